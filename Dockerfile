@@ -1,0 +1,29 @@
+# syntax=docker/dockerfile:1
+# Multi-stage build: dependencies → build → slim runtime (shared by the web and worker processes).
+FROM node:20-bookworm-slim AS base
+ENV NODE_ENV=production
+WORKDIR /app
+
+FROM base AS deps
+COPY package.json package-lock.json ./
+RUN npm ci --include=dev --no-audit --no-fund
+
+FROM deps AS build
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM base AS runtime
+ENV PORT=3000
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends ca-certificates && rm -rf /var/lib/apt/lists/*
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/build ./build
+COPY --from=build /app/package.json /app/server.ts ./
+COPY --from=build /app/app ./app
+COPY --from=build /app/worker ./worker
+COPY --from=build /app/drizzle ./drizzle
+COPY --from=build /app/scripts ./scripts
+COPY --from=build /app/public ./public
+USER node
+EXPOSE 3000
+# The web process; fly.toml runs the worker from the same image with `npm run worker`.
+CMD ["node", "--import", "tsx", "server.ts"]

@@ -1,0 +1,123 @@
+import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node'
+import { json } from '@remix-run/node'
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { AppNav } from '#app/components/app-nav'
+import { Footer } from '#app/components/footer'
+import { useNonce } from '#app/components/nonce'
+import { OfflineBadge } from '#app/components/offline-badge'
+import { PublicNav } from '#app/components/public-nav'
+import { Toaster } from '#app/components/toaster'
+import { getEnv, publicEnv } from '#app/server/env.server'
+import { getUser } from '#app/server/session.server'
+import { toast } from '#app/server/toast.server'
+import stylesheet from './tailwind.css?url'
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [user, { toast: flash, headers }] = await Promise.all([getUser(request), toast().getToast(request)])
+  return json(
+    {
+      user: user ? { id: user.id, email: user.email, name: user.name, onboardingComplete: user.onboardingComplete } : null,
+      toast: flash ?? null,
+      env: publicEnv(),
+      supportEmail: getEnv().SUPPORT_EMAIL,
+    },
+    { headers },
+  )
+}
+
+export type RootData = typeof loader
+
+function Document({ children }: { children: ReactNode }) {
+  const nonce = useNonce()
+  return (
+    <html lang="en" className="h-full">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#254bea" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-full flex-col">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  )
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  return <Document>{children}</Document>
+}
+
+function Chrome({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<RootData>('root')
+  return (
+    <>
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
+        Skip to content
+      </a>
+      {data?.user ? <AppNav email={data.user.email} /> : <PublicNav />}
+      <main id="main" className="flex-1">
+        {children}
+      </main>
+      <Footer supportEmail={data?.supportEmail ?? 'support@rankwell.app'} />
+      <OfflineBadge services={data?.env.OFFLINE_SERVICES ?? []} />
+    </>
+  )
+}
+
+export default function App() {
+  const data = useLoaderData<typeof loader>()
+  return (
+    <Chrome>
+      <Outlet />
+      <Toaster toast={data.toast} />
+    </Chrome>
+  )
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const notFound = isRouteErrorResponse(error) && error.status === 404
+  if (!notFound) console.error(error)
+  return (
+    <Chrome>
+      <div className="mx-auto max-w-xl px-4 py-24 text-center">
+        {notFound ? (
+          <>
+            <p className="text-sm font-semibold text-brand-700">404</p>
+            <h1 className="mt-2 text-3xl font-bold">Page not found</h1>
+            <p className="mt-4 text-slate-600">We couldn&apos;t find the page you were looking for.</p>
+          </>
+        ) : (
+          <>
+            <h1 className="text-3xl font-bold">Unexpected Application Error!</h1>
+            <p className="mt-4 text-slate-600">
+              {isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'Something went wrong on our side. Please try again.'}
+            </p>
+          </>
+        )}
+        <Link to="/" className="btn-primary mt-8">Back to home</Link>
+      </div>
+    </Chrome>
+  )
+}

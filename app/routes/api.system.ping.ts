@@ -1,0 +1,26 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { eq } from 'drizzle-orm'
+import { enqueuePing } from '#app/jobs/queues.server'
+import { db, schema } from '#app/server/db.server'
+import { requireApiUserId } from '#app/server/api.server'
+
+/**
+ * A trivial job that proves the whole path: the web process writes a row and enqueues a job,
+ * the worker process marks the row as processed. GET ?id= reads the row back.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return json({ message: 'Method not allowed' }, { status: 405 })
+  await requireApiUserId(request)
+  const [ping] = await db.insert(schema.jobPings).values({}).returning()
+  await enqueuePing({ pingId: ping!.id })
+  return json({ id: ping!.id }, { status: 202 })
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireApiUserId(request)
+  const id = new URL(request.url).searchParams.get('id') ?? ''
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return json({ message: 'id is required' }, { status: 400 })
+  const [ping] = await db.select().from(schema.jobPings).where(eq(schema.jobPings.id, id)).limit(1)
+  if (!ping) return json({ message: 'Not found' }, { status: 404 })
+  return json({ id: ping.id, processedAt: ping.processedAt, processedBy: ping.processedBy })
+}

@@ -1,0 +1,111 @@
+import crypto from 'node:crypto'
+import { json } from '@remix-run/node'
+import { eq } from 'drizzle-orm'
+import type { z } from 'zod'
+import { db, schema } from './db.server'
+import { getEnv } from './env.server'
+import { createSession, findSession, getUserId, SESSION_TTL_MS } from './session.server'
+
+/**
+ * Bearer tokens for API clients: HS256 JWTs carrying userId, onboardingComplete and the id of an API session row,
+ * so that they expire and can be revoked. Browser requests to /api fall back to the session cookie.
+ */
+type TokenClaims = { sub: string; sid: string; onboardingComplete: boolean; userId: string; iat: number; exp: number }
+
+const b64 = (input: Buffer | string) => Buffer.from(input).toString('base64url')
+
+function sign(data: string, secret: string) {
+  return crypto.createHmac('sha256', secret).update(data).digest('base64url')
+}
+
+export async function issueApiToken(user: { id: string; onboardingComplete: boolean }, userAgent?: string | null) {
+  const session = await createSession(user.id, { kind: 'api', userAgent })
+  const now = Math.floor(Date.now() / 1000)
+  const claims: TokenClaims = {
+    sub: user.id,
+    userId: user.id,
+    sid: session.id,
+    onboardingComplete: user.onboardingComplete,
+    iat: now,
+    exp: now + Math.floor(SESSION_TTL_MS / 1000),
+  }
+  const head = b64(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))
+  const body = b64(JSON.stringify(claims))
+  return `${head}.${body}.${sign(`${head}.${body}`, getEnv().SESSION_SECRETS[0]!)}`
+}
+
+/** Verifies signature (any of the rotated secrets) and expiry. */
+export function verifyApiToken(token: string): TokenClaims | null {
+  const parts = token.split('.')
+  if (parts.length !== 3) return null
+  const [head, body, signature] = parts as [string, string, string]
+  const valid = getEnv().SESSION_SECRETS.some((secret) => {
+    const expected = Buffer.from(sign(`${head}.${body}`, secret))
+    const given = Buffer.from(signature)
+    return expected.length === given.length && crypto.timingSafeEqual(expected, given)
+  })
+  if (!valid) return null
+  try {
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as TokenClaims
+    if (typeof claims.exp !== 'number' || claims.exp * 1000 < Date.now()) return null
+    if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') return null
+    return claims
+  } catch {
+    return null
+  }
+}
+
+export function apiError(status: number, message: string, extra: Record<string, unknown> = {}) {
+  return json({ message, ...extra }, { status })
+}
+
+function bearer(request: Request) {
+  const header = request.headers.get('Authorization') ?? ''
+  const match = /^Bearer\s+(.+)$/i.exec(header)
+  return match ? match[1]!.trim() : null
+}
+
+/**
+ * The user id of an /api request: a valid Bearer token, or the browser's session cookie.
+ * Throws 401 JSON when missing or bad, 403 when the token's user or session no longer exists.
+ */
+export async function requireApiUserId(request: Request): Promise<string> {
+  const token = bearer(request)
+  if (!token) {
+    const userId = await getUserId(request)
+    if (userId) return userId
+    throw apiError(401, 'No authentication token found. Please log in.')
+  }
+  const claims = verifyApiToken(token)
+  if (!claims) throw apiError(401, 'Invalid or expired token.')
+  const [user] = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, claims.sub)).limit(1)
+  if (!user) throw apiError(403, 'User not found.')
+  const session = await findSession(claims.sid)
+  if (!session || session.userId !== user.id) throw apiError(403, 'Session has ended. Please log in again.')
+  return user.id
+}
+
+export async function requireApiUser(request: Request) {
+  const userId = await requireApiUserId(request)
+  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, userId)).limit(1)
+  if (!user) throw apiError(403, 'User not found.')
+  return user
+}
+
+/** Parses a JSON body with a zod schema; throws 400 with field errors on bad JSON or bad fields. */
+export async function parseJson<T extends z.ZodTypeAny>(request: Request, schemaDef: T): Promise<z.infer<T>> {
+  let body: unknown
+  try {
+    const text = await request.text()
+    body = text ? JSON.parse(text) : {}
+  } catch {
+    throw apiError(400, 'The request body must be valid JSON.')
+  }
+  const parsed = schemaDef.safeParse(body)
+  if (!parsed.success) {
+    const flat = parsed.error.flatten()
+    const first = Object.values(flat.fieldErrors).flat()[0] ?? flat.formErrors[0] ?? 'Invalid input.'
+    throw apiError(400, String(first), { errors: flat.fieldErrors })
+  }
+  return parsed.data
+}

@@ -1,0 +1,44 @@
+import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js'
+import postgres from 'postgres'
+import { getEnv } from './env.server'
+import * as schema from './db/schema'
+
+export { schema }
+export type Db = PostgresJsDatabase<typeof schema>
+
+declare global {
+  var __rankwellDb: { sql: postgres.Sql; db: Db } | undefined
+}
+
+function connect() {
+  const env = getEnv()
+  const client = postgres(env.DATABASE_URL, {
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    idle_timeout: 30,
+    connect_timeout: 10,
+    onnotice: () => {},
+  })
+  return { sql: client, db: drizzle(client, { schema }) }
+}
+
+/** One pool per process (kept across dev hot reloads). */
+function instance() {
+  globalThis.__rankwellDb ??= connect()
+  return globalThis.__rankwellDb
+}
+
+export const db: Db = new Proxy({} as Db, {
+  get(_t, prop) {
+    return Reflect.get(instance().db, prop)
+  },
+})
+
+export function sqlClient() {
+  return instance().sql
+}
+
+export async function closeDb() {
+  const current = globalThis.__rankwellDb
+  globalThis.__rankwellDb = undefined
+  await current?.sql.end({ timeout: 5 })
+}

@@ -1,0 +1,334 @@
+import { sql } from 'drizzle-orm'
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+
+// ---------------------------------------------------------------------------
+// Accounts
+// ---------------------------------------------------------------------------
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    name: text('name').notNull().default(''),
+    passwordHash: text('password_hash'),
+    googleSub: text('google_sub'),
+    website: text('website'),
+    marketSegment: text('market_segment'),
+    productService: text('product_service'),
+    countryCode: text('country_code'),
+    countryName: text('country_name'),
+    languageCode: text('language_code'),
+    languageName: text('language_name'),
+    onboardingComplete: boolean('onboarding_complete').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    uniqueIndex('users_google_sub_idx').on(t.googleSub),
+  ],
+)
+
+/** Browser sessions (cookie holds the id) and API sessions (Bearer tokens reference the id). */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['web', 'api'] }).notNull().default('web'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+)
+
+/** Single-use codes minted by our own Google callback, redeemed at /oauth-callback. Stored hashed. */
+export const oauthCodes = pgTable('oauth_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+})
+
+// ---------------------------------------------------------------------------
+// Plans, subscriptions and usage (one row per user)
+// ---------------------------------------------------------------------------
+export const subscriptionStatus = pgEnum('subscription_status', ['trial', 'active', 'past_due', 'canceled'])
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: subscriptionStatus('status').notNull().default('trial'),
+    plan: text('plan', { enum: ['monthly', 'quarterly', 'yearly'] }),
+    trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }).notNull(),
+    stripeCustomerId: text('stripe_customer_id'),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    stripePriceId: text('stripe_price_id'),
+    amountCents: integer('amount_cents'),
+    currency: text('currency'),
+    interval: text('interval'),
+    intervalCount: integer('interval_count'),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** Usage in the current period (the trial counts as one period). Reset at each renewal. */
+    usagePeriodStart: timestamp('usage_period_start', { withTimezone: true }).notNull().defaultNow(),
+    keywordSearchCount: integer('keyword_search_count').notNull().default(0),
+    blogPostCount: integer('blog_post_count').notNull().default(0),
+    /** Timestamp of the newest Stripe object state applied, to ignore out-of-order events. */
+    stripeStateAt: timestamp('stripe_state_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('subscriptions_customer_idx').on(t.stripeCustomerId),
+    index('subscriptions_stripe_sub_idx').on(t.stripeSubscriptionId),
+  ],
+)
+
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+// ---------------------------------------------------------------------------
+// Keywords
+// ---------------------------------------------------------------------------
+export const keywordSource = pgEnum('keyword_source', ['dataforseo', 'google_ads', 'ai_estimate'])
+
+export const savedKeywords = pgTable(
+  'saved_keywords',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keyword: text('keyword').notNull(),
+    countryCode: text('country_code').notNull(),
+    countryName: text('country_name').notNull().default(''),
+    languageCode: text('language_code').notNull(),
+    languageName: text('language_name').notNull().default(''),
+    avgMonthlySearches: integer('avg_monthly_searches'),
+    difficultyScore: integer('difficulty_score'),
+    source: keywordSource('source').notNull(),
+    seedQuery: text('seed_query').notNull().default(''),
+    searchedViaAutoPilot: boolean('searched_via_auto_pilot').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('saved_keywords_unique_idx').on(
+      t.userId,
+      sql`lower(${t.keyword})`,
+      t.countryCode,
+      t.languageCode,
+      t.searchedViaAutoPilot,
+    ),
+    index('saved_keywords_list_idx').on(t.userId, t.searchedViaAutoPilot, t.createdAt),
+  ],
+)
+
+/** Provider answers cached across users for 24 hours, keyed by provider, query, country and language. */
+export const keywordCache = pgTable('keyword_cache', {
+  key: text('key').primaryKey(),
+  source: keywordSource('source').notNull(),
+  results: jsonb('results').notNull(),
+  createdAt: createdAt(),
+})
+
+// ---------------------------------------------------------------------------
+// Blog posts
+// ---------------------------------------------------------------------------
+export const postStatus = pgEnum('post_status', ['queued', 'generating', 'completed', 'failed'])
+
+export const blogPosts = pgTable(
+  'blog_posts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keywordId: uuid('keyword_id').references(() => savedKeywords.id, { onDelete: 'set null' }),
+    /** Idempotency key of the request that created the post (one post per request). */
+    requestKey: text('request_key').notNull(),
+    source: text('source', { enum: ['manual', 'autopilot'] }).notNull().default('manual'),
+    status: postStatus('status').notNull().default('queued'),
+    failureReason: text('failure_reason'),
+    keyword: text('keyword').notNull(),
+    language: text('language').notNull().default('English'),
+    title: text('title').notNull().default(''),
+    slug: text('slug').notNull().default(''),
+    metaDescription: text('meta_description').notNull().default(''),
+    contentMarkdown: text('content_markdown').notNull().default(''),
+    contentHtml: text('content_html').notNull().default(''),
+    model: text('model'),
+    promptVersion: text('prompt_version'),
+    /** Checkpointed model outputs, so a retried job resumes instead of paying twice. */
+    steps: jsonb('steps').notNull().default({}),
+    usage: jsonb('usage').notNull().default({}),
+    timings: jsonb('timings').notNull().default({}),
+    quotaRefunded: boolean('quota_refunded').notNull().default(false),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('blog_posts_request_idx').on(t.userId, t.requestKey),
+    index('blog_posts_list_idx').on(t.userId, t.createdAt),
+  ],
+)
+
+// ---------------------------------------------------------------------------
+// Auto Pilot and webhooks
+// ---------------------------------------------------------------------------
+export const autopilotSettings = pgTable('autopilot_settings', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(false),
+  /** Days between posts: 1 (daily) to 7 (weekly). */
+  cadenceDays: integer('cadence_days').notNull().default(1),
+  webhookUrl: text('webhook_url'),
+  webhookSecret: text('webhook_secret'),
+  webhookDisabledAt: timestamp('webhook_disabled_at', { withTimezone: true }),
+  webhookDisabledReason: text('webhook_disabled_reason'),
+  notice: text('notice'),
+  updatedAt: updatedAt(),
+})
+
+export const autopilotRuns = pgTable(
+  'autopilot_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    slot: text('slot').notNull(),
+    status: text('status', { enum: ['running', 'completed', 'skipped', 'failed'] }).notNull().default('running'),
+    keywordId: uuid('keyword_id').references(() => savedKeywords.id, { onDelete: 'set null' }),
+    postId: uuid('post_id').references(() => blogPosts.id, { onDelete: 'set null' }),
+    note: text('note'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('autopilot_runs_slot_idx').on(t.userId, t.slot)],
+)
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The Standard Webhooks `webhook-id`, stable across retries. */
+    messageId: text('message_id').notNull(),
+    eventType: text('event_type').notNull(),
+    postId: uuid('post_id').references(() => blogPosts.id, { onDelete: 'set null' }),
+    url: text('url').notNull(),
+    body: text('body').notNull(),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    lastDurationMs: integer('last_duration_ms'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_message_idx').on(t.messageId),
+    index('webhook_deliveries_user_idx').on(t.userId, t.createdAt),
+  ],
+)
+
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull().defaultNow(),
+    statusCode: integer('status_code'),
+    durationMs: integer('duration_ms').notNull().default(0),
+    error: text('error'),
+  },
+  (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId)],
+)
+
+// ---------------------------------------------------------------------------
+// Public site
+// ---------------------------------------------------------------------------
+export const leads = pgTable(
+  'leads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    emailedAt: timestamp('emailed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('leads_email_lower_idx').on(sql`lower(${t.email})`)],
+)
+
+export const helpRequests = pgTable('help_requests', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+  email: text('email').notNull(),
+  question: text('question').notNull(),
+  emailedAt: timestamp('emailed_at', { withTimezone: true }),
+  createdAt: createdAt(),
+})
+
+export const analyticsEvents = pgTable(
+  'analytics_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    type: text('type', { enum: ['pageview', 'web-vital'] }).notNull(),
+    path: text('path').notNull(),
+    name: text('name'),
+    value: real('value'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('analytics_events_created_idx').on(t.createdAt)],
+)
+
+/** AI answers of the public free tools, cached by normalised input. */
+export const aiCache = pgTable('ai_cache', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  createdAt: createdAt(),
+})
+
+// ---------------------------------------------------------------------------
+// System: the trivial job that proves web → Redis → worker → Postgres
+// ---------------------------------------------------------------------------
+export const jobPings = pgTable('job_pings', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  processedAt: timestamp('processed_at', { withTimezone: true }),
+  processedBy: text('processed_by'),
+  createdAt: createdAt(),
+})

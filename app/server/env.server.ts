@@ -1,0 +1,116 @@
+import { z } from 'zod'
+
+/**
+ * The process environment, parsed once. Every variable the app reads is listed here
+ * (and in the README's table). Services whose credentials are missing are switched off.
+ */
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined))
+
+const bool = z
+  .string()
+  .optional()
+  .transform((v) => v === 'true' || v === '1')
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().positive().default(3000),
+  APP_URL: z.string().url().default('http://localhost:3000'),
+  DATABASE_URL: z.string().min(1, 'DATABASE_URL is required (npm run dev sets one up for you)'),
+  REDIS_URL: z.string().min(1, 'REDIS_URL is required (npm run dev sets one up for you)'),
+  SESSION_SECRET: optional,
+  OPENAI_API_KEY: optional,
+  OPENAI_BASE_URL: optional,
+  OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+  DATAFORSEO_LOGIN: optional,
+  DATAFORSEO_PASSWORD: optional,
+  DATAFORSEO_API_URL: z.string().url().default('https://api.dataforseo.com/v3'),
+  GOOGLE_ADS_DEVELOPER_TOKEN: optional,
+  GOOGLE_ADS_CLIENT_ID: optional,
+  GOOGLE_ADS_CLIENT_SECRET: optional,
+  GOOGLE_ADS_REFRESH_TOKEN: optional,
+  GOOGLE_ADS_CUSTOMER_ID: optional,
+  GOOGLE_ADS_LOGIN_CUSTOMER_ID: optional,
+  GOOGLE_ADS_API_URL: z.string().url().default('https://googleads.googleapis.com'),
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_PUBLISHABLE_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  STRIPE_API_URL: optional,
+  STRIPE_PRICE_MONTHLY: optional,
+  STRIPE_PRICE_QUARTERLY: optional,
+  STRIPE_PRICE_YEARLY: optional,
+  GOOGLE_CLIENT_ID: optional,
+  GOOGLE_CLIENT_SECRET: optional,
+  GOOGLE_OAUTH_URL: optional,
+  SMTP_URL: optional,
+  MAIL_FROM: z.string().default('Rankwell <hello@rankwell.app>'),
+  SUPPORT_EMAIL: z.string().default('support@rankwell.app'),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool,
+  /** Trust the first X-Forwarded-For hop as the client's IP (only behind a proxy that sets it). */
+  TRUST_FORWARDED_FOR: bool,
+  ANALYTICS_GA4_ID: optional,
+  /** Set by `npm run dev` and the test runner: the services answered by local fakes. Shown as a badge. */
+  OFFLINE_SERVICES: optional,
+  /** BullMQ key prefix, so that several apps (or test runs) can share one Redis. */
+  QUEUE_PREFIX: z.string().default('rankwell'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+})
+
+export type Env = z.infer<typeof schema> & { SESSION_SECRETS: string[] }
+
+function parseEnv(): Env {
+  const parsed = schema.safeParse(process.env)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')
+    throw new Error(`Invalid environment:\n${problems}`)
+  }
+  const data = parsed.data
+  if (data.NODE_ENV === 'production' && !data.SESSION_SECRET) {
+    throw new Error('Invalid environment:\n  SESSION_SECRET: required in production (a long random string)')
+  }
+  const secrets = (data.SESSION_SECRET ?? 'rankwell-development-secret-not-for-production')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  return { ...data, SESSION_SECRETS: secrets }
+}
+
+let cached: Env | undefined
+export function getEnv(): Env {
+  cached ??= parseEnv()
+  return cached
+}
+
+/** Which external services are usable with the configured credentials. */
+export function services() {
+  const env = getEnv()
+  return {
+    openai: Boolean(env.OPENAI_API_KEY),
+    dataforseo: Boolean(env.DATAFORSEO_LOGIN && env.DATAFORSEO_PASSWORD),
+    googleAds: Boolean(
+      env.GOOGLE_ADS_DEVELOPER_TOKEN &&
+        env.GOOGLE_ADS_CLIENT_ID &&
+        env.GOOGLE_ADS_CLIENT_SECRET &&
+        env.GOOGLE_ADS_REFRESH_TOKEN &&
+        env.GOOGLE_ADS_CUSTOMER_ID,
+    ),
+    stripe: Boolean(env.STRIPE_SECRET_KEY),
+    google: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
+    smtp: Boolean(env.SMTP_URL),
+  }
+}
+
+/** The only values the browser ever sees. */
+export function publicEnv() {
+  const env = getEnv()
+  return {
+    APP_URL: env.APP_URL,
+    ANALYTICS_GA4_ID: env.ANALYTICS_GA4_ID ?? null,
+    STRIPE_PUBLISHABLE_KEY: env.STRIPE_PUBLISHABLE_KEY ?? null,
+    OFFLINE_SERVICES: env.OFFLINE_SERVICES ? env.OFFLINE_SERVICES.split(',').filter(Boolean) : [],
+    GOOGLE_SIGN_IN: services().google,
+  }
+}
+export type PublicEnv = ReturnType<typeof publicEnv>

@@ -1,0 +1,109 @@
+import crypto from 'node:crypto'
+import { createCookie, redirect } from '@remix-run/node'
+import { and, eq, gt } from 'drizzle-orm'
+import { safeRedirect } from '#app/lib/redirect'
+import { db, schema } from './db.server'
+import { getEnv } from './env.server'
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
+
+/** The cookie carries only the session id; the session itself is a row, so it can be revoked. */
+export function sessionCookie() {
+  const env = getEnv()
+  return createCookie('rw_session', {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: env.NODE_ENV === 'production',
+    path: '/',
+    secrets: env.SESSION_SECRETS,
+    maxAge: SESSION_TTL_MS / 1000,
+  })
+}
+
+export function newSessionId() {
+  return crypto.randomBytes(32).toString('base64url')
+}
+
+export async function createSession(userId: string, opts: { kind?: 'web' | 'api'; userAgent?: string | null } = {}) {
+  const [row] = await db
+    .insert(schema.sessions)
+    .values({
+      id: newSessionId(),
+      userId,
+      kind: opts.kind ?? 'web',
+      expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+      userAgent: opts.userAgent?.slice(0, 300) ?? null,
+    })
+    .returning()
+  return row!
+}
+
+export async function getSessionId(request: Request): Promise<string | null> {
+  const value = await sessionCookie().parse(request.headers.get('Cookie'))
+  return typeof value === 'string' && value.length > 0 ? value : null
+}
+
+/** The live session row for an id, or null when it does not exist or has expired. */
+export async function findSession(sessionId: string) {
+  const [row] = await db
+    .select()
+    .from(schema.sessions)
+    .where(and(eq(schema.sessions.id, sessionId), gt(schema.sessions.expiresAt, new Date())))
+    .limit(1)
+  return row ?? null
+}
+
+export async function getUserId(request: Request): Promise<string | null> {
+  const sessionId = await getSessionId(request)
+  if (!sessionId) return null
+  const session = await findSession(sessionId)
+  return session?.userId ?? null
+}
+
+export async function getUser(request: Request) {
+  const userId = await getUserId(request)
+  if (!userId) return null
+  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, userId)).limit(1)
+  return user ?? null
+}
+
+function signInRedirect(request: Request) {
+  const url = new URL(request.url)
+  const back = `${url.pathname}${url.search}`
+  return redirect(`/signin?${new URLSearchParams({ redirectTo: back })}`)
+}
+
+export async function requireUserId(request: Request): Promise<string> {
+  const userId = await getUserId(request)
+  if (!userId) throw signInRedirect(request)
+  return userId
+}
+
+export async function requireUser(request: Request, opts: { onboarded?: boolean } = {}) {
+  const user = await getUser(request)
+  if (!user) throw signInRedirect(request)
+  if (opts.onboarded && !user.onboardingComplete) throw redirect('/onboarding')
+  return user
+}
+
+/** Starts a browser session and redirects with its cookie set. */
+export async function signInAndRedirect(
+  request: Request,
+  userId: string,
+  to: string,
+  headers: HeadersInit = {},
+) {
+  const session = await createSession(userId, { userAgent: request.headers.get('user-agent') })
+  const out = new Headers(headers)
+  out.append('Set-Cookie', await sessionCookie().serialize(session.id))
+  return redirect(safeRedirect(to), { headers: out })
+}
+
+/** Ends the session in the database (so the old cookie no longer works) and clears the cookie. */
+export async function signOut(request: Request, to = '/signin') {
+  const sessionId = await getSessionId(request)
+  if (sessionId) await db.delete(schema.sessions).where(eq(schema.sessions.id, sessionId))
+  return redirect(to, {
+    headers: { 'Set-Cookie': await sessionCookie().serialize('', { maxAge: 0 }) },
+  })
+}

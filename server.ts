@@ -1,0 +1,102 @@
+import crypto from 'node:crypto'
+import path from 'node:path'
+import { createRequestHandler } from '@remix-run/express'
+import { installGlobals, type ServerBuild } from '@remix-run/node'
+import compression from 'compression'
+import express, { type NextFunction, type Request, type Response } from 'express'
+import { getEnv } from '#app/server/env.server'
+import { checkOrigin, formTargets, securityHeaders } from '#app/server/security.server'
+
+installGlobals({ nativeFetch: true })
+
+const env = getEnv()
+const isProduction = env.NODE_ENV === 'production'
+const buildDir = path.resolve(process.env.REMIX_BUILD_DIR ?? 'build')
+const headerOptions = { dev: !isProduction, formTargets: formTargets(env) }
+
+const viteDevServer = isProduction
+  ? undefined
+  : await import('vite').then((vite) => vite.createServer({ server: { middlewareMode: true } }))
+
+const app = express()
+app.disable('x-powered-by')
+app.set('trust proxy', true)
+app.use(compression())
+
+// The socket's address, for rate limits; never taken from the client.
+app.use((req: Request, _res: Response, next: NextFunction) => {
+  req.headers['x-rankwell-client-ip'] = req.socket.remoteAddress ?? 'unknown'
+  next()
+})
+// A per-request nonce for the Content-Security-Policy, handed to <Scripts> through the load context.
+app.use((_req: Request, res: Response, next: NextFunction) => {
+  res.locals.cspNonce = crypto.randomBytes(16).toString('base64')
+  next()
+})
+app.use((req: Request, res: Response, next: NextFunction) => {
+  for (const [name, value] of Object.entries(securityHeaders(res.locals.cspNonce as string, headerOptions)))
+    res.setHeader(name, value)
+  next()
+})
+// Cookie-authenticated writes must come from our own site (on top of SameSite=Lax).
+app.use((req: Request, res: Response, next: NextFunction) => {
+  const problem = checkOrigin({
+    method: req.method,
+    path: req.path,
+    origin: req.get('origin'),
+    secFetchSite: req.get('sec-fetch-site'),
+    host: req.get('host'),
+    hasCookie: Boolean(req.get('cookie')),
+    hasBearer: /^Bearer\s/i.test(req.get('authorization') ?? ''),
+  })
+  if (problem) {
+    res.status(403).json({ message: problem })
+    return
+  }
+  next()
+})
+
+if (viteDevServer) {
+  app.use(viteDevServer.middlewares)
+} else {
+  app.use('/assets', express.static(path.join(buildDir, 'client/assets'), { immutable: true, maxAge: '1y' }))
+  app.use(express.static(path.join(buildDir, 'client'), { maxAge: '1h' }))
+}
+app.use(express.static('public', { maxAge: '1h' }))
+
+const build = viteDevServer
+  ? () => viteDevServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
+  : ((await import(path.resolve(buildDir, 'server/index.js'))) as ServerBuild)
+
+app.all(
+  '*',
+  createRequestHandler({
+    build,
+    mode: env.NODE_ENV,
+    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+  }),
+)
+
+const server = app.listen(env.PORT, () => {
+  console.log(`Rankwell web listening on http://localhost:${env.PORT} (${env.NODE_ENV})`)
+})
+server.keepAliveTimeout = 65_000
+
+let stopping = false
+async function shutdown(signal: string) {
+  if (stopping) return
+  stopping = true
+  console.log(`Rankwell web stopping (${signal}): finishing in-flight requests`)
+  const force = setTimeout(() => process.exit(1), 15_000)
+  force.unref()
+  server.close(async () => {
+    const { closeDb } = await import('#app/server/db.server')
+    const { closeRedis } = await import('#app/server/redis.server')
+    const { closeQueues } = await import('#app/jobs/queues.server')
+    await Promise.allSettled([closeDb(), closeRedis(), closeQueues(), viteDevServer?.close()])
+    process.exit(0)
+  })
+  server.closeIdleConnections?.()
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))

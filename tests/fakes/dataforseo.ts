@@ -1,0 +1,548 @@
+/**
+ * Fake DataForSEO v3 (Basic auth, JSON array of tasks, envelope with per-task status codes).
+ *
+ * Endpoints:
+ *   POST /v3/dataforseo_labs/google/keyword_ideas/live
+ *   POST /v3/dataforseo_labs/google/related_keywords/live
+ *   POST /v3/dataforseo_labs/google/bulk_keyword_difficulty/live
+ *   POST /v3/keywords_data/google_ads/keywords_for_keywords/live
+ *   POST /v3/keywords_data/google_ads/search_volume/live
+ * A seed containing "emptyresult" yields zero items.
+ */
+import { randomBytes } from 'node:crypto'
+import {
+  basicCredentials,
+  isRecord,
+  sendJson,
+  startFakeServer,
+  type FakeHandle,
+  type FakeOptions,
+  type FakeRequest,
+} from './http'
+import { generateIdeas, isEmptySeed, keywordMetrics, normalizeKeyword, type KeywordIdea } from './keywords'
+
+export interface DataForSeoOptions extends FakeOptions {
+  /** When set, only this login/password pair is accepted; otherwise any non-empty pair. */
+  login?: string
+  password?: string
+}
+
+export type DataForSeoFakeHandle = FakeHandle
+
+const VERSION = '0.1.20250114'
+
+type Task = Record<string, unknown>
+
+interface TaskResult {
+  id: string
+  status_code: number
+  status_message: string
+  time: string
+  cost: number
+  result_count: number
+  path: string[]
+  data: Record<string, unknown>
+  result: unknown[] | null
+}
+
+class TaskError extends Error {
+  constructor(
+    public code: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+function taskId(): string {
+  const d = new Date()
+  const p = (n: number, l = 2) => String(n).padStart(l, '0')
+  const hex = randomBytes(8).toString('hex')
+  return `${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}-${p(1000 + Math.floor(Math.random() * 8999), 4)}-0${hex.slice(0, 3)}-0000-${hex.slice(4, 16)}`
+}
+
+function secs(ms: number): string {
+  return `${(ms / 1000).toFixed(4)} sec.`
+}
+
+function envelope(tasks: TaskResult[], startedAt: number, statusCode = 20000, statusMessage = 'Ok.'): Record<string, unknown> {
+  const cost = Math.round(tasks.reduce((s, t) => s + t.cost, 0) * 10000) / 10000
+  return {
+    version: VERSION,
+    status_code: statusCode,
+    status_message: statusMessage,
+    time: secs(Date.now() - startedAt + 120),
+    cost,
+    tasks_count: tasks.length,
+    tasks_error: tasks.filter((t) => t.status_code >= 40000).length,
+    tasks,
+  }
+}
+
+function locationOf(task: Task): string | undefined {
+  if (typeof task.location_code === 'number' || typeof task.location_code === 'string') return String(task.location_code)
+  if (typeof task.location_name === 'string' && task.location_name.length > 0) return task.location_name
+  if (typeof task.location_coordinate === 'string' && task.location_coordinate.length > 0) return task.location_coordinate
+  return undefined
+}
+
+function languageOf(task: Task): string | undefined {
+  if (typeof task.language_code === 'string' && task.language_code.length > 0) return task.language_code
+  if (typeof task.language_name === 'string' && task.language_name.length > 0) return task.language_name
+  return undefined
+}
+
+function locationCodeOut(task: Task): number | null {
+  const v = Number(task.location_code)
+  if (Number.isFinite(v) && v > 0) return v
+  return task.location_name || task.location_coordinate ? 2840 : null
+}
+
+function languageCodeOut(task: Task): string | null {
+  if (typeof task.language_code === 'string') return task.language_code
+  if (typeof task.language_name === 'string') return task.language_name.toLowerCase().startsWith('english') ? 'en' : task.language_name.slice(0, 2).toLowerCase()
+  return null
+}
+
+function stringList(v: unknown, field: string, opts: { max: number; minLen?: number }): string[] {
+  if (!Array.isArray(v) || v.length === 0) throw new TaskError(40501, `Invalid Field: '${field}'.`)
+  if (v.length > opts.max) throw new TaskError(40501, `Invalid Field: '${field}'. Maximum ${opts.max} elements.`)
+  const out: string[] = []
+  for (const k of v) {
+    if (typeof k !== 'string' || k.trim().length === 0) throw new TaskError(40501, `Invalid Field: '${field}'.`)
+    if (/[\u{1F300}-\u{1FAFF}<>{}|\\^]/u.test(k)) throw new TaskError(40501, `Invalid Field: '${field}'. Keyword contains forbidden symbols.`)
+    if (opts.minLen && k.trim().length < opts.minLen) throw new TaskError(40501, `Invalid Field: '${field}'. Keyword is too short.`)
+    out.push(normalizeKeyword(k))
+  }
+  return out
+}
+
+const nowStamp = (): string => {
+  const d = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1, 8, 12, 33))
+  return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' +00:00')
+}
+
+function keywordInfo(i: KeywordIdea, extraSe = true): Record<string, unknown> {
+  return {
+    ...(extraSe ? { se_type: 'google' } : {}),
+    last_updated_time: nowStamp(),
+    competition: i.competition,
+    competition_level: i.competitionLevel,
+    cpc: i.cpc,
+    search_volume: i.searchVolume,
+    low_top_of_page_bid: i.lowTopOfPageBid,
+    high_top_of_page_bid: i.highTopOfPageBid,
+    categories: i.searchVolume === null ? null : [10276, 13418],
+    monthly_searches: i.monthly?.map((m) => ({ year: m.year, month: m.month, search_volume: m.searchVolume })) ?? null,
+    search_volume_trend: i.searchVolume === null ? null : { monthly: 0, quarterly: 8, yearly: 23 },
+  }
+}
+
+function keywordDataInfo(i: KeywordIdea, location: number | null, language: string | null): Record<string, unknown> {
+  return {
+    se_type: 'google',
+    keyword: i.keyword,
+    location_code: location,
+    language_code: language,
+    keyword_info: keywordInfo(i),
+    clickstream_keyword_info: null,
+    keyword_properties: {
+      se_type: 'google',
+      core_keyword: null,
+      synonym_clustering_algorithm: 'text_processing',
+      keyword_difficulty: i.keywordDifficulty,
+      detected_language: language ?? 'en',
+      is_another_language: false,
+    },
+    serp_info: null,
+    avg_backlinks_info: null,
+    search_intent_info: {
+      se_type: 'google',
+      main_intent: i.intent,
+      foreign_intent: i.intent === 'commercial' ? ['transactional'] : null,
+      last_updated_time: nowStamp(),
+    },
+  }
+}
+
+function getPath(obj: unknown, path: string): unknown {
+  let node: unknown = obj
+  for (const p of path.split('.')) {
+    if (!isRecord(node)) return undefined
+    node = node[p]
+  }
+  return node
+}
+
+function likeToRegExp(pattern: string): RegExp {
+  const esc = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')
+  return new RegExp(`^${esc}$`, 'i')
+}
+
+function evalCondition(item: unknown, cond: unknown[]): boolean {
+  const [path, op, value] = cond
+  if (typeof path !== 'string' || typeof op !== 'string') throw new TaskError(40501, "Invalid Field: 'filters'.")
+  const v = getPath(item, path)
+  switch (op) {
+    case '=':
+      return v === value
+    case '<>':
+      return v !== value
+    case '<':
+      return typeof v === 'number' && typeof value === 'number' && v < value
+    case '<=':
+      return typeof v === 'number' && typeof value === 'number' && v <= value
+    case '>':
+      return typeof v === 'number' && typeof value === 'number' && v > value
+    case '>=':
+      return typeof v === 'number' && typeof value === 'number' && v >= value
+    case 'in':
+      return Array.isArray(value) && value.includes(v)
+    case 'not_in':
+      return Array.isArray(value) && !value.includes(v)
+    case 'like':
+    case 'ilike':
+      return typeof v === 'string' && typeof value === 'string' && likeToRegExp(value).test(v)
+    case 'not_like':
+    case 'not_ilike':
+      return typeof v === 'string' && typeof value === 'string' && !likeToRegExp(value).test(v)
+    case 'match':
+      return typeof v === 'string' && typeof value === 'string' && new RegExp(value, 'i').test(v)
+    case 'not_match':
+      return typeof v === 'string' && typeof value === 'string' && !new RegExp(value, 'i').test(v)
+    default:
+      throw new TaskError(40501, `Invalid Field: 'filters'. Unknown operator '${op}'.`)
+  }
+}
+
+function evalFilter(item: unknown, filter: unknown): boolean {
+  if (!Array.isArray(filter) || filter.length === 0) return true
+  if (typeof filter[0] === 'string' && typeof filter[1] === 'string' && !Array.isArray(filter[0])) {
+    return evalCondition(item, filter)
+  }
+  let result = evalFilter(item, filter[0])
+  for (let i = 1; i + 1 < filter.length; i += 2) {
+    const op = String(filter[i]).toLowerCase()
+    const next = evalFilter(item, filter[i + 1])
+    result = op === 'or' ? result || next : result && next
+  }
+  return result
+}
+
+function applyOrder(items: Array<Record<string, unknown>>, orderBy: unknown): void {
+  if (!Array.isArray(orderBy) || orderBy.length === 0) return
+  const rules = orderBy
+    .filter((o): o is string => typeof o === 'string')
+    .map((o) => {
+      const [path, dir] = o.split(',')
+      return { path: path.trim(), desc: (dir ?? 'asc').trim().toLowerCase() === 'desc' }
+    })
+  items.sort((a, b) => {
+    for (const r of rules) {
+      const va = getPath(a, r.path)
+      const vb = getPath(b, r.path)
+      if (va === vb) continue
+      if (va === null || va === undefined) return 1
+      if (vb === null || vb === undefined) return -1
+      const cmp = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb))
+      if (cmp !== 0) return r.desc ? -cmp : cmp
+    }
+    return 0
+  })
+}
+
+function paginate<T>(items: T[], task: Task, defaultLimit: number): { page: T[]; offset: number } {
+  const limit = Math.max(1, Math.min(1000, Number(task.limit ?? defaultLimit) || defaultLimit))
+  const offset = Math.max(0, Number(task.offset ?? 0) || 0)
+  return { page: items.slice(offset, offset + limit), offset }
+}
+
+function market(task: Task): string {
+  return `${locationOf(task) ?? 'worldwide'}|${languageOf(task) ?? 'any'}`
+}
+
+// --- endpoint implementations ------------------------------------------------
+
+function keywordIdeas(task: Task): unknown[] {
+  const seeds = stringList(task.keywords, 'keywords', { max: 200, minLen: 3 })
+  if (!locationOf(task)) throw new TaskError(40501, "Invalid Field: 'location_code'.")
+  const loc = locationCodeOut(task)
+  const lang = languageCodeOut(task)
+  let items = generateIdeas(seeds, market(task)).map((i) => keywordDataInfo(i, loc, lang))
+  if (task.filters !== undefined) items = items.filter((i) => evalFilter(i, task.filters))
+  applyOrder(items, task.order_by)
+  const { page, offset } = paginate(items, task, 700)
+  return [
+    {
+      se_type: 'google',
+      seed_keywords: seeds,
+      location_code: loc,
+      language_code: lang,
+      total_count: items.length,
+      items_count: page.length,
+      offset,
+      offset_token: page.length > 0 ? randomBytes(24).toString('base64url') : null,
+      items: page,
+    },
+  ]
+}
+
+function relatedKeywords(task: Task): unknown[] {
+  if (typeof task.keyword !== 'string' || task.keyword.trim().length === 0) throw new TaskError(40501, "Invalid Field: 'keyword'.")
+  if (!locationOf(task)) throw new TaskError(40501, "Invalid Field: 'location_code'.")
+  if (!languageOf(task)) throw new TaskError(40501, "Invalid Field: 'language_code'.")
+  const seed = normalizeKeyword(task.keyword)
+  const loc = locationCodeOut(task)
+  const lang = languageCodeOut(task)
+  const depth = Math.max(0, Math.min(4, Number(task.depth ?? 1)))
+  if (isEmptySeed([seed])) {
+    return [{ se_type: 'google', seed_keyword: seed, seed_keyword_data: null, location_code: loc, language_code: lang, total_count: 0, items_count: 0, offset: 0, offset_token: null, items: [] }]
+  }
+  const all = generateIdeas([seed], market(task))
+  const max = [1, 8, 72, 584, 4680][depth]
+  const ideas = all.filter((i) => (task.include_seed_keyword === true ? true : i.depth > 0)).slice(0, max)
+  let items: Array<Record<string, unknown>> = ideas.map((i, idx) => ({
+    se_type: 'google',
+    keyword_data: keywordDataInfo(i, loc, lang),
+    depth: i.depth === 0 ? 0 : Math.min(depth, 1 + Math.floor(idx / 8)),
+    related_keywords: all
+      .filter((o) => o.keyword !== i.keyword)
+      .slice(idx % 5, (idx % 5) + 6)
+      .map((o) => o.keyword),
+  }))
+  if (task.filters !== undefined) items = items.filter((i) => evalFilter(i, task.filters))
+  applyOrder(items, task.order_by ?? ['keyword_data.keyword_info.search_volume,desc'])
+  const { page, offset } = paginate(items, task, 100)
+  const seedData = keywordMetrics(seed, market(task), 0, seed)
+  return [
+    {
+      se_type: 'google',
+      seed_keyword: seed,
+      seed_keyword_data: keywordDataInfo(seedData, loc, lang),
+      location_code: loc,
+      language_code: lang,
+      total_count: items.length,
+      items_count: page.length,
+      offset,
+      offset_token: page.length > 0 ? randomBytes(24).toString('base64url') : null,
+      items: page,
+    },
+  ]
+}
+
+function bulkKeywordDifficulty(task: Task): unknown[] {
+  const keywords = stringList(task.keywords, 'keywords', { max: 1000 })
+  if (!locationOf(task)) throw new TaskError(40501, "Invalid Field: 'location_code'.")
+  if (!languageOf(task)) throw new TaskError(40501, "Invalid Field: 'language_code'.")
+  const loc = locationCodeOut(task)
+  const lang = languageCodeOut(task)
+  const items = isEmptySeed(keywords)
+    ? []
+    : keywords.map((k) => ({ se_type: 'google', keyword: k, keyword_difficulty: keywordMetrics(k, market(task), 1).keywordDifficulty }))
+  return [{ se_type: 'google', location_code: loc, language_code: lang, total_count: items.length, items_count: items.length, items }]
+}
+
+function adsRow(i: KeywordIdea, task: Task): Record<string, unknown> {
+  const hasData = i.searchVolume !== null
+  return {
+    keyword: i.keyword,
+    location_code: hasData ? locationCodeOut(task) : null,
+    language_code: hasData ? languageCodeOut(task) : null,
+    search_partners: task.search_partners === true,
+    competition: i.competitionLevel,
+    competition_index: i.competitionIndex,
+    search_volume: i.searchVolume,
+    low_top_of_page_bid: i.lowTopOfPageBid,
+    high_top_of_page_bid: i.highTopOfPageBid,
+    cpc: i.cpc,
+    monthly_searches: i.monthly?.map((m) => ({ year: m.year, month: m.month, search_volume: m.searchVolume })).reverse() ?? null,
+    keyword_annotations: null,
+  }
+}
+
+function adsSort(rows: Array<Record<string, unknown>>, sortBy: unknown): void {
+  const key =
+    sortBy === 'search_volume'
+      ? 'search_volume'
+      : sortBy === 'competition_index'
+        ? 'competition_index'
+        : sortBy === 'low_top_of_page_bid'
+          ? 'low_top_of_page_bid'
+          : sortBy === 'high_top_of_page_bid'
+            ? 'high_top_of_page_bid'
+            : undefined
+  if (key) applyOrder(rows, [`${key},desc`])
+}
+
+function keywordsForKeywords(task: Task): unknown[] {
+  const seeds = stringList(task.keywords, 'keywords', { max: 20 })
+  if (seeds.some((k) => k.length > 80)) throw new TaskError(40501, "Invalid Field: 'keywords'. Keyword is too long.")
+  const rows = generateIdeas(seeds, market(task)).map((i) => adsRow(i, task))
+  adsSort(rows, task.sort_by)
+  return rows
+}
+
+function searchVolume(task: Task): unknown[] {
+  const keywords = stringList(task.keywords, 'keywords', { max: 1000 })
+  if (isEmptySeed(keywords)) return []
+  const rows = keywords.map((k) => adsRow(keywordMetrics(k, market(task), 0), task))
+  adsSort(rows, task.sort_by)
+  return rows
+}
+
+interface Endpoint {
+  api: string
+  fn: string
+  se: Record<string, string>
+  run: (task: Task) => unknown[]
+  costPerTask: number
+}
+
+const ENDPOINTS: Record<string, Endpoint> = {
+  '/v3/dataforseo_labs/google/keyword_ideas/live': {
+    api: 'dataforseo_labs',
+    fn: 'keyword_ideas',
+    se: { se_type: 'google' },
+    run: keywordIdeas,
+    costPerTask: 0.01,
+  },
+  '/v3/dataforseo_labs/google/related_keywords/live': {
+    api: 'dataforseo_labs',
+    fn: 'related_keywords',
+    se: { se_type: 'google' },
+    run: relatedKeywords,
+    costPerTask: 0.01,
+  },
+  '/v3/dataforseo_labs/google/bulk_keyword_difficulty/live': {
+    api: 'dataforseo_labs',
+    fn: 'bulk_keyword_difficulty',
+    se: { se_type: 'google' },
+    run: bulkKeywordDifficulty,
+    costPerTask: 0.01,
+  },
+  '/v3/keywords_data/google_ads/keywords_for_keywords/live': {
+    api: 'keywords_data',
+    fn: 'keywords_for_keywords',
+    se: { se: 'google_ads' },
+    run: keywordsForKeywords,
+    costPerTask: 0.075,
+  },
+  '/v3/keywords_data/google_ads/search_volume/live': {
+    api: 'keywords_data',
+    fn: 'search_volume',
+    se: { se: 'google_ads' },
+    run: searchVolume,
+    costPerTask: 0.075,
+  },
+}
+
+export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<DataForSeoFakeHandle> {
+  function authorized(ctx: FakeRequest): boolean {
+    const creds = basicCredentials(ctx.headers)
+    if (!creds || creds.user.length === 0 || creds.pass.length === 0) return false
+    if (opts.login !== undefined && creds.user !== opts.login) return false
+    if (opts.password !== undefined && creds.pass !== opts.password) return false
+    return true
+  }
+
+  function runTask(ep: Endpoint, path: string, task: unknown, extra: boolean): TaskResult {
+    const started = Date.now()
+    const pathParts = path.split('/').filter(Boolean)
+    const data = { api: ep.api, function: ep.fn, ...ep.se, ...(isRecord(task) ? task : {}) }
+    const base = { id: taskId(), path: pathParts, data }
+    if (extra) {
+      return { ...base, status_code: 40000, status_message: 'You can set only one task at a time.', time: '0 sec.', cost: 0, result_count: 0, result: null }
+    }
+    try {
+      if (!isRecord(task)) throw new TaskError(40501, "Invalid Field: 'task'.")
+      const result = ep.run(task)
+      const itemCount = result.reduce<number>((n, r) => n + (isRecord(r) && Array.isArray(r.items) ? r.items.length : 1), 0)
+      return {
+        ...base,
+        status_code: 20000,
+        status_message: 'Ok.',
+        time: secs(Date.now() - started + 80),
+        cost: Math.round((ep.costPerTask + itemCount * 0.0001) * 10000) / 10000,
+        result_count: result.length,
+        result,
+      }
+    } catch (err) {
+      if (err instanceof TaskError) {
+        return { ...base, status_code: err.code, status_message: err.message, time: secs(Date.now() - started), cost: 0, result_count: 0, result: null }
+      }
+      throw err
+    }
+  }
+
+  const handle = await startFakeServer(
+    {
+      name: 'dataforseo',
+      defaultErrorBody: (status) => ({
+        version: VERSION,
+        status_code: status === 401 ? 40100 : status === 402 ? 40200 : status === 404 ? 40400 : status === 429 ? 40202 : 50000,
+        status_message:
+          status === 401
+            ? 'You are not authorized to access this resource.'
+            : status === 402
+              ? 'Payment Required.'
+              : status === 404
+                ? 'Not Found.'
+                : status === 429
+                  ? 'Rate limit per minute exceeded.'
+                  : 'Internal Server Error.',
+        time: '0 sec.',
+        cost: 0,
+        tasks_count: 0,
+        tasks_error: 0,
+        tasks: null,
+      }),
+      handler: (ctx) => {
+        const started = Date.now()
+        const path = ctx.path.replace(/\/+$/, '')
+        if (!authorized(ctx)) {
+          sendJson(ctx.res, 401, {
+            version: VERSION,
+            status_code: 40100,
+            status_message: 'You are not authorized to access this resource.',
+            time: '0 sec.',
+            cost: 0,
+            tasks_count: 0,
+            tasks_error: 0,
+            tasks: null,
+          })
+          return
+        }
+        const ep = ENDPOINTS[path]
+        if (!ep || ctx.method !== 'POST') {
+          sendJson(ctx.res, 404, {
+            version: VERSION,
+            status_code: 40400,
+            status_message: 'Not Found.',
+            time: '0 sec.',
+            cost: 0,
+            tasks_count: 0,
+            tasks_error: 0,
+            tasks: null,
+          })
+          return
+        }
+        let tasks: unknown[]
+        if (Array.isArray(ctx.body)) tasks = ctx.body
+        else if (isRecord(ctx.body)) tasks = [ctx.body]
+        else {
+          sendJson(ctx.res, 200, envelope([], started, 40501, "Invalid Field: 'body'. Expected a JSON array of tasks."))
+          return
+        }
+        if (tasks.length === 0) {
+          sendJson(ctx.res, 200, envelope([], started, 40501, "Invalid Field: 'tasks'. No tasks were sent."))
+          return
+        }
+        const results = tasks.map((t, i) => runTask(ep, path, t, i > 0))
+        sendJson(ctx.res, 200, envelope(results, started))
+      },
+    },
+    opts,
+  )
+  const { server: _server, ...rest } = handle
+  return rest
+}
