@@ -32,9 +32,9 @@ export async function load(
     url,
     connections: opts.connections ?? 20,
     duration: opts.duration ?? 8,
-    headers: opts.headers,
-    method: opts.method,
-    body: opts.body,
+    method: opts.method ?? 'GET',
+    ...(opts.headers ? { headers: opts.headers } : {}),
+    ...(opts.body !== undefined ? { body: opts.body } : {}),
   })
   return {
     name,
