@@ -1,5 +1,7 @@
-import { Link, NavLink } from '@remix-run/react'
+import { Link, NavLink, useLocation } from '@remix-run/react'
+import { useCallback, useRef, useState, type MouseEvent } from 'react'
 import { Brand } from './brand'
+import { HelpDialog } from './help-dialog'
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
@@ -12,20 +14,37 @@ export const APP_LINKS = [
   { to: '/profile', label: 'Profile' },
 ] as const
 
-/** The signed-in navigation bar. The mobile menu is a <details> element, so it works without JavaScript. */
-export function AppNav({ email, helpHref = '/help' }: { email: string; helpHref?: string }) {
+/**
+ * The signed-in navigation bar. The mobile menu is a <details> element and Help is a link to the /help page, so
+ * everything works without JavaScript; with it, Help opens the 'How can we help?' modal instead.
+ */
+export function AppNav({ email }: { email: string }) {
+  const location = useLocation()
+  const [helpOpen, setHelpOpen] = useState(false)
+  const menu = useRef<HTMLDetailsElement>(null)
+  const here = `${location.pathname}${location.search}`
+  const helpHref = location.pathname === '/help' ? location.pathname + location.search : `/help?${new URLSearchParams({ redirectTo: here })}`
+  const openHelp = (e: MouseEvent) => {
+    e.preventDefault()
+    if (menu.current) menu.current.open = false
+    setHelpOpen(true)
+  }
+  const closeHelp = useCallback(() => setHelpOpen(false), [])
+  const closeMenu = () => {
+    if (menu.current) menu.current.open = false
+  }
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
-      <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center justify-between px-4 py-3">
+      <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
         <Brand to="/keywords" />
         <div className="hidden items-center gap-1 lg:flex">
           {APP_LINKS.map((l) => (
             <NavLink key={l.to} to={l.to} className={linkClass}>{l.label}</NavLink>
           ))}
-          <Link to={helpHref} className="btn-secondary ml-2 py-2" data-help-link>Help</Link>
-          <span className="ml-3 max-w-[14rem] truncate text-sm text-slate-600" data-testid="nav-email">{email}</span>
+          <Link to={helpHref} onClick={openHelp} className="btn-secondary ml-2 py-2" data-help-link>Help</Link>
+          <span className="ml-3 max-w-[14rem] truncate text-sm text-slate-600" data-testid="nav-email" title={email}>{email}</span>
         </div>
-        <details className="group relative lg:hidden" data-mobile-menu>
+        <details ref={menu} className="group relative lg:hidden" data-mobile-menu>
           <summary className="flex cursor-pointer list-none items-center rounded-md p-2 text-slate-700 hover:bg-slate-100 [&::-webkit-details-marker]:hidden" aria-label="Open menu">
             <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
               <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
@@ -33,14 +52,15 @@ export function AppNav({ email, helpHref = '/help' }: { email: string; helpHref?
             <span className="sr-only">Menu</span>
           </summary>
           <div className="absolute right-0 mt-2 flex w-64 flex-col rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
-            <span className="truncate px-3 py-2 text-xs text-slate-600">{email}</span>
+            <span className="truncate px-3 py-2 text-xs text-slate-600" title={email}>{email}</span>
             {APP_LINKS.map((l) => (
-              <NavLink key={l.to} to={l.to} className={linkClass}>{l.label}</NavLink>
+              <NavLink key={l.to} to={l.to} className={linkClass} onClick={closeMenu}>{l.label}</NavLink>
             ))}
-            <Link to={helpHref} className="btn-secondary mt-1">Help</Link>
+            <Link to={helpHref} onClick={openHelp} className="btn-secondary mt-1">Help</Link>
           </div>
         </details>
       </nav>
+      <HelpDialog open={helpOpen} onClose={closeHelp} redirectTo={here} />
     </header>
   )
 }

@@ -1,8 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
+import { TRIAL_DAYS } from '#app/lib/plans'
 import { db, schema } from './db.server'
 import { hashPassword } from './password.server'
-
-export const TRIAL_DAYS = 7
 
 export function normalizeEmail(email: string) {
   return email.trim().toLowerCase()

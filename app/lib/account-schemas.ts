@@ -1,0 +1,167 @@
+import { z } from 'zod'
+import { findCountry, findLanguage } from './markets'
+
+/**
+ * One zod schema per account form, shared by the page actions (form data) and the matching /api routes (JSON):
+ * sign-in, sign-up, onboarding, profile and help.
+ */
+
+const MAX_TEXT = 500
+
+const requiredText = (label: string, max = MAX_TEXT) =>
+  z
+    .string({ required_error: `${label} is required.`, invalid_type_error: `${label} must be text.` })
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(max, `${label} must be at most ${max} characters.`)
+
+const email = z
+  .string({ required_error: 'Email is required.', invalid_type_error: 'Email must be text.' })
+  .trim()
+  .min(1, 'Email is required.')
+  .max(254, 'Email must be at most 254 characters.')
+  .email('Please enter a valid email address.')
+
+// argon2 hashes any length, but an unbounded password is an easy way to make the server work hard.
+const password = z
+  .string({ required_error: 'Password is required.', invalid_type_error: 'Password must be text.' })
+  .min(1, 'Password is required.')
+  .max(200, 'Password must be at most 200 characters.')
+
+export const signInSchema = z.object({ email, password })
+export type SignInInput = z.infer<typeof signInSchema>
+
+export const MIN_PASSWORD_LENGTH = 8
+
+export const signUpSchema = z.object({
+  name: requiredText('Name', 100),
+  email,
+  password: password.min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`),
+})
+export type SignUpInput = z.infer<typeof signUpSchema>
+
+/** Website: empty means none; otherwise an http(s) URL. */
+const website = z
+  .union([z.string(), z.null()], { invalid_type_error: 'Website must be text.' })
+  .transform((v) => (v ?? '').trim())
+  .pipe(
+    z.union([
+      z.literal('').transform(() => null),
+      z
+        .string()
+        .max(2000, 'Website must be at most 2000 characters.')
+        .url('Please enter a valid URL, such as https://example.com.')
+        .refine((v) => /^https?:\/\//i.test(v), 'Please enter a valid URL, such as https://example.com.'),
+    ]),
+  )
+
+/** A market choice from the lists in app/lib/markets.ts; the stored name is always our own label. */
+function marketChoice(kind: 'country' | 'language') {
+  const find = kind === 'country' ? findCountry : findLanguage
+  const message = `Please choose a ${kind} from the list.`
+  return z
+    .object(
+      { code: z.union([z.string(), z.number()]).transform(String), name: z.string().optional() },
+      { invalid_type_error: message },
+    )
+    .nullable()
+    .transform((v, ctx) => {
+      if (!v) return null
+      const option = find(v.code)
+      if (!option) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message })
+        return z.NEVER
+      }
+      return { code: option.value, name: option.label }
+    })
+}
+
+export const onboardingSchema = z.object({
+  website: website.optional().transform((v) => v ?? null),
+  marketSegment: requiredText('Ideal Customer'),
+  productService: requiredText('Product/Service'),
+  country: marketChoice('country').optional().transform((v) => v ?? null),
+  language: marketChoice('language').optional().transform((v) => v ?? null),
+})
+export type OnboardingInput = z.infer<typeof onboardingSchema>
+
+/**
+ * The profile edit: name, ideal customer and product/service (the API's PUT /api/user/update), plus the business
+ * details the Auto Pilot screen shows (website, country, language), which are left as they are when absent.
+ */
+export const profileSchema = z.object({
+  name: requiredText('Name', 100),
+  marketSegment: requiredText('Ideal Customer'),
+  productService: requiredText('Product/Service'),
+  website: website.optional(),
+  country: marketChoice('country').optional(),
+  language: marketChoice('language').optional(),
+})
+export type ProfileInput = z.infer<typeof profileSchema>
+
+export const helpSchema = z.object({
+  question: z
+    .string({ required_error: 'Please describe your question.', invalid_type_error: 'Your question must be text.' })
+    .trim()
+    .min(1, 'Please describe your question.')
+    .max(5000, 'Your question must be at most 5000 characters.'),
+})
+export type HelpInput = z.infer<typeof helpSchema>
+
+/**
+ * Form posts carry flat fields (`countryCode`, `languageCode` from the selects); the API carries
+ * `{ code, name }` objects. This turns the former into the latter, so both go through the same schema.
+ */
+export function marketFieldsFromForm(form: FormData) {
+  const text = (name: string) => {
+    const v = form.get(name)
+    return typeof v === 'string' ? v : undefined
+  }
+  const choice = (name: string) => {
+    const code = text(name)
+    return code === undefined ? undefined : code.trim() ? { code: code.trim() } : null
+  }
+  return {
+    website: text('website'),
+    marketSegment: text('marketSegment'),
+    productService: text('productService'),
+    country: choice('countryCode'),
+    language: choice('languageCode'),
+  }
+}
+
+export type FieldErrors = Partial<Record<string, string[]>>
+
+/** Field errors keyed by field name, plus the first message (for the red banner and the API's `message`). */
+export function describeErrors(error: z.ZodError): { message: string; errors: FieldErrors } {
+  const flat = error.flatten()
+  const errors = flat.fieldErrors as FieldErrors
+  const first = Object.values(errors).flat()[0] ?? flat.formErrors[0] ?? 'Invalid input.'
+  return { message: String(first), errors }
+}
+
+/** The profile's copy (spec section 8). */
+export const PROFILE_MESSAGES = {
+  updated: 'Profile updated successfully!',
+  failed: 'Failed to update profile.',
+  loadFailed: 'Failed to load profile data.',
+} as const
+
+/** The named text fields of a form post (a missing field is undefined, so zod reports it as required). */
+export function formFields<K extends string>(form: FormData, names: readonly K[]): Record<K, string | undefined> {
+  const out = {} as Record<K, string | undefined>
+  for (const name of names) {
+    const value = form.get(name)
+    out[name] = typeof value === 'string' ? value : undefined
+  }
+  return out
+}
+
+/** Sign-in and sign-up copy, shared by the pages and the API. */
+export const AUTH_MESSAGES = {
+  signedIn: 'Signed in successfully. Welcome back!',
+  signedUp: 'Account created successfully. Welcome to Rankwell!',
+  invalid: 'Invalid email or password.',
+  duplicate: 'An account with this email already exists. Please sign in instead.',
+  generic: 'An error occurred.',
+} as const

@@ -1,0 +1,13 @@
+import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
+import { apiError } from '#app/server/api.server'
+import { finishGoogleSignIn, googleEnabled } from '#app/server/google-auth.server'
+
+/** GET /api/auth/google/callback: Google's redirect back; continues at /oauth-callback with a single-use code. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (!googleEnabled()) return redirect('/signin?error=google-unavailable')
+  const result = await finishGoogleSignIn(request)
+  const headers = { 'Set-Cookie': result.setCookie, 'Cache-Control': 'no-store' }
+  return result.ok ? redirect(result.to, { headers }) : redirect(`/signin?error=${result.error}`, { headers })
+}
+
+export const action = () => apiError(405, 'Method not allowed.')

@@ -1,0 +1,16 @@
+import { json, type ActionFunctionArgs } from '@remix-run/node'
+import { AUTH_MESSAGES, signInSchema } from '#app/lib/account-schemas'
+import { apiError, issueApiToken, parseJson } from '#app/server/api.server'
+import { retryAfterHeaders, signIn } from '#app/server/auth.server'
+
+/** POST /api/login {email, password} → {token, onboardingComplete, message}. */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
+  const input = await parseJson(request, signInSchema)
+  const result = await signIn(request, input)
+  if (!result.ok) return json({ message: result.message }, { status: result.status, headers: retryAfterHeaders(result) })
+  const token = await issueApiToken(result.user, request.headers.get('user-agent'))
+  return json({ token, onboardingComplete: result.user.onboardingComplete, message: AUTH_MESSAGES.signedIn })
+}
+
+export const loader = () => apiError(405, 'Method not allowed.')

@@ -1,0 +1,16 @@
+import { json, type ActionFunctionArgs } from '@remix-run/node'
+import { AUTH_MESSAGES, signUpSchema } from '#app/lib/account-schemas'
+import { apiError, issueApiToken, parseJson } from '#app/server/api.server'
+import { retryAfterHeaders, signUp } from '#app/server/auth.server'
+
+/** POST /api/signup {name, email, password} → 201 {token, message}. */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
+  const input = await parseJson(request, signUpSchema)
+  const result = await signUp(request, input)
+  if (!result.ok) return json({ message: result.message }, { status: result.status, headers: retryAfterHeaders(result) })
+  const token = await issueApiToken(result.user, request.headers.get('user-agent'))
+  return json({ token, message: AUTH_MESSAGES.signedUp }, { status: 201 })
+}
+
+export const loader = () => apiError(405, 'Method not allowed.')

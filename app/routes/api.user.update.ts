@@ -1,0 +1,16 @@
+import { json, type ActionFunctionArgs } from '@remix-run/node'
+import { PROFILE_MESSAGES, profileSchema } from '#app/lib/account-schemas'
+import { apiUser, updateProfile } from '#app/server/account.server'
+import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
+
+/** PUT /api/user/update {name, marketSegment, productService[, website, country, language]} → the updated user. */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'PUT') return apiError(405, 'Method not allowed.')
+  const user = await requireApiUser(request)
+  const input = await parseJson(request, profileSchema)
+  const updated = await updateProfile(user.id, input)
+  if (!updated) return apiError(403, 'User not found.')
+  return json({ ...(await apiUser(updated)), message: PROFILE_MESSAGES.updated })
+}
+
+export const loader = () => apiError(405, 'Method not allowed.')

@@ -1,0 +1,55 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { HelpForm, type HelpActionData } from '#app/components/help-form'
+import { describeErrors, formFields, helpSchema } from '#app/lib/account-schemas'
+import { safeRedirect } from '#app/lib/redirect'
+import { HELP_MESSAGES, submitHelpRequest } from '#app/server/account.server'
+import { requireUser } from '#app/server/session.server'
+import { TOAST_MS, toast } from '#app/server/toast.server'
+
+export const meta: MetaFunction = () => [{ title: 'Help | Rankwell' }, { name: 'robots', content: 'noindex' }]
+
+/** Where to go back to after sending: a same-site page, never /help itself. */
+function backTo(value: FormDataEntryValue | string | null) {
+  const to = safeRedirect(value, '/keywords')
+  return to.startsWith('/help') ? '/keywords' : to
+}
+
+/** The help form as a page: what the nav's Help link opens without JavaScript. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request)
+  return json({ redirectTo: backTo(new URL(request.url).searchParams.get('redirectTo')) })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request)
+  const form = await request.formData()
+  const { question } = formFields(form, ['question'] as const)
+  const parsed = helpSchema.safeParse({ question })
+  if (!parsed.success) {
+    return json<HelpActionData>({ ok: false, ...describeErrors(parsed.error), question: question ?? '' }, { status: 400 })
+  }
+  const result = await submitHelpRequest(user, parsed.data)
+  if (!result.ok) return json<HelpActionData>({ ok: false, message: result.message, question: parsed.data.question }, { status: result.status })
+  const sent = { message: HELP_MESSAGES.sent, duration: TOAST_MS }
+  // The modal (a fetcher) wants an answer it can close on; the page goes back where the person came from.
+  if (form.get('mode') === 'modal') return toast().jsonWithSuccess<HelpActionData>({ ok: true }, sent)
+  return toast().redirectWithSuccess(backTo(form.get('redirectTo')), sent)
+}
+
+export default function Help() {
+  const { redirectTo } = useLoaderData<typeof loader>()
+  const result = useActionData<typeof action>()
+  return (
+    <div className="mx-auto max-w-xl px-4 py-12">
+      <div className="card">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">How can we help?</h1>
+        <p className="mb-6 mt-1 text-slate-600">We&apos;ll respond within 24 hours</p>
+        <HelpForm redirectTo={redirectTo} result={result && !result.ok ? result : undefined} />
+        <p className="mt-4 text-sm">
+          <Link to={redirectTo} className="text-brand-700 hover:underline">Close and go back</Link>
+        </p>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,212 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { FormMessage } from '#app/components/auth-layout'
+import { SubscriptionCard } from '#app/components/subscription-card'
+import { PageHeader } from '#app/components/ui/dialog'
+import { Field, SelectField } from '#app/components/ui/field'
+import { SubmitButton } from '#app/components/ui/submit-button'
+import {
+  describeErrors,
+  formFields,
+  marketFieldsFromForm,
+  PROFILE_MESSAGES,
+  profileSchema,
+  type FieldErrors,
+} from '#app/lib/account-schemas'
+import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/lib/markets'
+import { profileFields, updateProfile } from '#app/server/account.server'
+import { getUsageSummary } from '#app/server/quota.server'
+import { requireUser } from '#app/server/session.server'
+import { TOAST_MS, toast } from '#app/server/toast.server'
+
+export const meta: MetaFunction = () => [{ title: 'Profile | Rankwell' }, { name: 'robots', content: 'noindex' }]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request)
+  const { stripeCustomerId: _hidden, ...summary } = await getUsageSummary(user.id)
+  return json({
+    profile: profileFields(user),
+    summary,
+    editing: new URL(request.url).searchParams.get('edit') === '1',
+  })
+}
+
+type Values = {
+  name: string
+  marketSegment: string
+  productService: string
+  website: string
+  countryCode: string
+  languageCode: string
+}
+type ActionData = { message: string; errors: FieldErrors; values: Values }
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request)
+  const form = await request.formData()
+  if (form.get('intent') !== 'update-profile') return json<ActionData | null>(null, { status: 400 })
+  const text = formFields(form, ['name'] as const)
+  const market = marketFieldsFromForm(form)
+  const input = { ...market, name: text.name }
+  const values: Values = {
+    name: text.name ?? '',
+    marketSegment: market.marketSegment ?? '',
+    productService: market.productService ?? '',
+    website: market.website ?? '',
+    countryCode: market.country?.code ?? '',
+    languageCode: market.language?.code ?? '',
+  }
+  const parsed = profileSchema.safeParse(input)
+  if (!parsed.success) return json<ActionData>({ ...describeErrors(parsed.error), values }, { status: 400 })
+  try {
+    await updateProfile(user.id, parsed.data)
+  } catch (error) {
+    console.error('[profile] update failed', error)
+    return json<ActionData>({ message: PROFILE_MESSAGES.failed, errors: {}, values }, { status: 500 })
+  }
+  return toast().redirectWithSuccess('/profile', { message: PROFILE_MESSAGES.updated, duration: TOAST_MS })
+}
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-sm text-slate-600">{label}</dt>
+      <dd className="mt-1 break-words font-medium text-slate-900">{children || <span className="font-normal text-slate-500">Not set</span>}</dd>
+    </div>
+  )
+}
+
+export default function Profile() {
+  const { profile, summary, editing } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const failed = actionData ?? null
+  const values: Values = failed?.values ?? {
+    name: profile.name,
+    marketSegment: profile.marketSegment,
+    productService: profile.productService,
+    website: profile.website,
+    countryCode: profile.country?.code ?? '',
+    languageCode: profile.language?.code ?? '',
+  }
+  const errors: FieldErrors = failed?.errors ?? {}
+  const isEditing = editing || Boolean(failed)
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <PageHeader title="Your Profile" subtitle="Your account, your business details and your subscription." />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <section className="card lg:col-span-2" aria-labelledby="profile-title" data-testid="profile-card">
+          <div className="flex items-start justify-between gap-4">
+            <div>
+              <h2 id="profile-title" className="text-lg font-semibold">{profile.name || 'Your account'}</h2>
+              <p className="text-sm text-slate-600">{profile.email}</p>
+            </div>
+            {isEditing ? null : (
+              <Link to="/profile?edit=1" preventScrollReset className="btn-secondary">Edit</Link>
+            )}
+          </div>
+
+          {isEditing ? (
+            <Form method="post" className="mt-6 space-y-5" aria-label="Edit profile">
+              <FormMessage message={actionData?.message} tone="error" />
+              <Field label="Name" name="name" required maxLength={100} autoComplete="name" defaultValue={values.name} error={errors.name} />
+              <Field
+                label="Ideal Customer"
+                name="marketSegment"
+                required
+                maxLength={500}
+                hint="Your market segment: who you sell to."
+                defaultValue={values.marketSegment}
+                error={errors.marketSegment}
+              />
+              <Field
+                label="Product/Service"
+                name="productService"
+                required
+                maxLength={500}
+                defaultValue={values.productService}
+                error={errors.productService}
+              />
+              <fieldset id="business-details" className="space-y-5 rounded-xl border border-slate-200 p-4">
+                <legend className="px-1 text-sm font-semibold text-slate-800">Business details (used by Auto Pilot)</legend>
+                <Field
+                  label="Website"
+                  name="website"
+                  type="url"
+                  inputMode="url"
+                  placeholder="https://yourcompany.com"
+                  defaultValue={values.website}
+                  error={errors.website}
+                />
+                <div className="grid gap-5 sm:grid-cols-2">
+                  <SelectField
+                    label="Country"
+                    name="countryCode"
+                    options={COUNTRY_OPTIONS}
+                    placeholder="Select country"
+                    defaultValue={values.countryCode}
+                    error={errors.country}
+                  />
+                  <SelectField
+                    label="Language"
+                    name="languageCode"
+                    options={LANGUAGE_OPTIONS}
+                    placeholder="Select language"
+                    defaultValue={values.languageCode}
+                    error={errors.language}
+                  />
+                </div>
+              </fieldset>
+              <div className="flex justify-end gap-3">
+                <Link to="/profile" preventScrollReset className="btn-secondary">Cancel</Link>
+                <SubmitButton intent="update-profile" pendingText="Saving...">Save</SubmitButton>
+              </div>
+            </Form>
+          ) : (
+            <>
+              <dl className="mt-6 grid gap-5 sm:grid-cols-2">
+                <Detail label="Name">{profile.name}</Detail>
+                <Detail label="Email">{profile.email}</Detail>
+                <Detail label="Ideal Customer">{profile.marketSegment}</Detail>
+                <Detail label="Product/Service">{profile.productService}</Detail>
+              </dl>
+              <h3 id="business-details" className="mt-8 text-sm font-semibold uppercase tracking-wide text-slate-500">
+                Business details (used by Auto Pilot)
+              </h3>
+              <dl className="mt-3 grid gap-5 sm:grid-cols-3">
+                <Detail label="Website">{profile.website}</Detail>
+                <Detail label="Country">{profile.country?.name}</Detail>
+                <Detail label="Language">{profile.language?.name}</Detail>
+              </dl>
+            </>
+          )}
+        </section>
+
+        <div className="space-y-6">
+          <SubscriptionCard summary={summary} />
+          <section className="card" aria-labelledby="session-title">
+            <h2 id="session-title" className="text-lg font-semibold">Session</h2>
+            <p className="mt-1 text-sm text-slate-600">Signed in as {profile.email}.</p>
+            <Form method="post" action="/logout" className="mt-4">
+              <button type="submit" className="btn-secondary w-full">Log Out</button>
+            </Form>
+          </section>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const data = isRouteErrorResponse(error) ? (error.data as { message?: unknown } | string | undefined) : undefined
+  const message = typeof data === 'object' && data && typeof data.message === 'string' ? data.message : PROFILE_MESSAGES.loadFailed
+  return (
+    <div className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="text-2xl font-bold">Profile</h1>
+      <p className="mt-4 text-red-700" role="alert">{message}</p>
+      <Link to="/profile" className="btn-primary mt-8">Try again</Link>
+    </div>
+  )
+}

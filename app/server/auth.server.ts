@@ -1,0 +1,82 @@
+import crypto from 'node:crypto'
+import { AUTH_MESSAGES, type SignInInput, type SignUpInput } from '#app/lib/account-schemas'
+import { hashPassword, verifyPassword } from './password.server'
+import { clientIp, hit, resetBucket, type RateLimitResult } from './rate-limit.server'
+import { createSession, sessionCookie } from './session.server'
+import { createUser, findUserByEmail, normalizeEmail } from './users.server'
+
+/**
+ * E-mail and password sign-in and sign-up, shared by the pages (/signin, /signup) and the API (/api/login,
+ * /api/signup). Attempts are rate-limited per IP and per account in Redis before any password is hashed.
+ */
+
+/** Attempts per window. Sign-up is rarer than sign-in, so its limits are tighter. */
+export const AUTH_RATE_LIMITS = {
+  signInPerIp: { limit: 20, windowSeconds: 15 * 60 },
+  signInPerAccount: { limit: 10, windowSeconds: 15 * 60 },
+  signUpPerIp: { limit: 10, windowSeconds: 60 * 60 },
+  signUpPerAccount: { limit: 5, windowSeconds: 60 * 60 },
+} as const
+
+type User = NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>
+
+export type AuthResult =
+  | { ok: true; user: User }
+  | { ok: false; status: 401 | 409 | 429; message: string; retryAfterSeconds?: number }
+
+function rateLimited(result: RateLimitResult): AuthResult {
+  const minutes = Math.max(1, Math.ceil(result.retryAfterSeconds / 60))
+  return {
+    ok: false,
+    status: 429,
+    message: `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+    retryAfterSeconds: result.retryAfterSeconds,
+  }
+}
+
+/** Buckets are keyed by a hash of the address, so raw e-mail addresses never sit in Redis keys. */
+const accountKey = (email: string) => crypto.createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 32)
+
+async function limit(kind: 'signin' | 'signup', request: Request, email: string): Promise<AuthResult | null> {
+  const perIp = kind === 'signin' ? AUTH_RATE_LIMITS.signInPerIp : AUTH_RATE_LIMITS.signUpPerIp
+  const perAccount = kind === 'signin' ? AUTH_RATE_LIMITS.signInPerAccount : AUTH_RATE_LIMITS.signUpPerAccount
+  const ip = await hit(`${kind}:ip:${clientIp(request)}`, perIp)
+  if (!ip.allowed) return rateLimited(ip)
+  const account = await hit(`${kind}:acct:${accountKey(email)}`, perAccount)
+  if (!account.allowed) return rateLimited(account)
+  return null
+}
+
+// Verifying against a real hash when the account does not exist keeps the answer time the same either way.
+let dummyHash: Promise<string> | undefined
+const timingHash = () => (dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex')))
+
+export async function signIn(request: Request, input: SignInInput): Promise<AuthResult> {
+  const limited = await limit('signin', request, input.email)
+  if (limited) return limited
+  const user = await findUserByEmail(input.email)
+  const valid = await verifyPassword(user?.passwordHash ?? (await timingHash()), input.password)
+  if (!user || !user.passwordHash || !valid) return { ok: false, status: 401, message: AUTH_MESSAGES.invalid }
+  await resetBucket(`signin:acct:${accountKey(input.email)}`, AUTH_RATE_LIMITS.signInPerAccount.windowSeconds)
+  return { ok: true, user }
+}
+
+export async function signUp(request: Request, input: SignUpInput): Promise<AuthResult> {
+  const limited = await limit('signup', request, input.email)
+  if (limited) return limited
+  if (await findUserByEmail(input.email)) return { ok: false, status: 409, message: AUTH_MESSAGES.duplicate }
+  const user = await createUser({ email: input.email, name: input.name, password: input.password })
+  // null: someone else took the address between the check and the insert (unique index on lower(email)).
+  if (!user) return { ok: false, status: 409, message: AUTH_MESSAGES.duplicate }
+  return { ok: true, user }
+}
+
+export function retryAfterHeaders(result: AuthResult): HeadersInit {
+  return !result.ok && result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : {}
+}
+
+/** Starts a browser session and returns its Set-Cookie value (to combine with a toast on the redirect). */
+export async function browserSessionCookie(request: Request, userId: string): Promise<string> {
+  const session = await createSession(userId, { userAgent: request.headers.get('user-agent') })
+  return sessionCookie().serialize(session.id)
+}
