@@ -1,0 +1,25 @@
+import { json, type ActionFunctionArgs } from '@remix-run/node'
+import { keywordSearchSchema, SEARCH_ERROR_MESSAGE, SEARCH_UNAVAILABLE_MESSAGE } from '#app/lib/keywords'
+import { QUOTA_MESSAGES } from '#app/lib/plans'
+import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
+import { searchKeywords, toApiKeyword } from '#app/server/keywords.server'
+
+/**
+ * POST /api/search {query, countryCode, languageCode, countryName, languageName} → 200 {data: [saved keywords]}.
+ * Over quota: 402 {redirect_to_profile: true, message} (never 403: clients sign out on any 403).
+ * Bad input: 400 {message, errors}. Provider failure: 502; no provider configured: 503.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
+  const userId = await requireApiUserId(request)
+  const input = await parseJson(request, keywordSearchSchema)
+  const result = await searchKeywords(userId, input)
+  if (result.ok) return json({ data: result.keywords.map(toApiKeyword) })
+  if (result.reason === 'quota') return apiError(402, QUOTA_MESSAGES.keywordSearches, { redirect_to_profile: true })
+  if (result.reason === 'unavailable') return apiError(503, SEARCH_UNAVAILABLE_MESSAGE)
+  return apiError(502, SEARCH_ERROR_MESSAGE)
+}
+
+export function loader() {
+  return apiError(405, 'Method not allowed.')
+}

@@ -1,0 +1,222 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, useNavigation, useRevalidator, useSubmit } from '@remix-run/react'
+import { useEffect, useRef } from 'react'
+import { KeywordTable } from '#app/components/keywords/keyword-table'
+import { MessageDialog, PageHeader } from '#app/components/ui/dialog'
+import { Field, SelectField } from '#app/components/ui/field'
+import { SubmitButton } from '#app/components/ui/submit-button'
+import {
+  COMPETITION_TOOLTIP,
+  keywordSearchSchema,
+  SEARCH_ERROR_MESSAGE,
+  SEARCH_UNAVAILABLE_MESSAGE,
+  SEARCH_VALIDATION_MESSAGE,
+  searchProblem,
+  shownCount,
+  type KeywordSearchInput,
+  type KeywordSource,
+} from '#app/lib/keywords'
+import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/lib/markets'
+import { QUOTA_MESSAGES } from '#app/lib/plans'
+import { activeKeywordSource, claimPrefilledRun, listSavedKeywords, searchKeywords } from '#app/server/keywords.server'
+import { requireUser } from '#app/server/session.server'
+import { toast, TOAST_MS } from '#app/server/toast.server'
+
+export const meta: MetaFunction = () => [{ title: 'Keyword Opportunities · Rankwell' }]
+
+const DIALOGS = {
+  quota: { message: QUOTA_MESSAGES.keywordSearches, upgrade: true },
+  error: { message: SEARCH_ERROR_MESSAGE, upgrade: false },
+  unavailable: { message: SEARCH_UNAVAILABLE_MESSAGE, upgrade: false },
+} as const
+type DialogKind = keyof typeof DIALOGS
+type Dialog = { id: string; message: string; upgrade: boolean }
+
+const dialogOf = (kind: DialogKind, id: string = crypto.randomUUID()): Dialog => ({ id, ...DIALOGS[kind] })
+const reasonToDialog = { quota: 'quota', provider_error: 'error', unavailable: 'unavailable' } as const
+const reasonToStatus = { quota: 402, provider_error: 502, unavailable: 503 } as const
+
+function successToast(count: number, query: string) {
+  return count > 0
+    ? toast().redirectWithSuccess('/keywords', { message: `Found ${count} keyword ideas for “${query}”.`, duration: TOAST_MS })
+    : toast().redirectWithInfo('/keywords', {
+        message: `No keyword ideas found for “${query}”. Try a broader keyword or topic.`,
+        duration: TOAST_MS,
+      })
+}
+
+/** Runs a search and answers with a redirect to the clean list (a reload never searches again). */
+async function searchAndRedirect(userId: string, input: KeywordSearchInput) {
+  const result = await searchKeywords(userId, input)
+  if (result.ok) return successToast(result.keywords.length, input.query)
+  return redirect(`/keywords?dialog=${reasonToDialog[result.reason]}`)
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const url = new URL(request.url)
+  const params = url.searchParams
+  const prefill = params.has('query')
+    ? {
+        query: params.get('query') ?? '',
+        countryCode: params.get('countryCode') ?? '',
+        languageCode: params.get('languageCode') ?? '',
+        countryName: params.get('countryName') ?? undefined,
+        languageName: params.get('languageName') ?? undefined,
+      }
+    : null
+
+  // A prefilled search (onboarding sends the user here with run=1) runs at once:
+  // - on a document navigation from our own site (or typed in), here in the loader, so that it works without
+  //   JavaScript; then a redirect to the clean URL, so that a reload does not search (and charge) again;
+  // - on a client-side navigation (JavaScript), by the page itself, which submits the search with its overlay.
+  // A cross-site link only prefills the form: another site must not spend the user's searches.
+  let autoRun = false
+  let prefillDialog: Dialog | null = null
+  if (prefill && params.get('run') === '1') {
+    const parsed = keywordSearchSchema.safeParse(prefill)
+    // An incomplete prefill (onboarding leaves country and language optional) asks the user to complete it.
+    if (!parsed.success) prefillDialog = { id: 'prefill', message: searchProblem(parsed.error), upgrade: false }
+    const site = request.headers.get('sec-fetch-site')
+    const ownSite = site === 'same-origin' || site === 'none'
+    if (parsed.success && request.headers.get('sec-fetch-mode') === 'navigate' && ownSite) {
+      if (!(await claimPrefilledRun(user.id, parsed.data))) return redirect('/keywords')
+      return searchAndRedirect(user.id, parsed.data)
+    }
+    autoRun = parsed.success && (ownSite || site === null)
+  }
+
+  const shown = shownCount(params.get('show'))
+  const source = activeKeywordSource()
+  const { rows, total } = await listSavedKeywords(user.id, { limit: shown })
+  const dialogParam = params.get('dialog')
+  const defaults = {
+    query: prefill?.query ?? '',
+    countryCode: prefill?.countryCode || user.countryCode || '',
+    languageCode: prefill?.languageCode || user.languageCode || '',
+  }
+  return json({
+    keywords: rows.map((r) => ({
+      id: r.id,
+      keyword: r.keyword,
+      avgMonthlySearches: r.avgMonthlySearches,
+      difficultyScore: r.difficultyScore,
+      createdAt: r.createdAt.toISOString(),
+      source: r.source,
+      market: [r.countryName, r.languageName].filter(Boolean).join(' · '),
+    })),
+    total,
+    shown,
+    source,
+    defaults,
+    formKey: JSON.stringify(defaults),
+    autoRun,
+    dialog: dialogParam && Object.hasOwn(DIALOGS, dialogParam) ? dialogOf(dialogParam as DialogKind, `url-${dialogParam}`) : prefillDialog,
+  })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const form = await request.formData()
+  const values = {
+    query: String(form.get('query') ?? ''),
+    countryCode: String(form.get('countryCode') ?? ''),
+    languageCode: String(form.get('languageCode') ?? ''),
+  }
+  if (form.get('intent') !== 'search') {
+    return json({ dialog: { id: crypto.randomUUID(), message: SEARCH_VALIDATION_MESSAGE, upgrade: false }, values }, { status: 400 })
+  }
+  const parsed = keywordSearchSchema.safeParse(values)
+  if (!parsed.success) {
+    return json({ dialog: { id: crypto.randomUUID(), message: searchProblem(parsed.error), upgrade: false }, values }, { status: 400 })
+  }
+  const result = await searchKeywords(user.id, parsed.data)
+  if (result.ok) return successToast(result.keywords.length, parsed.data.query)
+  return json({ dialog: dialogOf(reasonToDialog[result.reason]), values }, { status: reasonToStatus[result.reason] })
+}
+
+function AnalyzingOverlay() {
+  return (
+    <div className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/60 p-4" data-testid="analyzing-overlay">
+      <div role="status" aria-live="polite" className="w-full max-w-sm rounded-2xl bg-white p-8 text-center shadow-xl">
+        <span aria-hidden="true" className="mx-auto mb-4 block h-10 w-10 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
+        <h2 className="text-lg font-semibold text-slate-900">Analyzing Keywords</h2>
+        <p className="mt-2 text-sm text-slate-600">Our AI is evaluating search patterns and competition levels...</p>
+      </div>
+    </div>
+  )
+}
+
+function SourceNotice({ source }: { source: KeywordSource | null }) {
+  if (source === 'dataforseo') return null
+  const text =
+    source === 'google_ads'
+      ? `Keyword data comes from Google Ads. ${COMPETITION_TOOLTIP}`
+      : source === 'ai_estimate'
+        ? 'No keyword data provider is configured, so new searches show volumes and difficulty estimated by AI, marked “Estimate”.'
+        : SEARCH_UNAVAILABLE_MESSAGE
+  return (
+    <p className={`mb-6 rounded-lg border px-4 py-3 text-sm ${source ? 'border-sky-200 bg-sky-50 text-sky-900' : 'border-yellow-200 bg-yellow-50 text-yellow-900'}`} data-testid="source-notice">
+      {text}
+    </p>
+  )
+}
+
+export default function KeywordsPage() {
+  const data = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const revalidator = useRevalidator()
+  const submit = useSubmit()
+
+  const searching = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'search'
+  const listLoading =
+    (navigation.state === 'loading' && navigation.location.pathname === '/keywords') || revalidator.state === 'loading'
+  const values = actionData?.values ?? data.defaults
+  const dialog = actionData?.dialog ?? data.dialog
+
+  // With JavaScript, a prefilled search is submitted once from here (with the overlay); `replace` drops the
+  // prefill URL from the history, so neither Back nor a reload runs it again. The submit waits for a timer so that
+  // it never starts inside the router's own update of the navigation that brought us here.
+  const lastAutoRun = useRef<string | null>(null)
+  useEffect(() => {
+    if (!data.autoRun || lastAutoRun.current === data.formKey) return
+    const timer = setTimeout(() => {
+      if (lastAutoRun.current === data.formKey) return
+      lastAutoRun.current = data.formKey
+      const form = new FormData()
+      form.set('intent', 'search')
+      form.set('query', data.defaults.query)
+      form.set('countryCode', data.defaults.countryCode)
+      form.set('languageCode', data.defaults.languageCode)
+      submit(form, { method: 'post', action: '/keywords', replace: true })
+    }, 0)
+    return () => clearTimeout(timer)
+  }, [data.autoRun, data.formKey, data.defaults, submit])
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <PageHeader
+        title="Keyword Opportunities"
+        subtitle="Discover high-impact keywords your customers search for, with their monthly volume and how hard they are to rank for."
+      />
+      <SourceNotice source={data.source} />
+      <Form method="post" action="/keywords" key={data.formKey} noValidate className="card mb-8 grid gap-4 md:grid-cols-[2fr_1fr_1fr_auto] md:items-end">
+        <Field label="Keyword/Topic" name="query" placeholder="saas marketing" defaultValue={values.query} autoComplete="off" aria-required="true" maxLength={200} />
+        <SelectField label="Country" name="countryCode" placeholder="Select country" options={COUNTRY_OPTIONS} defaultValue={values.countryCode} aria-required="true" />
+        <SelectField label="Language" name="languageCode" placeholder="Select language" options={LANGUAGE_OPTIONS} defaultValue={values.languageCode} aria-required="true" />
+        <SubmitButton intent="search" pending={searching} pendingText="Analyzing..." className="btn-primary whitespace-nowrap" {...(data.source ? {} : { disabled: true })}>
+          Find Keywords
+        </SubmitButton>
+      </Form>
+      <KeywordTable rows={data.keywords} total={data.total} shown={data.shown} loading={listLoading} />
+      {searching ? <AnalyzingOverlay /> : null}
+      <MessageDialog
+        key={dialog?.id ?? 'none'}
+        message={dialog?.message}
+        closeHref="/keywords"
+        action={dialog?.upgrade ? { label: 'Upgrade Now', to: '/profile' } : undefined}
+      />
+    </div>
+  )
+}

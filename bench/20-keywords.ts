@@ -1,0 +1,108 @@
+import crypto from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import { issueApiToken } from '#app/server/api.server'
+import { db, schema } from '#app/server/db.server'
+import { createSession, sessionCookie } from '#app/server/session.server'
+import { createUser } from '#app/server/users.server'
+import { fakeControl } from '#tests/fakes/client'
+import { load, memoryMiB, printTable, type BenchContext } from './context'
+
+/**
+ * Issue 4: (1) the keyword search round trip against the fake DataForSEO with a fixed provider latency, reported as
+ * overhead beyond the provider's own time (distinct queries, so the 24-hour cache does not hide the provider);
+ * (2) GET /keywords for a user with 1,000 saved keywords, under load.
+ */
+const PROVIDER_LATENCY_MS = 200
+const SEARCHES = 40
+const SAVED_KEYWORDS = 1000
+
+async function benchUser(label: string, status: 'trial' | 'active') {
+  const user = await createUser({ email: `bench-${label}-${crypto.randomBytes(4).toString('hex')}@example.com`, name: 'Bench', password: 'bench-password-123' })
+  if (!user) throw new Error('could not create the bench user')
+  await db
+    .update(schema.users)
+    .set({ onboardingComplete: true, productService: 'email marketing software', countryCode: '2840', countryName: 'United States', languageCode: '1000', languageName: 'English' })
+    .where(eq(schema.users.id, user.id))
+  await db.update(schema.subscriptions).set({ status }).where(eq(schema.subscriptions.userId, user.id))
+  const session = await createSession(user.id)
+  const cookie = (await sessionCookie().serialize(session.id)).split(';')[0]!
+  const token = await issueApiToken({ id: user.id, onboardingComplete: true })
+  return { id: user.id, cookie, token }
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+const word = () => crypto.randomBytes(5).toString('hex').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]!)
+
+export default async function keywords(ctx: BenchContext) {
+  // --- 1. Search round trip ---------------------------------------------------------------------------------
+  const searcher = await benchUser('search', 'active')
+  const dataforseo = fakeControl('dataforseo', ctx.fakes)
+  const search = async (query: string) => {
+    const started = performance.now()
+    const res = await fetch(`${ctx.appUrl}/api/search`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${searcher.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query, countryCode: '2840', languageCode: '1000', countryName: 'United States', languageName: 'English' }),
+    })
+    const body = (await res.json()) as { data?: unknown[] }
+    if (res.status !== 200 || !body.data?.length) throw new Error(`search failed: ${res.status} ${JSON.stringify(body).slice(0, 200)}`)
+    return performance.now() - started
+  }
+  await dataforseo.latency(PROVIDER_LATENCY_MS)
+  try {
+    for (let i = 0; i < 5; i++) await search(`warm up ${word()}`)
+    const before = (await dataforseo.requests({ path: '/keyword_ideas/' })).length
+    const times: number[] = []
+    for (let i = 0; i < SEARCHES; i++) times.push(await search(`bench keyword ${word()}`))
+    const calls = (await dataforseo.requests({ path: '/keyword_ideas/' })).length - before
+    const cachedTimes: number[] = []
+    const repeated = `bench keyword ${word()}`
+    await search(repeated)
+    for (let i = 0; i < 20; i++) cachedTimes.push(await search(repeated))
+    times.sort((a, b) => a - b)
+    cachedTimes.sort((a, b) => a - b)
+    const f = (n: number) => n.toFixed(1).padStart(8)
+    console.log(`search round trip, ${SEARCHES} distinct queries, provider latency fixed at ${PROVIDER_LATENCY_MS} ms (${calls} provider calls):`)
+    console.log(`  round trip     p50 ${f(percentile(times, 50))} ms   p90 ${f(percentile(times, 90))} ms   max ${f(times.at(-1)!)} ms`)
+    console.log(
+      `  overhead       p50 ${f(percentile(times, 50) - PROVIDER_LATENCY_MS)} ms   p90 ${f(percentile(times, 90) - PROVIDER_LATENCY_MS)} ms   (target: p50 under 50 ms)`,
+    )
+    console.log(`  cached repeat  p50 ${f(percentile(cachedTimes, 50))} ms   p90 ${f(percentile(cachedTimes, 90))} ms   (no provider call)`)
+  } finally {
+    await dataforseo.latency(0)
+  }
+
+  // --- 2. The Keywords screen with 1,000 saved keywords -------------------------------------------------------
+  const owner = await benchUser('page', 'trial')
+  const now = Date.now()
+  const rows = Array.from({ length: SAVED_KEYWORDS }, (_, i) => ({
+    userId: owner.id,
+    keyword: `saved keyword ${i} ${word()}`,
+    countryCode: '2840',
+    countryName: 'United States',
+    languageCode: '1000',
+    languageName: 'English',
+    avgMonthlySearches: i % 7 === 0 ? null : (i * 37) % 20000,
+    difficultyScore: i % 11 === 0 ? null : (i * 13) % 101,
+    source: 'dataforseo' as const,
+    seedQuery: `seed ${Math.floor(i / 50)}`,
+    createdAt: new Date(now - Math.floor(i / 50) * 3600_000),
+  }))
+  for (let i = 0; i < rows.length; i += 250) await db.insert(schema.savedKeywords).values(rows.slice(i, i + 250))
+  const headers = { Cookie: owner.cookie }
+  const page = await fetch(`${ctx.appUrl}/keywords`, { headers })
+  const html = await page.text()
+  if (page.status !== 200 || !html.includes('Showing 50 of 1,000 keywords')) throw new Error(`unexpected /keywords answer: ${page.status}`)
+  for (let i = 0; i < 50; i++) await fetch(`${ctx.appUrl}/keywords`, { headers }).then((r) => r.text())
+  console.log(`GET /keywords: ${(html.length / 1024).toFixed(0)} KiB of HTML (first 50 of 1,000 keywords; 'Show more' for the rest)`)
+  const results = [
+    await load('GET /keywords (1 connection)', `${ctx.appUrl}/keywords`, { headers, connections: 1, duration: 8 }),
+    await load('GET /keywords (10 connections)', `${ctx.appUrl}/keywords`, { headers, connections: 10, duration: 8 }),
+    await load('GET /keywords?show=1000 (1 conn.)', `${ctx.appUrl}/keywords?show=1000`, { headers, connections: 1, duration: 6 }),
+    await load('GET /api/saved-keywords (1 conn.)', `${ctx.appUrl}/api/saved-keywords`, { headers: { Authorization: `Bearer ${owner.token}` }, connections: 1, duration: 6 }),
+  ]
+  printTable(results)
+  console.log('target: GET /keywords p50 under 30 ms server time (the 1-connection row: no queueing behind other requests)')
+  const mem = memoryMiB(ctx.webPid)
+  console.log(`web process memory: ${mem.rss.toFixed(0)} MiB resident now, ${mem.peak.toFixed(0)} MiB peak`)
+}
