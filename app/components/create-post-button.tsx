@@ -1,18 +1,43 @@
-import { Form } from '@remix-run/react'
-import { useId } from 'react'
+import { useFetcher, useLocation } from '@remix-run/react'
+import { useEffect, useState } from 'react'
+
+/** True once the page is hydrated (JavaScript running). */
+export function useHydrated() {
+  const [hydrated, setHydrated] = useState(false)
+  useEffect(() => setHydrated(true), [])
+  return hydrated
+}
+
+function pageNonce() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')
+}
 
 /**
- * 'Create Post' on a keyword row: a plain form post to /blogposts (works without JavaScript). The request key makes a
- * double click, or a second tab, create the post only once.
+ * 'Create Post' on a keyword row. A form posting to /blogposts (intent=create-post), so it works without JavaScript:
+ * the action then redirects back here with the toast. With JavaScript it is a fetcher: disabled with a pending label
+ * while it runs, and the toast arrives through the root loader's revalidation.
+ *
+ * The request key is the keyword id plus a nonce made once per page view (in the server-rendered HTML, which the
+ * browser keeps on hydration). Clicking the same rendered button twice, or resubmitting the same page from another
+ * tab, sends the same key, and the server makes at most one post for it; after a reload, a click is a new request.
  */
-export function CreatePostButton({ keywordId }: { keywordId: string }) {
-  const requestKey = useId().replace(/[^a-zA-Z0-9]/g, '') + keywordId
+export function CreatePostButton({ keywordId, className = 'btn-primary px-3 py-1.5 text-xs' }: { keywordId: string; className?: string }) {
+  const fetcher = useFetcher<{ ok: boolean }>()
+  const location = useLocation()
+  const hydrated = useHydrated()
+  const [nonce] = useState(pageNonce)
+  const busy = fetcher.state !== 'idle'
   return (
-    <Form method="post" action="/blogposts">
+    <fetcher.Form method="post" action="/blogposts">
       <input type="hidden" name="intent" value="create-post" />
       <input type="hidden" name="keywordId" value={keywordId} />
-      <input type="hidden" name="requestKey" value={requestKey} />
-      <button type="submit" className="btn-primary px-3 py-1.5 text-xs">Create Post</button>
-    </Form>
+      {/* The server's value stays in the DOM after hydration (the client's own nonce is never rendered over it). */}
+      <input type="hidden" name="requestKey" defaultValue={`${keywordId}.${nonce}`} suppressHydrationWarning />
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      {hydrated ? <input type="hidden" name="respond" value="json" /> : null}
+      <button type="submit" className={className} disabled={busy} aria-busy={busy || undefined}>
+        {busy ? 'Creating...' : 'Create Post'}
+      </button>
+    </fetcher.Form>
   )
 }

@@ -1,6 +1,9 @@
 import { eq, sql } from 'drizzle-orm'
 import { LIMITS, limitsFor, type QuotaKind } from '#app/lib/plans'
-import { db, schema } from './db.server'
+import { db, schema, type Db } from './db.server'
+
+/** `db` or a transaction, so a quota unit can be taken or given back in the same transaction as other writes. */
+type Executor = Pick<Db, 'update'>
 
 const column = {
   keywordSearches: schema.subscriptions.keywordSearchCount,
@@ -12,9 +15,13 @@ const column = {
  * exceed the limit. Trial: within the trial window and under the trial limit. Active (and past_due, while Stripe
  * retries the payment): under the Premium limit for the current billing period. Canceled: nothing.
  */
-export async function consumeQuota(userId: string, kind: QuotaKind): Promise<{ ok: true; used: number } | { ok: false }> {
+export async function consumeQuota(
+  userId: string,
+  kind: QuotaKind,
+  executor: Executor = db,
+): Promise<{ ok: true; used: number } | { ok: false }> {
   const col = column[kind]
-  const rows = await db
+  const rows = await executor
     .update(schema.subscriptions)
     .set({ [kind === 'keywordSearches' ? 'keywordSearchCount' : 'blogPostCount']: sql`${col} + 1`, updatedAt: new Date() })
     .where(
@@ -29,9 +36,9 @@ export async function consumeQuota(userId: string, kind: QuotaKind): Promise<{ o
 }
 
 /** Gives a unit back (a failed generation, a provider error). Never goes below zero. */
-export async function refundQuota(userId: string, kind: QuotaKind) {
+export async function refundQuota(userId: string, kind: QuotaKind, executor: Executor = db) {
   const col = column[kind]
-  await db
+  await executor
     .update(schema.subscriptions)
     .set({ [kind === 'keywordSearches' ? 'keywordSearchCount' : 'blogPostCount']: sql`greatest(${col} - 1, 0)` })
     .where(eq(schema.subscriptions.userId, userId))

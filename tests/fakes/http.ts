@@ -33,6 +33,8 @@ export interface EnqueueSpec {
   headers?: Record<string, string>
   /** Substring match on the request path; default: any non-control path. */
   path?: string
+  /** Substring(s) that must all occur in the raw request body (so a test's injected answer hits only its own requests). */
+  bodyIncludes?: string | string[]
   /** How many matching requests get this response (default 1). */
   times?: number
   delayMs?: number
@@ -333,8 +335,16 @@ export async function startFakeServer(
     queue.push({ ...spec, remaining: times })
   }
 
-  function takeQueued(path: string): QueuedResponse | undefined {
-    const idx = queue.findIndex((q) => q.remaining > 0 && (q.path === undefined || path.includes(q.path)))
+  function bodyMatches(spec: EnqueueSpec, rawBody: string): boolean {
+    if (spec.bodyIncludes === undefined) return true
+    const needles = Array.isArray(spec.bodyIncludes) ? spec.bodyIncludes : [spec.bodyIncludes]
+    return needles.every((n) => rawBody.includes(n))
+  }
+
+  function takeQueued(path: string, rawBody: string): QueuedResponse | undefined {
+    const idx = queue.findIndex(
+      (q) => q.remaining > 0 && (q.path === undefined || path.includes(q.path)) && bodyMatches(q, rawBody),
+    )
     if (idx < 0) return undefined
     const item = queue[idx]
     item.remaining -= 1
@@ -367,6 +377,10 @@ export async function startFakeServer(
           body: item.body,
           headers: isRecord(item.headers) ? (item.headers as Record<string, string>) : undefined,
           path: typeof item.path === 'string' ? item.path : undefined,
+          bodyIncludes:
+            typeof item.bodyIncludes === 'string' || Array.isArray(item.bodyIncludes)
+              ? (item.bodyIncludes as string | string[])
+              : undefined,
           times: typeof item.times === 'number' ? item.times : undefined,
           delayMs: typeof item.delayMs === 'number' ? item.delayMs : undefined,
           hang: item.hang === true,
@@ -422,7 +436,7 @@ export async function startFakeServer(
     if (recorded.length > MAX_RECORDED) recorded.splice(0, recorded.length - MAX_RECORDED)
     config.onRecord?.(ctx)
 
-    const queued = takeQueued(url.pathname)
+    const queued = takeQueued(url.pathname, rawBody)
     if (queued) {
       if (queued.delayMs) await sleep(queued.delayMs)
       if (queued.hang) {

@@ -1,0 +1,67 @@
+import { Form, Link } from '@remix-run/react'
+import { formatLongDate, statusLabel, type PostStatus } from '#app/lib/posts'
+
+export type PostCardData = {
+  id: string
+  title: string
+  status: PostStatus
+  failureReason: string | null
+  createdAt: string
+  excerpt: string
+}
+
+/** 'Try again' for a failed post: a plain form (works without JavaScript). */
+export function RetryPostForm({ postId, redirectTo }: { postId: string; redirectTo: string }) {
+  return (
+    <Form method="post" action="/blogposts" className="inline">
+      <input type="hidden" name="intent" value="retry-post" />
+      <input type="hidden" name="postId" value={postId} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <button type="submit" className="font-semibold text-brand-700 underline hover:text-brand-800">Try again</button>
+    </Form>
+  )
+}
+
+/** What an unfinished post says instead of its excerpt. */
+export function PostProgress({ post, redirectTo }: { post: Pick<PostCardData, 'id' | 'status' | 'failureReason'>; redirectTo: string }) {
+  const label = statusLabel(post.status)
+  if (label)
+    return (
+      <p className="mt-3 flex items-center gap-2 text-sm text-slate-600" role="status" data-post-status={post.status}>
+        <span aria-hidden="true" className="h-2 w-2 animate-pulse rounded-full bg-brand-500" />
+        {label}
+      </p>
+    )
+  if (post.status === 'failed')
+    return (
+      <p className="mt-3 text-sm text-red-700" data-post-status="failed">
+        {`Failed: ${post.failureReason ?? 'Something went wrong while writing the post.'} `}
+        <RetryPostForm postId={post.id} redirectTo={redirectTo} />
+      </p>
+    )
+  return null
+}
+
+export function PostCard({ post }: { post: PostCardData }) {
+  const href = `/blogpost/${post.id}`
+  return (
+    <article className="card flex flex-col" data-testid="post-card" data-post-id={post.id}>
+      <h2 className="text-xl font-semibold leading-snug text-slate-900">
+        <Link to={href} className="hover:text-brand-700">{post.title}</Link>
+      </h2>
+      <p className="mt-1 text-sm text-slate-500">
+        <time dateTime={post.createdAt}>{formatLongDate(post.createdAt)}</time>
+      </p>
+      {post.status === 'completed' ? (
+        <p className="mt-3 flex-1 break-words text-slate-700">{post.excerpt}</p>
+      ) : (
+        <div className="flex-1">
+          <PostProgress post={post} redirectTo="/blogposts" />
+        </div>
+      )}
+      <Link to={href} className="mt-4 self-start text-sm font-semibold text-brand-700 hover:text-brand-800" aria-label={`Read More: ${post.title}`}>
+        Read More
+      </Link>
+    </article>
+  )
+}

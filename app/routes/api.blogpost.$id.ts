@@ -1,0 +1,19 @@
+import { json, type LoaderFunctionArgs } from '@remix-run/node'
+import { apiError, requireApiUser } from '#app/server/api.server'
+import { getPost, POST_MESSAGES } from '#app/server/posts.server'
+
+/** GET /api/blogpost/:id → {title, content, created_at}; 404 for an unknown id or another user's post. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireApiUser(request)
+  const post = await getPost(user.id, params.id ?? '')
+  if (!post) return apiError(404, POST_MESSAGES.notFound)
+  return json({
+    _id: post.id,
+    post_id: post.id,
+    title: post.title || post.keyword,
+    content: post.contentMarkdown,
+    created_at: post.createdAt.toISOString(),
+    status: post.status,
+    ...(post.status === 'failed' ? { failure_reason: post.failureReason } : {}),
+  })
+}

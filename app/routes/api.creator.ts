@@ -1,0 +1,35 @@
+import { json, type ActionFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
+import { QUOTA_MESSAGES } from '#app/lib/plans'
+import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
+import { createPost, POST_MESSAGES } from '#app/server/posts.server'
+
+const bodySchema = z.object({
+  keywordId: z.string({ required_error: 'keywordId is required', invalid_type_error: 'keywordId must be a string' }).trim().min(1, 'keywordId is required'),
+  requestKey: z.string().trim().min(1).max(200).optional(),
+})
+
+/**
+ * POST /api/creator {keywordId}: starts writing a post from a saved keyword (202).
+ * Send the same `Idempotency-Key` header (or `requestKey`) to retry a request safely: it never makes a second post.
+ * Over quota: 402 with `redirect_to_profile: true` (not 403, which clients treat as a dead session).
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'Method not allowed')
+  const user = await requireApiUser(request)
+  const body = await parseJson(request, bodySchema)
+  const requestKey = body.requestKey ?? request.headers.get('Idempotency-Key')?.trim().slice(0, 200) ?? crypto.randomUUID()
+  const result = await createPost({ userId: user.id, keywordId: body.keywordId, requestKey: `api:${requestKey}`, source: 'manual' })
+  if (result.ok)
+    return json(
+      { message: POST_MESSAGES.created, _id: result.postId, post_id: result.postId, status: 'queued', created: result.created },
+      { status: result.created ? 202 : 200 },
+    )
+  if (result.reason === 'quota') return apiError(402, QUOTA_MESSAGES.blogPosts, { redirect_to_profile: true })
+  if (result.reason === 'not_found') return apiError(404, POST_MESSAGES.keywordNotFound)
+  return apiError(503, POST_MESSAGES.failed)
+}
+
+export function loader() {
+  return apiError(405, 'Method not allowed')
+}

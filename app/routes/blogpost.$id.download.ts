@@ -1,0 +1,41 @@
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { htmlDocument, renderPostBody } from '#app/lib/markdown'
+import { LANGUAGE_OPTIONS } from '#app/lib/markets'
+import { downloadName } from '#app/lib/posts'
+import { getPost, POST_MESSAGES } from '#app/server/posts.server'
+import { requireUser } from '#app/server/session.server'
+
+/**
+ * /blogpost/:id/download?format=md|html — the post as a file (Content-Disposition: attachment), so it works
+ * without JavaScript. `view=source` shows the file as plain text in the browser instead.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const url = new URL(request.url)
+  const format = url.searchParams.get('format') === 'html' ? 'html' : 'md'
+  const post = await getPost(user.id, params.id ?? '')
+  const text = (status: number, body: string) =>
+    new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
+  if (!post) return text(404, POST_MESSAGES.notFound)
+  if (post.status !== 'completed') return text(409, 'This blog post is not ready yet.')
+
+  const body =
+    format === 'md'
+      ? post.contentMarkdown
+      : htmlDocument({
+          title: post.title,
+          description: post.metaDescription,
+          language: LANGUAGE_OPTIONS.find((l) => l.label === post.language)?.iso ?? 'en',
+          bodyHtml: renderPostBody(post.contentHtml || post.contentMarkdown),
+        })
+  const filename = downloadName(post.slug || post.title, format)
+  const asciiName = filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')
+  const view = url.searchParams.get('view') === 'source'
+  return new Response(body, {
+    headers: {
+      'Content-Type': view ? 'text/plain; charset=utf-8' : format === 'md' ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8',
+      'Content-Disposition': `${view ? 'inline' : 'attachment'}; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      'Cache-Control': 'private, no-store',
+    },
+  })
+}

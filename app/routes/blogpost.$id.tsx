@@ -1,0 +1,120 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
+import { useEffect, useState } from 'react'
+import { useHydrated } from '#app/components/create-post-button'
+import { PostProgress } from '#app/components/post-card'
+import { renderPostBody } from '#app/lib/markdown'
+import { formatLongDate, POST_MESSAGES, withoutLeadingTitle } from '#app/lib/posts'
+import { getPost } from '#app/server/posts.server'
+import { requireUser } from '#app/server/session.server'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.post ? `${data.post.title} · Rankwell` : 'Blog Post · Rankwell' },
+  ...(data?.post?.metaDescription ? [{ name: 'description', content: data.post.metaDescription }] : []),
+]
+
+/** One post of the signed-in user. Unknown ids, malformed ids and other users' posts all read 'No blog post found.' */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const post = await getPost(user.id, params.id ?? '')
+  if (!post) return json({ post: null }, { status: 404 })
+  const completed = post.status === 'completed'
+  return json({
+    post: {
+      id: post.id,
+      title: post.title || post.keyword,
+      metaDescription: post.metaDescription,
+      status: post.status,
+      failureReason: post.failureReason,
+      createdAt: post.createdAt.toISOString(),
+      markdown: completed ? post.contentMarkdown : '',
+      // Stored HTML (rendered from the Markdown when the post was written) is sanitized again on every read.
+      html: completed ? renderPostBody(post.contentHtml || post.contentMarkdown) : '',
+    },
+  })
+}
+
+export default function BlogPostPage() {
+  const { post } = useLoaderData<typeof loader>()
+  const revalidator = useRevalidator()
+  const unfinished = post !== null && (post.status === 'queued' || post.status === 'generating')
+  useEffect(() => {
+    if (!unfinished || revalidator.state !== 'idle') return
+    const timer = setTimeout(() => revalidator.revalidate(), 3_000)
+    return () => clearTimeout(timer)
+  }, [unfinished, revalidator])
+
+  if (!post)
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
+        <p className="text-lg text-slate-700">{POST_MESSAGES.notFound}</p>
+        <Link to="/blogposts" className="btn-secondary mt-6">Back to Blog Posts</Link>
+      </div>
+    )
+
+  return (
+    <article className="mx-auto max-w-3xl px-4 py-10">
+      <p className="text-sm">
+        <Link to="/blogposts" className="text-brand-700 hover:text-brand-800">← Blog Posts</Link>
+      </p>
+      <header className="mt-4 border-b border-slate-200 pb-6">
+        <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{post.title}</h1>
+        <p className="mt-2 text-sm text-slate-500">
+          <time dateTime={post.createdAt}>{formatLongDate(post.createdAt)}</time>
+        </p>
+        {post.status === 'completed' ? <PostTools post={post} /> : <PostProgress post={post} redirectTo={`/blogpost/${post.id}`} />}
+      </header>
+      {post.status === 'completed' ? (
+        <div
+          className="post-body mt-8 break-words text-slate-800 [&_a]:text-brand-700 [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:border-slate-200 [&_blockquote]:pl-4 [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_h1]:mt-8 [&_h1]:text-3xl [&_h1]:font-bold [&_h2]:mt-10 [&_h2]:text-2xl [&_h2]:font-semibold [&_h3]:mt-6 [&_h3]:text-xl [&_h3]:font-semibold [&_img]:my-4 [&_img]:max-w-full [&_li]:mt-1 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 [&_p]:leading-7 [&_pre]:mt-4 [&_pre]:overflow-x-auto [&_table]:mt-4 [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6"
+          // Sanitized on the server with DOMPurify (renderPostBody).
+          dangerouslySetInnerHTML={{ __html: withoutLeadingTitle(post.html, post.title) }}
+        />
+      ) : null}
+    </article>
+  )
+}
+
+type CopyKind = 'markdown' | 'html'
+
+/** Copy (JavaScript), download and view links (no JavaScript needed). */
+function PostTools({ post }: { post: { id: string; markdown: string; html: string } }) {
+  const hydrated = useHydrated()
+  const [copied, setCopied] = useState<CopyKind | null>(null)
+  const [failed, setFailed] = useState(false)
+  useEffect(() => {
+    if (!copied) return
+    const timer = setTimeout(() => setCopied(null), 2_000)
+    return () => clearTimeout(timer)
+  }, [copied])
+
+  async function copy(kind: CopyKind) {
+    try {
+      await navigator.clipboard.writeText(kind === 'markdown' ? post.markdown : post.html)
+      setFailed(false)
+      setCopied(kind)
+    } catch {
+      setFailed(true)
+    }
+  }
+
+  const base = `/blogpost/${post.id}/download`
+  return (
+    <div className="mt-4 flex flex-wrap items-center gap-2 text-sm" aria-label="Export this post">
+      {hydrated ? (
+        <>
+          <button type="button" className="btn-secondary py-1.5" onClick={() => void copy('markdown')}>
+            {copied === 'markdown' ? 'Copied!' : 'Copy Markdown'}
+          </button>
+          <button type="button" className="btn-secondary py-1.5" onClick={() => void copy('html')}>
+            {copied === 'html' ? 'Copied!' : 'Copy HTML'}
+          </button>
+        </>
+      ) : null}
+      <a href={`${base}?format=md`} download className="btn-secondary py-1.5">Download .md</a>
+      <a href={`${base}?format=html`} download className="btn-secondary py-1.5">Download .html</a>
+      <a href={`${base}?format=html&view=source`} className="btn-secondary py-1.5" target="_blank" rel="noreferrer">View HTML</a>
+      <span role="status" className="text-slate-600">{failed ? 'Copying is blocked by your browser: use the download links.' : ''}</span>
+    </div>
+  )
+}

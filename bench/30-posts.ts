@@ -1,0 +1,179 @@
+import { spawn } from 'node:child_process'
+import crypto from 'node:crypto'
+import { eq, inArray } from 'drizzle-orm'
+import { issueApiToken } from '#app/server/api.server'
+import { db, schema } from '#app/server/db.server'
+import { createUser } from '#app/server/users.server'
+import { fakeControl } from '#tests/fakes/client'
+import type { RecordedRequest } from '#tests/fakes/http'
+import { memoryMiB, type BenchContext } from './context'
+
+/**
+ * Issue 5: the post pipeline (web → queue → one worker process → fake OpenAI → Postgres) with the fake model
+ * answering every call after a fixed, realistic latency. Reports the sequential model round trips per post (measured
+ * from the fake's request log: calls that arrive together form one round trip), the wall time per post, the
+ * pipeline's own time beyond the model's, and posts per minute for one worker process.
+ */
+const MODEL_LATENCY_MS = 400
+const ONE_BY_ONE = 5
+const BURST = 30
+
+type Timings = {
+  totalMs: number
+  queuedMs: number
+  outlineMs: number
+  sectionsMs: number
+  assembleMs: number
+  sequentialModelCalls: number
+  modelCalls: number
+  words: number
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
+}
+const fmt = (ms: number) => `${Math.round(ms)} ms`
+
+/** Model calls that arrive within half a latency of each other belong to one round trip. */
+function roundTrips(requests: RecordedRequest[]) {
+  const times = requests.map((r) => Date.parse(r.at)).sort((a, b) => a - b)
+  let waves = times.length ? 1 : 0
+  for (let i = 1; i < times.length; i++) if (times[i]! - times[i - 1]! > MODEL_LATENCY_MS / 2) waves++
+  return waves
+}
+
+async function startWorker(ctx: BenchContext) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], { cwd: ctx.root, env: ctx.env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60_000)
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes('worker started')) {
+        clearTimeout(timer)
+        resolve()
+      }
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.once('exit', (code) => reject(new Error(`worker exited (${code}):\n${output}`)))
+  })
+  return {
+    pid: child.pid!,
+    stop: async () => {
+      if (child.exitCode !== null) return
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))])
+      if (child.exitCode === null) child.kill('SIGKILL')
+    },
+  }
+}
+
+async function benchUser() {
+  const user = await createUser({ email: `bench-posts-${crypto.randomBytes(4).toString('hex')}@example.com`, name: 'Bench', password: 'bench-password-123' })
+  if (!user) throw new Error('could not create the bench user')
+  await db.update(schema.users).set({ onboardingComplete: true }).where(eq(schema.users.id, user.id))
+  // Premium: 100 posts per period, enough for the whole run.
+  await db.update(schema.subscriptions).set({ status: 'active' }).where(eq(schema.subscriptions.userId, user.id))
+  return { id: user.id, token: await issueApiToken({ id: user.id, onboardingComplete: true }) }
+}
+
+export default async function posts(ctx: BenchContext) {
+  const openai = fakeControl('openai', ctx.fakes)
+  await openai.reset()
+  await openai.latency(MODEL_LATENCY_MS)
+  const worker = await startWorker(ctx)
+  try {
+    const user = await benchUser()
+
+    /** Creates posts through the API (one keyword each) and waits until all are written. */
+    async function run(count: number) {
+      const tags = Array.from({ length: count }, () => `bench${crypto.randomBytes(4).toString('hex')}`)
+      const keywords = await db
+        .insert(schema.savedKeywords)
+        .values(tags.map((tag) => ({ userId: user.id, keyword: `content marketing ${tag}`, countryCode: '2840', languageCode: '1000', languageName: 'English', source: 'ai_estimate' as const })))
+        .returning({ id: schema.savedKeywords.id, keyword: schema.savedKeywords.keyword })
+      const started = Date.now()
+      const ids = await Promise.all(
+        keywords.map(async (k) => {
+          const res = await fetch(`${ctx.appUrl}/api/creator`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${user.token}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ keywordId: k.id }),
+          })
+          const body = (await res.json()) as { post_id?: string }
+          if (res.status !== 202 || !body.post_id) throw new Error(`create failed: ${res.status} ${JSON.stringify(body)}`)
+          return body.post_id
+        }),
+      )
+      for (;;) {
+        const rows = await db.select().from(schema.blogPosts).where(inArray(schema.blogPosts.id, ids))
+        const failed = rows.find((r) => r.status === 'failed')
+        if (failed) throw new Error(`a post failed: ${failed.failureReason}`)
+        if (rows.every((r) => r.status === 'completed')) return { rows, tags, elapsedMs: Date.now() - started }
+        if (Date.now() - started > 300_000) throw new Error('posts did not finish within 5 minutes')
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+
+    await run(2) // warm-up: module loading, connection pools, JIT
+
+    // 1. One post at a time: latency of a single post.
+    const single: Array<{ wallMs: number; processMs: number; trips: number; calls: number; words: number }> = []
+    for (let i = 0; i < ONE_BY_ONE; i++) {
+      const { rows, tags } = await run(1)
+      const post = rows[0]!
+      const timings = post.timings as Timings
+      const calls = (await openai.requests({ method: 'POST', path: '/chat/completions' })).filter((r) => JSON.stringify(r.body).includes(tags[0]!))
+      single.push({
+        wallMs: post.completedAt!.getTime() - post.createdAt.getTime(),
+        processMs: timings.totalMs,
+        trips: roundTrips(calls),
+        calls: calls.length,
+        words: timings.words,
+      })
+    }
+
+    // 2. A burst of posts at once: throughput of one worker process.
+    const burst = await run(BURST)
+    const perMinute = (BURST / burst.elapsedMs) * 60_000
+    const burstWall = burst.rows.map((r) => r.completedAt!.getTime() - r.createdAt.getTime())
+    const burstOverhead = burst.rows.map((r) => {
+      const t = r.timings as Timings
+      return t.totalMs - t.sequentialModelCalls * MODEL_LATENCY_MS
+    })
+
+    const trips = single.map((s) => s.trips)
+    const modelMs = Math.max(...trips) * MODEL_LATENCY_MS
+    const median = (xs: number[]) => percentile(xs, 50)
+    console.log(`model latency (fake OpenAI, fixed): ${MODEL_LATENCY_MS} ms per call; worker concurrency ${ctx.env.POST_WORKER_CONCURRENCY ?? 4}`)
+    console.log(`sequential model round trips per post: ${Math.min(...trips)}–${Math.max(...trips)} (target ≤ 3); model calls per post: ${median(single.map((s) => s.calls))} (1 outline + sections in parallel)`)
+    console.log(`words per post (fake model): median ${median(single.map((s) => s.words))}`)
+    console.log(
+      `one post at a time (${ONE_BY_ONE}): wall time request → stored ${fmt(median(single.map((s) => s.wallMs)))} median, ` +
+        `${fmt(Math.max(...single.map((s) => s.wallMs)))} max; in the worker ${fmt(median(single.map((s) => s.processMs)))} median`,
+    )
+    console.log(
+      `pipeline overhead beyond the model's ${modelMs} ms: ${fmt(median(single.map((s) => s.processMs)) - modelMs)} median in the worker, ` +
+        `${fmt(median(single.map((s) => s.wallMs)) - modelMs)} median end to end incl. queue pick-up (target < 200 ms)`,
+    )
+    console.log(
+      `burst of ${BURST} posts, one worker process: ${perMinute.toFixed(1)} posts/minute; all done in ${fmt(burst.elapsedMs)}; ` +
+        `wall time per post p50 ${fmt(percentile(burstWall, 50))}, p95 ${fmt(percentile(burstWall, 95))}; ` +
+        `overhead in the worker p50 ${fmt(percentile(burstOverhead, 50))}, p95 ${fmt(percentile(burstOverhead, 95))}`,
+    )
+    const phase = (key: 'outlineMs' | 'sectionsMs' | 'assembleMs') => burst.rows.map((r) => (r.timings as Timings)[key])
+    console.log(
+      `burst phases (p50 / p95): outline ${fmt(percentile(phase('outlineMs'), 50))} / ${fmt(percentile(phase('outlineMs'), 95))}, ` +
+        `sections ${fmt(percentile(phase('sectionsMs'), 50))} / ${fmt(percentile(phase('sectionsMs'), 95))}, ` +
+        `assembly + sanitizing ${fmt(percentile(phase('assembleMs'), 50))} / ${fmt(percentile(phase('assembleMs'), 95))}`,
+    )
+    const mem = memoryMiB(worker.pid)
+    console.log(`worker process memory: ${mem.rss.toFixed(0)} MiB resident now, ${mem.peak.toFixed(0)} MiB peak`)
+  } finally {
+    await openai.latency(0).catch(() => {})
+    await worker.stop()
+  }
+}
