@@ -6,7 +6,12 @@ import { closeDb } from '#app/server/db.server'
 import { getEnv } from '#app/server/env.server'
 import { closeRedis, createRedis } from '#app/server/redis.server'
 import type { Processor, ProcessorContext } from './context'
+import { processGeneratePost } from './processors/generate-post'
 import { processPing } from './processors/ping'
+import { processAutopilotPublish } from './processors/autopilot-publish'
+import { processAutopilotRun } from './processors/autopilot-run'
+import { processWebhookDelivery } from './processors/webhook-deliver'
+import { restoreSchedules } from '#app/server/autopilot.server'
 import { registry } from './registry'
 
 /**
@@ -14,6 +19,10 @@ import { registry } from './registry'
  * (each validates its payload with the shared zod schema and throws UnrecoverableError when it is bad).
  */
 registry.register(QUEUES.system, 'ping', payloads.ping, processPing)
+registry.register(QUEUES.posts, 'generate-post', payloads.generatePost, processGeneratePost)
+registry.register(QUEUES.autopilot, 'run', payloads.autopilotRun, processAutopilotRun)
+registry.register(QUEUES.autopilot, 'publish-post', payloads.autopilotPublish, processAutopilotPublish)
+registry.register(QUEUES.webhooks, 'deliver-webhook', payloads.deliverWebhook, processWebhookDelivery)
 
 const env = getEnv()
 const workerId = `${os.hostname()}-${process.pid}`
@@ -44,6 +53,8 @@ for (const name of Object.values(QUEUES)) {
       connection,
       prefix: env.QUEUE_PREFIX,
       concurrency: concurrency[name],
+      // A limiter (far above real throughput) makes the manual rate limit set after a model 429 hold for every worker.
+      ...(name === QUEUES.posts ? { limiter: { max: 1_000, duration: 1_000 } } : {}),
       stalledInterval: Number(process.env.WORKER_STALLED_INTERVAL_MS ?? 30_000),
       maxStalledCount: 2,
       lockDuration: Number(process.env.WORKER_LOCK_DURATION_MS ?? 30_000),
@@ -56,6 +67,11 @@ for (const name of Object.values(QUEUES)) {
   workers.push(worker)
 }
 log('worker started', { queues: Object.values(QUEUES) })
+// Auto Pilot schedules live in Redis; recreate any that an emptied Redis lost.
+restoreSchedules().then(
+  (result) => log('auto pilot schedules checked', result),
+  (error: Error) => log('could not check auto pilot schedules', { error: error.message }),
+)
 
 let stopping = false
 async function shutdown(signal: string) {

@@ -92,10 +92,11 @@ export async function enqueueAutopilotPublish(data: AutopilotPublishJob) {
   return queue(QUEUES.autopilot).add('publish-post', payload, { jobId: jobId('publish', payload.postId) })
 }
 
-export async function enqueueDeliverWebhook(data: DeliverWebhookJob, opts: { attempt?: number } = {}) {
+export async function enqueueDeliverWebhook(data: DeliverWebhookJob, opts: { attempt?: number; delay?: number } = {}) {
   const payload = payloads.deliverWebhook.parse(data)
   return queue(QUEUES.webhooks).add('deliver-webhook', payload, {
     jobId: jobId('webhook', payload.deliveryId, String(opts.attempt ?? 0)),
     attempts: 1,
+    ...(opts.delay ? { delay: opts.delay } : {}),
   })
 }

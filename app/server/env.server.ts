@@ -48,6 +48,12 @@ const schema = z.object({
   MAIL_FROM: z.string().default('Rankwell <hello@rankwell.app>'),
   SUPPORT_EMAIL: z.string().default('support@rankwell.app'),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool,
+  /** Webhook retries: the first retry waits this long, each next one 5× longer (capped at a quarter of the window). */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(5_000),
+  /** Webhook retries stop, and an endpoint failing without a success for this long is disabled (default 24 h). */
+  WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().positive().default(24 * 3600 * 1000),
+  /** Time limit of one webhook request. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Trust the first X-Forwarded-For hop as the client's IP (only behind a proxy that sets it). */
   TRUST_FORWARDED_FOR: bool,
   ANALYTICS_GA4_ID: optional,

@@ -216,6 +216,8 @@ export const autopilotSettings = pgTable('autopilot_settings', {
   webhookSecret: text('webhook_secret'),
   webhookDisabledAt: timestamp('webhook_disabled_at', { withTimezone: true }),
   webhookDisabledReason: text('webhook_disabled_reason'),
+  /** Start of the current run of failed webhook attempts (null after a success); disables the endpoint after a day. */
+  webhookFailingSince: timestamp('webhook_failing_since', { withTimezone: true }),
   notice: text('notice'),
   updatedAt: updatedAt(),
 })
@@ -256,6 +258,10 @@ export const webhookDeliveries = pgTable(
     lastStatusCode: integer('last_status_code'),
     lastError: text('last_error'),
     lastDurationMs: integer('last_duration_ms'),
+    /** When the current round of retries started (creation, or a manual redelivery); retries stop a day later. */
+    retryWindowStartedAt: timestamp('retry_window_started_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the next retry is due; null while an attempt is in flight or when none is scheduled. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

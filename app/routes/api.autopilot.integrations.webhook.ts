@@ -1,0 +1,29 @@
+import { json, type ActionFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
+import { AUTOPILOT_MESSAGES, saveWebhookUrl } from '#app/server/autopilot.server'
+import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
+
+const bodySchema = z.object({ webhookUrl: z.unknown() })
+
+/**
+ * POST /api/autopilot/integrations/webhook {webhookUrl} → {webhookUrl, message} (stored with https:// when the
+ * scheme was left out). Empty or malformed: 400 {message, errors: {webhookUrl}} with the spec's messages.
+ * Saving a URL re-enables an endpoint that was disabled after failures.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
+  const userId = await requireApiUserId(request)
+  const { webhookUrl } = await parseJson(request, bodySchema)
+  try {
+    const result = await saveWebhookUrl(userId, webhookUrl)
+    if (!result.ok) return apiError(400, result.error, { errors: { webhookUrl: [result.error] } })
+    return json({ webhookUrl: result.url, message: AUTOPILOT_MESSAGES.webhookSaved })
+  } catch (error) {
+    console.error('[autopilot] could not save the webhook URL', error)
+    return apiError(500, AUTOPILOT_MESSAGES.webhookFailed)
+  }
+}
+
+export function loader() {
+  return apiError(405, 'Method not allowed.')
+}

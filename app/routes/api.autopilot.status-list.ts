@@ -1,0 +1,18 @@
+import { json, type LoaderFunctionArgs } from '@remix-run/node'
+import { AUTOPILOT_MESSAGES, getStatusList } from '#app/server/autopilot.server'
+import { apiError, requireApiUserId } from '#app/server/api.server'
+
+/**
+ * GET /api/autopilot/status-list → {data: [{keyword, avgMonthlySearches, difficultyScore, blogPost: {_id} | {}}]}:
+ * the keywords Auto Pilot chose, newest first. Empty while Auto Pilot is off.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const userId = await requireApiUserId(request)
+  try {
+    const data = await getStatusList(userId)
+    return json({ data }, { headers: { 'Cache-Control': 'private, no-store' } })
+  } catch (error) {
+    console.error('[autopilot] status list failed', error)
+    return apiError(500, AUTOPILOT_MESSAGES.statusFailed)
+  }
+}

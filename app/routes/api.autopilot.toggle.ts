@@ -1,0 +1,28 @@
+import { json, type ActionFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
+import { AUTOPILOT_MESSAGES, setAutopilotEnabled } from '#app/server/autopilot.server'
+import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
+
+const toggleSchema = z.object({
+  enabled: z.boolean({ required_error: 'enabled must be true or false.', invalid_type_error: 'enabled must be true or false.' }),
+})
+
+/**
+ * POST /api/autopilot/toggle {enabled} → {autoPilotEnabled, message}. A plan without Auto Pilot: 402 (never 403:
+ * clients sign out on any 403). The schedule could not be changed: 503.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
+  const userId = await requireApiUserId(request)
+  const { enabled } = await parseJson(request, toggleSchema)
+  const result = await setAutopilotEnabled(userId, enabled)
+  if (result.ok) {
+    return json({ autoPilotEnabled: result.enabled, message: result.enabled ? AUTOPILOT_MESSAGES.enabled : AUTOPILOT_MESSAGES.disabled })
+  }
+  if (result.reason === 'plan') return apiError(402, AUTOPILOT_MESSAGES.planRequired, { redirect_to_profile: true })
+  return apiError(503, AUTOPILOT_MESSAGES.toggleFailed)
+}
+
+export function loader() {
+  return apiError(405, 'Method not allowed.')
+}

@@ -1,0 +1,494 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { json } from '@remix-run/node'
+import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator } from '@remix-run/react'
+import { useEffect, useRef, useState } from 'react'
+import { PageHeader } from '#app/components/ui/dialog'
+import { Field, SelectField } from '#app/components/ui/field'
+import { SubmitButton } from '#app/components/ui/submit-button'
+import { Toaster, type Toast } from '#app/components/toaster'
+import { AUTOPILOT_MESSAGES, CADENCE_OPTIONS, parseCadence } from '#app/lib/autopilot'
+import { difficultyBand, formatVolume } from '#app/lib/keywords'
+import {
+  canUseAutopilot,
+  getSettings,
+  getStatusList,
+  reenableWebhook,
+  rotateWebhookSecret,
+  saveWebhookUrl,
+  setAutopilotEnabled,
+  setCadence,
+} from '#app/server/autopilot.server'
+import { hit } from '#app/server/rate-limit.server'
+import { requireUser } from '#app/server/session.server'
+import { toast, TOAST_MS } from '#app/server/toast.server'
+import { listDeliveries, redeliver, sendTestEvent } from '#app/server/webhooks.server'
+
+export const meta: MetaFunction = () => [{ title: 'Auto Pilot | Rankwell' }]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const business = {
+    website: user.website ?? '',
+    marketSegment: user.marketSegment ?? '',
+    productService: user.productService ?? '',
+    country: user.countryName ?? '',
+    language: user.languageName ?? '',
+  }
+  let settings: Awaited<ReturnType<typeof getSettings>> | null = null
+  let allowed = false
+  try {
+    ;[settings, allowed] = await Promise.all([getSettings(user.id), canUseAutopilot(user.id)])
+  } catch (error) {
+    console.error('[autopilot] could not load settings', error)
+  }
+  let status: Awaited<ReturnType<typeof getStatusList>> = []
+  let deliveries: Awaited<ReturnType<typeof listDeliveries>> = []
+  let statusFailed = false
+  if (settings?.enabled) {
+    try {
+      ;[status, deliveries] = await Promise.all([getStatusList(user.id), listDeliveries(user.id)])
+    } catch (error) {
+      console.error('[autopilot] could not load the status', error)
+      statusFailed = true
+    }
+  }
+  return json(
+    {
+      business,
+      loaded: Boolean(settings),
+      allowed,
+      enabled: settings?.enabled ?? false,
+      cadenceDays: settings?.cadenceDays ?? 1,
+      notice: settings?.notice ?? null,
+      webhook: settings?.enabled
+        ? {
+            url: settings.webhookUrl ?? '',
+            secret: settings.webhookSecret ?? '',
+            disabledAt: settings.webhookDisabledAt?.toISOString() ?? null,
+            disabledReason: settings.webhookDisabledReason,
+          }
+        : null,
+      deliveries: deliveries.map((d) => ({
+        id: d.id,
+        eventType: d.eventType,
+        status: d.status,
+        attempts: d.attempts,
+        lastStatusCode: d.lastStatusCode,
+        lastError: d.lastError,
+        lastDurationMs: d.lastDurationMs,
+        nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
+        createdAt: d.createdAt.toISOString(),
+      })),
+      status,
+      loadError: !settings ? AUTOPILOT_MESSAGES.userFailed : statusFailed ? AUTOPILOT_MESSAGES.statusFailed : null,
+    },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
+}
+
+type ActionData = {
+  intent: string
+  errors?: { webhookUrl?: string; cadenceDays?: string }
+  values?: { webhookUrl?: string }
+  /** A failure shown as a toast by the page itself (also without JavaScript, where a flash cookie would show one page late). */
+  toast?: Toast
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const form = await request.formData()
+  const intent = String(form.get('intent') ?? '')
+  const ok = (message: string) => toast().redirectWithSuccess('/autopilot', { message, duration: TOAST_MS })
+  const fail = (data: ActionData, message: string, status = 400, description?: string) =>
+    json<ActionData>({ ...data, toast: { type: 'error', message, duration: TOAST_MS, ...(description ? { description } : {}) } }, { status })
+
+  switch (intent) {
+    case 'toggle': {
+      const enabled = form.get('enabled') === 'true'
+      const result = await setAutopilotEnabled(user.id, enabled).catch((error: unknown) => {
+        console.error('[autopilot] toggle failed', error)
+        return { ok: false as const, reason: 'unavailable' as const }
+      })
+      if (result.ok) return ok(result.enabled ? AUTOPILOT_MESSAGES.enabled : AUTOPILOT_MESSAGES.disabled)
+      return result.reason === 'plan'
+        ? fail({ intent }, AUTOPILOT_MESSAGES.toggleFailed, 402, AUTOPILOT_MESSAGES.planRequired)
+        : fail({ intent }, AUTOPILOT_MESSAGES.toggleFailed, 503)
+    }
+    case 'cadence': {
+      const cadence = parseCadence(form.get('cadenceDays'))
+      if (!cadence) return json<ActionData>({ intent, errors: { cadenceDays: 'Choose how often Auto Pilot writes.' } }, { status: 400 })
+      try {
+        await setCadence(user.id, cadence)
+      } catch (error) {
+        console.error('[autopilot] cadence failed', error)
+        return fail({ intent }, 'Failed to save the Auto Pilot schedule.', 503)
+      }
+      return ok('Auto Pilot schedule saved.')
+    }
+    case 'save-webhook': {
+      const value = String(form.get('webhookUrl') ?? '')
+      try {
+        const result = await saveWebhookUrl(user.id, value)
+        if (!result.ok) return json<ActionData>({ intent, errors: { webhookUrl: result.error }, values: { webhookUrl: value } }, { status: 400 })
+      } catch (error) {
+        console.error('[autopilot] could not save the webhook URL', error)
+        return fail({ intent, values: { webhookUrl: value } }, AUTOPILOT_MESSAGES.webhookFailed, 500)
+      }
+      return ok(AUTOPILOT_MESSAGES.webhookSaved)
+    }
+    case 'rotate-secret':
+      await rotateWebhookSecret(user.id)
+      return ok('Signing secret rotated. Update it in your receiver.')
+    case 'reenable':
+      await reenableWebhook(user.id)
+      return ok('Webhook re-enabled.')
+    case 'test-event':
+    case 'redeliver': {
+      const limit = await hit(`webhook-send:${user.id}`, { limit: 20, windowSeconds: 60, failOpen: true })
+      if (!limit.allowed) return fail({ intent }, `Too many deliveries at once. Try again in ${limit.retryAfterSeconds} seconds.`, 429)
+      const result =
+        intent === 'test-event' ? await sendTestEvent(user.id) : await redeliver(user.id, String(form.get('deliveryId') ?? ''))
+      if (!result.ok) return fail({ intent }, result.message)
+      return ok(intent === 'test-event' ? 'Test event sent. It appears under Recent deliveries.' : 'Redelivery queued.')
+    }
+    default:
+      return json<ActionData>({ intent }, { status: 400 })
+  }
+}
+
+function useHydrated() {
+  const [hydrated, setHydrated] = useState(false)
+  useEffect(() => setHydrated(true), [])
+  return hydrated
+}
+
+const dateTime = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: 'UTC' }) + ' UTC'
+
+export default function AutopilotPage() {
+  const data = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>() as ActionData | undefined
+  const toggle = useFetcher<typeof action>()
+  const toggleData = toggle.data as ActionData | undefined
+  const [clientToast, setClientToast] = useState<Toast | null>(
+    actionData?.toast ?? (data.loadError ? { type: 'error', message: data.loadError } : null),
+  )
+  useEffect(() => {
+    if (actionData?.toast) setClientToast(actionData.toast)
+  }, [actionData])
+  useEffect(() => {
+    if (toggleData?.toast) setClientToast(toggleData.toast)
+  }, [toggleData])
+  const revalidator = useRevalidator()
+
+  const optimisticEnabled = toggle.formData ? toggle.formData.get('enabled') === 'true' : data.enabled
+  const showSections = optimisticEnabled && data.enabled
+
+  // While something is on its way (the first run, a post being written, a delivery being retried), refresh now and then.
+  const waiting =
+    data.enabled &&
+    (data.status.length === 0 ||
+      data.status.some((r) => !r.blogPost._id && r.postStatus !== 'failed') ||
+      data.deliveries.some((d) => d.status === 'pending'))
+  useEffect(() => {
+    if (!waiting) return
+    const timer = setInterval(() => {
+      if (revalidator.state === 'idle' && document.visibilityState === 'visible') revalidator.revalidate()
+    }, 5000)
+    return () => clearInterval(timer)
+  }, [waiting, revalidator])
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10">
+      <PageHeader title="Auto Pilot" subtitle="Rankwell picks a keyword, writes the post and publishes it to your site, on its own." />
+      <Toaster toast={clientToast} />
+
+      {data.loadError ? (
+        <p role="alert" className="mb-6 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900">{data.loadError}</p>
+      ) : null}
+      {data.notice && data.enabled ? (
+        <p role="status" data-testid="autopilot-notice" className="mb-6 rounded-xl border border-yellow-200 bg-yellow-50 p-4 text-sm text-yellow-900">
+          {data.notice}
+        </p>
+      ) : null}
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <section className="card" aria-labelledby="business-heading">
+          <div className="flex items-start justify-between gap-4">
+            <h2 id="business-heading" className="text-lg font-semibold text-slate-900">Business Details</h2>
+            <Link to="/profile" className="text-sm font-semibold text-brand-700 hover:underline">Edit in profile</Link>
+          </div>
+          <dl className="mt-4 grid gap-3 text-sm">
+            {(
+              [
+                ['Website', data.business.website],
+                ['Ideal Customer', data.business.marketSegment],
+                ['Product/Service', data.business.productService],
+                ['Country', data.business.country],
+                ['Language', data.business.language],
+              ] as const
+            ).map(([label, value]) => (
+              <div key={label} className="grid grid-cols-3 gap-2">
+                <dt className="font-medium text-slate-600">{label}</dt>
+                <dd className="col-span-2 break-words text-slate-900">{value || <span className="text-slate-500">Not set</span>}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+
+        <section className="card" aria-labelledby="toggle-heading">
+          <h2 id="toggle-heading" className="text-lg font-semibold text-slate-900">Auto Pilot</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            While it is on, Auto Pilot researches keywords from your business details, writes a post for the best unused one
+            and sends it to your webhook. Posts count against your plan&apos;s blog posts.
+          </p>
+          <toggle.Form method="post" className="mt-4 flex items-center gap-3">
+            <input type="hidden" name="intent" value="toggle" />
+            <input type="hidden" name="enabled" value={optimisticEnabled ? 'false' : 'true'} />
+            <button
+              type="submit"
+              role="switch"
+              aria-checked={optimisticEnabled}
+              aria-label="Auto Pilot"
+              disabled={!data.loaded || (!data.allowed && !optimisticEnabled)}
+              className={`relative inline-flex h-7 w-12 shrink-0 items-center rounded-full transition disabled:cursor-not-allowed disabled:opacity-50 ${optimisticEnabled ? 'bg-brand-600' : 'bg-slate-300'}`}
+            >
+              <span className={`inline-block h-5 w-5 rounded-full bg-white shadow transition ${optimisticEnabled ? 'translate-x-6' : 'translate-x-1'}`} />
+            </button>
+            <span className="text-sm font-semibold text-slate-900" data-testid="autopilot-state">{optimisticEnabled ? 'On' : 'Off'}</span>
+          </toggle.Form>
+          {!data.allowed && data.loaded ? (
+            <p className="mt-3 text-sm text-slate-700">
+              {AUTOPILOT_MESSAGES.planRequired} <Link to="/profile" className="font-semibold text-brand-700 underline">Upgrade Now</Link>
+            </p>
+          ) : null}
+          <Form method="post" className="mt-6 flex flex-wrap items-end gap-3">
+            <SelectField
+              label="How often"
+              name="cadenceDays"
+              defaultValue={String(data.cadenceDays)}
+              options={[...CADENCE_OPTIONS]}
+              error={actionData?.intent === 'cadence' ? actionData.errors?.cadenceDays : undefined}
+              className="min-w-[14rem] flex-1"
+            />
+            <SubmitButton intent="cadence" className="btn-secondary" pendingText="Saving...">Save schedule</SubmitButton>
+          </Form>
+        </section>
+      </div>
+
+      {showSections && data.webhook ? (
+        <WebhookSection webhook={data.webhook} deliveries={data.deliveries} actionData={actionData} onToast={setClientToast} />
+      ) : null}
+
+      {showSections ? (
+        <section className="card mt-6" aria-labelledby="status-heading">
+          <div className="flex items-center justify-between gap-4">
+            <h2 id="status-heading" className="text-lg font-semibold text-slate-900">Auto Pilot Status</h2>
+            <Link to="/autopilot" className="text-sm font-semibold text-brand-700 hover:underline" preventScrollReset>Refresh</Link>
+          </div>
+          <div className="mt-4 overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600">
+                <tr>
+                  <th scope="col" className="py-2 pr-4">Keyword</th>
+                  <th scope="col" className="py-2 pr-4">Searches/Month</th>
+                  <th scope="col" className="py-2 pr-4">Difficulty</th>
+                  <th scope="col" className="py-2">Blog Post</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.status.length === 0 ? (
+                  <tr>
+                    <td colSpan={4} className="py-6 text-center text-slate-600">
+                      No keywords yet. Auto Pilot picks one at its next run.
+                    </td>
+                  </tr>
+                ) : (
+                  data.status.map((row, i) => {
+                    const band = difficultyBand(row.difficultyScore)
+                    return (
+                      <tr key={`${row.keyword}-${i}`} className="border-b border-slate-100" data-testid="status-row">
+                        <td className="py-3 pr-4 font-medium text-slate-900">{row.keyword}</td>
+                        <td className="py-3 pr-4 tabular-nums">{formatVolume(row.avgMonthlySearches)}</td>
+                        <td className="py-3 pr-4">
+                          <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${band.className}`}>
+                            {row.difficultyScore ?? ''} {band.label}
+                          </span>
+                        </td>
+                        <td className="py-3">
+                          {row.blogPost._id ? (
+                            <Link to={`/blogpost/${row.blogPost._id}`} className="font-semibold text-brand-700 hover:underline">View Post</Link>
+                          ) : row.postStatus === 'failed' ? (
+                            <span className="text-red-700">Failed</span>
+                          ) : (
+                            <span className="text-slate-600">Pending</span>
+                          )}
+                        </td>
+                      </tr>
+                    )
+                  })
+                )}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ) : null}
+    </div>
+  )
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>
+
+function WebhookSection({
+  webhook,
+  deliveries,
+  actionData,
+  onToast,
+}: {
+  webhook: NonNullable<LoaderData['webhook']>
+  deliveries: LoaderData['deliveries']
+  actionData: ActionData | undefined
+  onToast: (toast: Toast) => void
+}) {
+  const hydrated = useHydrated()
+  const [copied, setCopied] = useState(false)
+  const timer = useRef<ReturnType<typeof setTimeout>>()
+  useEffect(() => () => clearTimeout(timer.current), [])
+  const webhookError = actionData?.intent === 'save-webhook' ? actionData.errors?.webhookUrl : undefined
+  const typed = actionData?.intent === 'save-webhook' ? actionData.values?.webhookUrl : undefined
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(webhook.url)
+      setCopied(true)
+      onToast({ type: 'success', message: 'Webhook URL copied to clipboard!', duration: 8000 })
+      clearTimeout(timer.current)
+      timer.current = setTimeout(() => setCopied(false), 2000)
+    } catch {
+      onToast({ type: 'error', message: 'Failed to copy webhook URL.', duration: 8000 })
+    }
+  }
+
+  return (
+    <section className="card mt-6" aria-labelledby="webhook-heading">
+      <h2 id="webhook-heading" className="text-lg font-semibold text-slate-900">Webhook Integration</h2>
+      <p className="mt-1 text-sm text-slate-600">
+        Each finished post is sent as a signed <code>post.published</code> event (Standard Webhooks) to this URL.
+      </p>
+
+      {webhook.disabledAt ? (
+        <div role="alert" data-testid="webhook-disabled" className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+          <p className="font-semibold">Webhook deliveries are paused: the endpoint was disabled on {dateTime(webhook.disabledAt)}.</p>
+          <p className="mt-1 break-words">{webhook.disabledReason}</p>
+          <p className="mt-1">Fix your endpoint, then re-enable it (saving the URL re-enables it too).</p>
+          <Form method="post" className="mt-3">
+            <SubmitButton intent="reenable" className="btn-secondary" pendingText="Re-enabling...">Re-enable webhook</SubmitButton>
+          </Form>
+        </div>
+      ) : null}
+
+      <Form method="post" className="mt-4 flex flex-wrap items-start gap-3" noValidate>
+        <Field
+          label="Webhook URL"
+          name="webhookUrl"
+          type="text"
+          inputMode="url"
+          placeholder="https://your-site.com/api/rankwell-webhook"
+          defaultValue={typed ?? webhook.url}
+          key={typed ?? webhook.url}
+          error={webhookError}
+          className="min-w-[16rem] flex-1"
+        />
+        <SubmitButton intent="save-webhook" className="btn-primary mt-6" pendingText="Saving...">Save</SubmitButton>
+      </Form>
+
+      {webhook.url ? (
+        <div className="mt-4 flex flex-wrap items-end gap-3">
+          <div className="min-w-[16rem] flex-1">
+            <label htmlFor="saved-webhook-url" className="label">Saved webhook URL</label>
+            <input id="saved-webhook-url" className="input font-mono" readOnly value={webhook.url} onFocus={(e) => e.currentTarget.select()} />
+          </div>
+          {hydrated ? (
+            <button type="button" className="btn-secondary" onClick={() => void copy()} data-testid="copy-webhook">
+              {copied ? 'Copied!' : 'Copy'}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+
+      <div className="mt-4 flex flex-wrap items-end gap-3">
+        <div className="min-w-[16rem] flex-1">
+          <label htmlFor="webhook-secret" className="label">Signing secret</label>
+          <input id="webhook-secret" className="input font-mono" readOnly value={webhook.secret} onFocus={(e) => e.currentTarget.select()} />
+          <p className="mt-1 text-xs text-slate-600">
+            Verify the <code>webhook-signature</code> header with this secret (any Standard Webhooks library does it).
+          </p>
+        </div>
+        <Form method="post">
+          <SubmitButton intent="rotate-secret" className="btn-secondary" pendingText="Rotating...">Rotate secret</SubmitButton>
+        </Form>
+      </div>
+
+      <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
+        <h3 className="text-base font-semibold text-slate-900">Recent deliveries</h3>
+        {webhook.url && !webhook.disabledAt ? (
+          <Form method="post">
+            <SubmitButton intent="test-event" className="btn-secondary" pendingText="Sending...">Send test event</SubmitButton>
+          </Form>
+        ) : null}
+      </div>
+      <div className="mt-3 overflow-x-auto">
+        <table className="w-full text-left text-sm" data-testid="deliveries">
+          <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600">
+            <tr>
+              <th scope="col" className="py-2 pr-3">Time</th>
+              <th scope="col" className="py-2 pr-3">Event</th>
+              <th scope="col" className="py-2 pr-3">HTTP status</th>
+              <th scope="col" className="py-2 pr-3">Duration</th>
+              <th scope="col" className="py-2 pr-3">Error</th>
+              <th scope="col" className="py-2"><span className="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="py-6 text-center text-slate-600">No deliveries yet.</td>
+              </tr>
+            ) : (
+              deliveries.map((d) => (
+                <tr key={d.id} className="border-b border-slate-100 align-top" data-testid="delivery-row" data-status={d.status}>
+                  <td className="whitespace-nowrap py-2 pr-3">{dateTime(d.createdAt)}</td>
+                  <td className="py-2 pr-3 font-mono text-xs">{d.eventType}</td>
+                  <td className="py-2 pr-3">
+                    <span className={d.status === 'delivered' ? 'text-green-700' : d.status === 'failed' ? 'text-red-700' : 'text-slate-700'}>
+                      {d.lastStatusCode ?? '—'}
+                    </span>
+                    <span className="block text-xs text-slate-600">
+                      {d.status === 'delivered'
+                        ? 'Delivered'
+                        : d.status === 'failed'
+                          ? 'Failed'
+                          : d.nextAttemptAt
+                            ? `Retrying (attempt ${d.attempts + 1})`
+                            : 'Sending'}
+                    </span>
+                  </td>
+                  <td className="whitespace-nowrap py-2 pr-3 tabular-nums">{d.lastDurationMs === null ? '—' : `${d.lastDurationMs} ms`}</td>
+                  <td className="max-w-xs break-words py-2 pr-3 text-xs text-slate-700">{d.lastError ?? ''}</td>
+                  <td className="py-2">
+                    {d.status !== 'pending' && !webhook.disabledAt ? (
+                      <Form method="post">
+                        <input type="hidden" name="deliveryId" value={d.id} />
+                        <SubmitButton intent="redeliver" className="btn-secondary px-3 py-1.5 text-xs" pendingText="...">Redeliver</SubmitButton>
+                      </Form>
+                    ) : null}
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  )
+}
