@@ -26,12 +26,22 @@ export const PLANS: Array<{
   { id: 'yearly', title: 'Premium Yearly', description: 'Billed once a year. Best value.', price: 499.9, period: 'per year', months: 12, envKey: 'STRIPE_PRICE_YEARLY' },
 ]
 
-export const PREMIUM_FEATURES = [
-  `${LIMITS.premium.keywordSearches} keyword analyses a month`,
-  `${LIMITS.premium.blogPosts} AI-generated blog posts a month`,
-  'Auto Pilot mode',
-  'Priority support',
-]
+/**
+ * What a Premium plan includes. The limits are per billing period (they reset at each renewal), so they are
+ * worded by the plan's period: 'a month' for the monthly plan, 'every 3 months', 'a year'.
+ */
+export function premiumFeaturesFor(plan: { months: number }) {
+  const per = plan.months === 1 ? 'a month' : plan.months === 12 ? 'a year' : `every ${plan.months} months`
+  return [
+    `${LIMITS.premium.keywordSearches} keyword analyses ${per}`,
+    `${LIMITS.premium.blogPosts} AI-generated blog posts ${per}`,
+    'Auto Pilot mode',
+    'Priority support',
+  ]
+}
+
+/** The monthly plan's features: what the landing page's Pro Plan card lists. */
+export const PREMIUM_FEATURES = premiumFeaturesFor({ months: 1 })
 
 export const TRIAL_FEATURES = [
   `${LIMITS.trial.keywordSearches} keyword analyses`,

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { formatMoney, formatShortDate, monthlyCostCents } from './billing'
+import { LIMITS, PLANS, PREMIUM_FEATURES, premiumFeaturesFor } from './plans'
+
+describe('billing display', () => {
+  it('formats money in dollars', () => {
+    expect(formatMoney(4990)).toBe('$49.90')
+    expect(formatMoney(0)).toBe('$0.00')
+    expect(formatMoney(49990, 'usd')).toBe('$499.90')
+  })
+
+  it('shows every plan per month', () => {
+    expect(formatMoney(monthlyCostCents(4990, 'month', 1))).toBe('$49.90')
+    expect(formatMoney(monthlyCostCents(12990, 'month', 3))).toBe('$43.30')
+    expect(formatMoney(monthlyCostCents(49990, 'year', 1))).toBe('$41.66')
+    expect(monthlyCostCents(4990, 'month', 0)).toBe(4990)
+  })
+
+  it("formats dates as 'MMM D, YYYY' in UTC", () => {
+    expect(formatShortDate('2026-03-05T23:30:00.000Z')).toBe('Mar 5, 2026')
+    expect(formatShortDate(new Date(Date.UTC(2025, 11, 31)))).toBe('Dec 31, 2025')
+    expect(formatShortDate(null)).toBeNull()
+    expect(formatShortDate('not a date')).toBeNull()
+  })
+})
+
+describe('plans', () => {
+  it('has the three Premium plans at the spec prices', () => {
+    expect(PLANS.map((p) => [p.title, p.price])).toEqual([
+      ['Premium Monthly', 49.9],
+      ['Premium Every 3 Months', 129.9],
+      ['Premium Yearly', 499.9],
+    ])
+  })
+
+  it('states the limits the server enforces, per billing period of each plan', () => {
+    expect(PREMIUM_FEATURES).toContain(`${LIMITS.premium.keywordSearches} keyword analyses a month`)
+    expect(PREMIUM_FEATURES.join(' ')).not.toMatch(/unlimited/i)
+    const [monthly, quarterly, yearly] = PLANS
+    expect(premiumFeaturesFor(monthly!)).toEqual(PREMIUM_FEATURES)
+    expect(premiumFeaturesFor(quarterly!)[0]).toBe('500 keyword analyses every 3 months')
+    expect(premiumFeaturesFor(yearly!)[1]).toBe('100 AI-generated blog posts a year')
+    for (const plan of PLANS) expect(premiumFeaturesFor(plan)).toContain('Auto Pilot mode')
+  })
+})

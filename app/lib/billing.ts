@@ -1,0 +1,53 @@
+/**
+ * Pure billing display logic shared by the pricing page and the profile's subscription card.
+ * Prices and limits themselves live in ./plans.
+ */
+
+/** `$49.90` for 4990 cents in USD (any ISO currency; zero-decimal currencies are not used here). */
+export function formatMoney(cents: number, currency = 'usd') {
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100)
+  } catch {
+    return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`
+  }
+}
+
+/** A plan's price per month, in cents, rounded to the cent: 12990 every 3 months → 4330, 49990 a year → 4166. */
+export function monthlyCostCents(amountCents: number, interval: string | null | undefined, intervalCount = 1) {
+  const count = intervalCount > 0 ? intervalCount : 1
+  const months = interval === 'year' ? 12 * count : interval === 'month' ? count : null
+  if (months === null) {
+    // Week or day plans are not sold; convert them by their average length so the label stays per month.
+    const days = interval === 'week' ? 7 * count : count
+    return Math.round((amountCents * 30.4375) / days)
+  }
+  return Math.round(amountCents / months)
+}
+
+/** 'MMM D, YYYY' (e.g. 'Mar 5, 2026'), in UTC so that the server and the browser render the same text. */
+export function formatShortDate(iso: string | Date | null | undefined) {
+  if (!iso) return null
+  const date = typeof iso === 'string' ? new Date(iso) : iso
+  if (Number.isNaN(date.getTime())) return null
+  return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' })
+}
+
+/** What the user reads when billing fails or succeeds (the spec's wording where it has one). */
+export const BILLING_MESSAGES = {
+  notConfigured: 'Payments are not available right now: Stripe is not configured on this server. Please try again later.',
+  planUnavailable: 'This plan is not available right now. Please choose another plan or try again later.',
+  alreadySubscribed: 'You already have an active Premium subscription. You can manage it from your profile.',
+  checkoutFailed: 'We could not start the checkout. Please try again.',
+  portalFailed: 'Failed to access payment methods. Please try again.',
+  noBillingAccount: 'There are no payment methods to manage yet. Choose a plan first.',
+  cancelFailed: 'Failed to cancel subscription. Please try again.',
+  cancelSucceeded: 'Subscription canceled successfully.',
+  nothingToCancel: 'You have no active subscription to cancel.',
+  alreadyCanceled: 'Your subscription is already set to cancel at the end of the billing period.',
+  tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
+} as const
+
+/** The question of the cancel confirm step. */
+export function cancelConfirmMessage(endsOn: string | null) {
+  return `Are you sure you want to cancel your subscription? You keep Premium${endsOn ? ` until ${endsOn}` : ' until the end of the billing period'}; after that, keyword searches and new posts stop until you subscribe again.`
+}

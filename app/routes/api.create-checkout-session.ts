@@ -1,0 +1,26 @@
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { json } from '@remix-run/node'
+import { z } from 'zod'
+import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
+import { BillingError, createCheckoutSession, planForPriceId } from '#app/server/billing.server'
+
+const body = z.object({ priceId: z.string({ required_error: 'priceId is required.' }).trim().min(1, 'priceId is required.') })
+
+/** POST /api/create-checkout-session {priceId} → {sessionId, url}: a Stripe Checkout session for one of our plans. */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
+  const user = await requireApiUser(request)
+  const { priceId } = await parseJson(request, body)
+  const plan = planForPriceId(priceId)
+  if (!plan) return apiError(400, 'Unknown price. Choose one of the plans on the pricing page.', { errors: { priceId: ['Unknown price.'] } })
+  try {
+    return json(await createCheckoutSession(user, plan))
+  } catch (error) {
+    if (error instanceof BillingError) return apiError(error.status, error.message)
+    throw error
+  }
+}
+
+export function loader() {
+  return apiError(405, 'Method not allowed.')
+}

@@ -1,0 +1,140 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { json, redirect } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { z } from 'zod'
+import { SubmitButton } from '#app/components/ui/submit-button'
+import { BILLING_MESSAGES, formatMoney } from '#app/lib/billing'
+import { PLANS, premiumFeaturesFor, TRIAL_DAYS, type PlanId } from '#app/lib/plans'
+import { BillingError, billingAvailability, createCheckoutSession } from '#app/server/billing.server'
+import { getUsageSummary } from '#app/server/quota.server'
+import { getUser } from '#app/server/session.server'
+
+export const meta: MetaFunction = () => [
+  { title: 'Pricing: Rankwell Premium plans' },
+  { name: 'description', content: 'Premium Monthly $49.90, Every 3 Months $129.90 or Yearly $499.90, each with Auto Pilot.' },
+]
+
+const SIGN_IN_URL = `/signin?${new URLSearchParams({ redirectTo: '/pricing' })}`
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getUser(request)
+  const summary = user ? await getUsageSummary(user.id) : null
+  const availability = billingAvailability()
+  return json({
+    signedIn: Boolean(user),
+    configured: availability.configured,
+    plans: PLANS.map((p) => ({
+      id: p.id,
+      title: p.title,
+      description: p.description,
+      price: formatMoney(Math.round(p.price * 100)),
+      period: p.period,
+      features: premiumFeaturesFor(p),
+      available: availability.plans[p.id],
+    })),
+    current: summary && (summary.status === 'active' || summary.status === 'past_due') ? summary.plan : null,
+  })
+}
+
+const checkoutForm = z.object({
+  intent: z.literal('checkout'),
+  plan: z.enum(PLANS.map((p) => p.id) as [PlanId, ...PlanId[]]),
+})
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await getUser(request)
+  if (!user) return redirect(SIGN_IN_URL, 303)
+  const parsed = checkoutForm.safeParse(Object.fromEntries(await request.formData()))
+  if (!parsed.success) return json({ plan: null, error: 'Choose one of the plans below.' }, { status: 400 })
+  const { plan } = parsed.data
+  try {
+    const session = await createCheckoutSession(user, plan)
+    return redirect(session.url, 303)
+  } catch (error) {
+    if (error instanceof BillingError) return json({ plan, error: error.message }, { status: error.status })
+    throw error
+  }
+}
+
+export default function Pricing() {
+  const { signedIn, configured, plans, current } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const pendingPlan = navigation.state !== 'idle' && navigation.formAction?.startsWith('/pricing') ? navigation.formData?.get('plan') : null
+  const currentTitle = plans.find((p) => p.id === current)?.title
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-16">
+      <div className="mx-auto max-w-2xl text-center">
+        <h1 className="text-4xl font-extrabold tracking-tight text-slate-900">Choose Your Growth Plan</h1>
+        <p className="mt-4 text-lg text-slate-600">
+          Every Premium plan includes Auto Pilot. Cancel anytime: you keep Premium until the end of the period you paid for.
+        </p>
+      </div>
+
+      {!configured ? (
+        <p role="alert" className="mx-auto mt-8 max-w-2xl rounded-xl border border-yellow-200 bg-yellow-50 p-4 text-sm text-yellow-900">
+          {BILLING_MESSAGES.notConfigured}
+        </p>
+      ) : null}
+      {currentTitle ? (
+        <p role="status" className="mx-auto mt-8 max-w-2xl rounded-xl border border-green-200 bg-green-50 p-4 text-sm text-green-900">
+          You are on {currentTitle}. Manage your subscription from your <Link to="/profile" className="font-semibold underline">profile</Link>.
+        </p>
+      ) : null}
+      {actionData?.error && !actionData.plan ? (
+        <p role="alert" className="field-error mx-auto mt-8 max-w-2xl text-center">{actionData.error}</p>
+      ) : null}
+
+      <div className="mt-12 grid gap-6 md:grid-cols-3">
+        {plans.map((plan) => {
+          const error = actionData?.plan === plan.id ? actionData.error : null
+          return (
+            <section key={plan.id} className="card flex flex-col" aria-labelledby={`plan-${plan.id}`} data-testid={`plan-${plan.id}`}>
+              <h2 id={`plan-${plan.id}`} className="text-lg font-semibold text-slate-900">{plan.title}</h2>
+              <p className="mt-2 text-sm text-slate-600">{plan.description}</p>
+              <p className="mt-6">
+                <span className="text-4xl font-bold text-slate-900">{plan.price}</span>{' '}
+                <span className="text-sm text-slate-600">{plan.period}</span>
+              </p>
+              <ul className="mt-6 flex-1 space-y-2 text-sm text-slate-700">
+                {plan.features.map((f) => (
+                  <li key={f} className="flex gap-2">
+                    <span aria-hidden="true" className="text-brand-600">✓</span>
+                    {f}
+                  </li>
+                ))}
+              </ul>
+              <div className="mt-8">
+                {signedIn ? (
+                  <Form method="post" action="/pricing">
+                    <input type="hidden" name="plan" value={plan.id} />
+                    <SubmitButton
+                      name="intent"
+                      value="checkout"
+                      className="btn-primary w-full"
+                      pending={pendingPlan === plan.id}
+                      pendingText="Redirecting to checkout..."
+                      aria-describedby={error ? `plan-${plan.id}-error` : undefined}
+                    >
+                      Get Started
+                    </SubmitButton>
+                  </Form>
+                ) : (
+                  <Link to={SIGN_IN_URL} className="btn-primary w-full">Get Started</Link>
+                )}
+                {error ? <p id={`plan-${plan.id}-error`} role="alert" className="field-error">{error}</p> : null}
+                {!plan.available && configured ? <p className="mt-2 text-xs text-slate-600">{BILLING_MESSAGES.planUnavailable}</p> : null}
+              </div>
+            </section>
+          )
+        })}
+      </div>
+
+      {!signedIn ? (
+        <p className="mt-10 text-center text-sm text-slate-600">
+          Not ready yet? <Link to="/signup" className="font-semibold text-brand-700 underline">Start your {TRIAL_DAYS}-day free trial</Link>: no credit card required.
+        </p>
+      ) : null}
+    </div>
+  )
+}

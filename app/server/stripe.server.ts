@@ -1,0 +1,41 @@
+import Stripe from 'stripe'
+import { getEnv } from './env.server'
+
+/**
+ * The Stripe client, through the official SDK. STRIPE_API_URL (tests, local development) points it at another host;
+ * without STRIPE_SECRET_KEY billing is switched off and callers show a clear message instead.
+ */
+let cached: { key: string; client: Stripe } | undefined
+
+export function stripeConfigured() {
+  return Boolean(getEnv().STRIPE_SECRET_KEY)
+}
+
+/** Host, port and protocol for the SDK from a base URL such as `http://127.0.0.1:4242`. */
+export function stripeHostOptions(apiUrl: string | undefined): { host?: string; port?: number; protocol?: 'http' | 'https' } {
+  if (!apiUrl) return {}
+  const url = new URL(apiUrl)
+  const protocol = url.protocol === 'http:' ? 'http' : 'https'
+  return { host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol }
+}
+
+/** The shared client, or null when Stripe is not configured. */
+export function stripeClient(): Stripe | null {
+  const env = getEnv()
+  const key = env.STRIPE_SECRET_KEY
+  if (!key) return null
+  if (cached?.key !== key) {
+    cached = {
+      key,
+      client: new Stripe(key, {
+        ...stripeHostOptions(env.STRIPE_API_URL),
+        maxNetworkRetries: 2,
+        timeout: 20_000,
+        appInfo: { name: 'Rankwell' },
+      }),
+    }
+  }
+  return cached.client
+}
+
+export { Stripe }
