@@ -13,6 +13,7 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { Analytics } from '#app/components/analytics'
 import { AppNav } from '#app/components/app-nav'
 import { Footer } from '#app/components/footer'
 import { useNonce } from '#app/components/nonce'
@@ -91,6 +92,7 @@ export default function App() {
     <Chrome>
       <Outlet />
       <Toaster toast={data.toast} />
+      <Analytics ga4Id={data.env.ANALYTICS_GA4_ID} />
     </Chrome>
   )
 }

@@ -1,11 +1,20 @@
-import { Link, NavLink } from '@remix-run/react'
+import { Link, NavLink, useLocation } from '@remix-run/react'
+import { useEffect, useRef } from 'react'
 import { Brand } from './brand'
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
 
-/** The public navigation bar. The mobile menu is a <details> element, so it works without JavaScript. */
+/**
+ * The public navigation bar. The mobile menu is a <details> element, so it works without JavaScript; with it, the
+ * menu closes itself after a navigation and on Escape.
+ */
 export function PublicNav() {
+  const menu = useRef<HTMLDetailsElement>(null)
+  const location = useLocation()
+  useEffect(() => {
+    if (menu.current) menu.current.open = false
+  }, [location.key])
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center justify-between px-4 py-3">
@@ -18,7 +27,17 @@ export function PublicNav() {
           <NavLink to="/signin" className={linkClass}>Sign In</NavLink>
           <Link to="/signup" className="btn-primary ml-2">Try Free</Link>
         </div>
-        <details className="group relative md:hidden" data-mobile-menu>
+        <details
+          ref={menu}
+          className="group relative md:hidden"
+          data-mobile-menu
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && menu.current?.open) {
+              menu.current.open = false
+              menu.current.querySelector('summary')?.focus()
+            }
+          }}
+        >
           <summary className="flex cursor-pointer list-none items-center rounded-md p-2 text-slate-700 hover:bg-slate-100 [&::-webkit-details-marker]:hidden" aria-label="Open menu">
             <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
               <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />

@@ -1,0 +1,172 @@
+import { Link, useActionData, useFetcher } from '@remix-run/react'
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react'
+import { HONEYPOT_FIELD } from '#app/lib/seo-tools'
+import { TRIAL_NOTE } from './content'
+import { Icon, type IconName } from './icons'
+
+/**
+ * The building blocks of the free-tool pages. A tool's form is a fetcher form: with JavaScript it submits in the
+ * background (busy label, previous result cleared); without JavaScript it is a plain POST whose action renders
+ * the result on the page. `useToolRun` reads whichever of the two answered.
+ */
+export type ToolActionData<T> =
+  | { ok: true; data: T; values: Record<string, string> }
+  | { ok: false; message: string; errors?: Record<string, string>; values: Record<string, string> }
+
+export function useToolRun<T>() {
+  const actionData = useActionData<ToolActionData<T>>() as ToolActionData<T> | undefined
+  const fetcher = useFetcher<ToolActionData<T>>()
+  const busy = fetcher.state !== 'idle'
+  const latest = (fetcher.data as ToolActionData<T> | undefined) ?? actionData
+  const current = busy ? undefined : latest
+  const resultRef = useRef<HTMLDivElement>(null)
+  // Move focus to the answer once a background submission has finished, so keyboard and screen-reader users get it.
+  useEffect(() => {
+    if (fetcher.state === 'idle' && fetcher.data) resultRef.current?.focus()
+  }, [fetcher.state, fetcher.data])
+  return {
+    fetcher,
+    busy,
+    result: current?.ok ? current.data : undefined,
+    error: current && !current.ok && !current.errors ? current.message : undefined,
+    fieldErrors: current && !current.ok ? (current.errors ?? {}) : {},
+    values: latest?.values ?? {},
+    resultRef,
+  }
+}
+
+/** Invisible to people (off-screen, not focusable, hidden from screen readers); bots fill it in. */
+export function Honeypot() {
+  const id = useId()
+  return (
+    <div aria-hidden="true" className="absolute -left-[10000px] top-auto h-px w-px overflow-hidden">
+      <label htmlFor={id}>Leave this field empty</label>
+      <input id={id} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+    </div>
+  )
+}
+
+export function ToolHero({ eyebrow, title, intro, children }: { eyebrow: string; title: string; intro: ReactNode; children: ReactNode }) {
+  return (
+    <section className="bg-gradient-to-b from-brand-50 to-slate-50 px-4 pb-12 pt-12 sm:pt-16">
+      <div className="mx-auto max-w-3xl text-center">
+        <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{eyebrow}</p>
+        <h1 className="mt-3 text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">{title}</h1>
+        <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-600">{intro}</p>
+      </div>
+      <div className="relative mx-auto mt-8 max-w-2xl rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">{children}</div>
+    </section>
+  )
+}
+
+export function ErrorBox({ message }: { message: string }) {
+  return (
+    <div role="alert" data-testid="tool-error" className="rounded-xl border border-red-300 bg-red-50 p-4 text-sm font-medium text-red-800">
+      {message}
+    </div>
+  )
+}
+
+/** The result area: the error box sits above the results; it is a focus target after a background submission. */
+export function ResultArea({ error, children, resultRef }: { error?: string; children?: ReactNode; resultRef: RefObject<HTMLDivElement> }) {
+  if (!error && !children) return null
+  return (
+    <section aria-label="Results" className="px-4 py-10">
+      <div ref={resultRef} tabIndex={-1} className="mx-auto max-w-3xl scroll-mt-24 space-y-6 outline-none" aria-live="polite">
+        {error ? <ErrorBox message={error} /> : null}
+        {children}
+      </div>
+    </section>
+  )
+}
+
+export function PromoBlock({
+  title,
+  points,
+  highlight,
+  cta,
+}: {
+  title: string
+  points: Array<{ icon: IconName; text: string }>
+  highlight: string
+  cta: string
+}) {
+  return (
+    <aside aria-labelledby="promo-title" className="rounded-2xl bg-slate-900 p-6 text-white sm:p-8" data-testid="promo">
+      <h2 id="promo-title" className="text-2xl font-bold">{title}</h2>
+      <ul className="mt-4 space-y-2">
+        {points.map((p) => (
+          <li key={p.text} className="flex items-start gap-3 text-slate-200">
+            <Icon name={p.icon} className="mt-0.5 h-5 w-5 flex-none text-brand-300" />
+            <span>{p.text}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-5 inline-flex items-center gap-2 rounded-full bg-brand-600 px-4 py-1.5 text-sm font-bold">
+        <Icon name="clock" className="h-4 w-4" />
+        {highlight}
+      </p>
+      <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-center">
+        <Link to="/signup" className="btn bg-white px-5 py-3 text-base text-slate-900 hover:bg-brand-50">{cta}</Link>
+        <p className="text-sm text-slate-300">{TRIAL_NOTE}</p>
+      </div>
+    </aside>
+  )
+}
+
+export function FeatureCards({ heading, features }: { heading: string; features: Array<{ icon: IconName; title: string; text: string }> }) {
+  return (
+    <section aria-labelledby="features-title" className="px-4 py-14">
+      <div className="mx-auto max-w-6xl">
+        <h2 id="features-title" className="text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{heading}</h2>
+        <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {features.map((f) => (
+            <li key={f.title} className="card">
+              <span className="inline-flex h-11 w-11 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
+                <Icon name={f.icon} />
+              </span>
+              <h3 className="mt-4 text-lg font-semibold text-slate-900">{f.title}</h3>
+              <p className="mt-2 text-sm text-slate-600">{f.text}</p>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  )
+}
+
+export function HowItWorks({ steps }: { steps: Array<{ title: string; text: string }> }) {
+  return (
+    <section aria-labelledby="how-title" className="bg-white px-4 py-14">
+      <div className="mx-auto max-w-5xl">
+        <h2 id="how-title" className="text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">How It Works</h2>
+        <ol className="mt-10 grid gap-8 md:grid-cols-3">
+          {steps.map((s, i) => (
+            <li key={s.title} className="text-center">
+              <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-brand-600 text-lg font-bold text-white" aria-hidden="true">
+                {i + 1}
+              </span>
+              <h3 className="mt-4 text-lg font-semibold text-slate-900">
+                <span className="sr-only">Step {i + 1}: </span>
+                {s.title}
+              </h3>
+              <p className="mt-2 text-sm text-slate-600">{s.text}</p>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  )
+}
+
+export function ClosingBanner({ title, text }: { title: string; text: string }) {
+  return (
+    <section aria-labelledby="closing-title" className="px-4 py-14">
+      <div className="mx-auto max-w-4xl rounded-3xl bg-brand-700 px-6 py-10 text-center text-white sm:px-12">
+        <h2 id="closing-title" className="text-2xl font-bold sm:text-3xl">{title}</h2>
+        <p className="mx-auto mt-3 max-w-2xl text-brand-50">{text}</p>
+        <Link to="/free-tools" className="btn mt-6 bg-white px-5 py-3 text-base text-brand-800 hover:bg-brand-50">Explore All Free Tools</Link>
+      </div>
+    </section>
+  )
+}

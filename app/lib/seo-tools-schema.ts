@@ -1,0 +1,44 @@
+import { z } from 'zod'
+import { HONEYPOT_FIELD, MAX_INPUT_LENGTH, type ToolId } from './seo-tools'
+
+/** The free tools' input schemas, shared by the pages' actions and the /api/public routes. */
+const text = (required: string) =>
+  z
+    .string({ required_error: required, invalid_type_error: required })
+    .transform((v) => v.replace(/\s+/g, ' ').trim())
+    .pipe(
+      z
+        .string()
+        .min(1, required)
+        .max(MAX_INPUT_LENGTH, `Please use at most ${MAX_INPUT_LENGTH} characters.`),
+    )
+
+const honeypot = { [HONEYPOT_FIELD]: z.string().optional() }
+
+export const keywordsInput = z.object({ topic: text('Please enter a content topic.'), ...honeypot })
+export const titlesInput = z.object({ keyword: text('Please enter a main keyword.'), ...honeypot })
+export const outlineInput = z.object({ keyword: text('Please enter a main topic.'), ...honeypot })
+export const strategyInput = z.object({
+  business: text('Please enter your business type.'),
+  segment: text('Please enter your market segment.'),
+  ...honeypot,
+})
+
+export const TOOL_INPUTS = {
+  keywords: keywordsInput,
+  titles: titlesInput,
+  outline: outlineInput,
+  strategy: strategyInput,
+} as const
+
+export type ToolInput<T extends ToolId> = z.infer<(typeof TOOL_INPUTS)[T]>
+
+/** The first error of each field, for showing next to it. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? 'form')
+    out[key] ??= issue.message
+  }
+  return out
+}
