@@ -23,10 +23,10 @@ function Item({ label, children, testId }: { label: string; children: ReactNode;
 }
 
 /**
- * The profile's subscription card: status, usage as count/limit, the cost per month, the renewal date, and the
- * billing actions. 'Manage Payment' and 'Cancel Subscription' are form posts to /billing/portal and
- * /billing/cancel (the cancel link opens a confirm page without JavaScript, a dialog with it); 'Upgrade Now'
- * appears for users without Premium who reached a quota.
+ * The profile's subscription card: status, usage as count/limit (of this month for Premium, with the date the
+ * allowance renews), the cost per month, the renewal date, and the billing actions. 'Manage Payment' and
+ * 'Cancel Subscription' are form posts to /billing/portal and /billing/cancel (the cancel link opens a confirm
+ * page without JavaScript, a dialog with it); 'Upgrade Now' appears for users without Premium who reached a quota.
  */
 export function SubscriptionCard({ summary }: { summary: Summary }) {
   const premium = summary.status === 'active' || summary.status === 'past_due'
@@ -36,6 +36,7 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
       ? formatMoney(monthlyCostCents(summary.amountCents, summary.interval, summary.intervalCount ?? 1), summary.currency ?? 'usd')
       : formatMoney(0)
   const renewal = formatShortDate(summary.renewalDate)
+  const usageResets = formatShortDate(summary.usageResetsAt)
   const trialEnds = formatShortDate(summary.trialEndsAt)
   const canCancel = summary.status === 'active' && !summary.cancelAtPeriodEnd
   const showUpgrade = !premium && summary.reachedQuota
@@ -78,6 +79,11 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
           <Item label="Trial Ends" testId="trial-ends">{trialEnds ?? '—'}</Item>
         ) : null}
       </dl>
+      {premium && usageResets ? (
+        <p className="mt-3 text-sm text-slate-600" data-testid="usage-resets">
+          {`Your allowance renews monthly: usage resets on ${usageResets}.`}
+        </p>
+      ) : null}
 
       {summary.status === 'active' && summary.cancelAtPeriodEnd ? (
         <p className="mt-4 rounded-lg bg-slate-50 p-3 text-sm text-slate-700" data-testid="subscription-notice">

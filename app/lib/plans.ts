@@ -27,21 +27,16 @@ export const PLANS: Array<{
 ]
 
 /**
- * What a Premium plan includes. The limits are per billing period (they reset at each renewal), so they are
- * worded by the plan's period: 'a month' for the monthly plan, 'every 3 months', 'a year'.
+ * What every Premium plan includes. The allowance is monthly on every plan, whatever the billing period (the
+ * quarterly and yearly plans only bill less often): app/server/quota.server.ts starts a new usage month every month
+ * from the subscription's start. Listed by the landing page's Pro Plan card, the pricing cards and the JSON-LD offers.
  */
-export function premiumFeaturesFor(plan: { months: number }) {
-  const per = plan.months === 1 ? 'a month' : plan.months === 12 ? 'a year' : `every ${plan.months} months`
-  return [
-    `${LIMITS.premium.keywordSearches} keyword analyses ${per}`,
-    `${LIMITS.premium.blogPosts} AI-generated blog posts ${per}`,
-    'Auto Pilot mode',
-    'Priority support',
-  ]
-}
-
-/** The monthly plan's features: what the landing page's Pro Plan card lists. */
-export const PREMIUM_FEATURES = premiumFeaturesFor({ months: 1 })
+export const PREMIUM_FEATURES = [
+  `${LIMITS.premium.keywordSearches} keyword analyses a month`,
+  `${LIMITS.premium.blogPosts} AI-generated blog posts a month`,
+  'Auto Pilot mode',
+  'Priority support',
+]
 
 export const TRIAL_FEATURES = [
   `${LIMITS.trial.keywordSearches} keyword analyses`,

@@ -36,6 +36,11 @@ describe('JSON-LD', () => {
     expect(data.offers[0]).toMatchObject({ name: 'Free Trial', price: '0.00', priceCurrency: 'USD' })
     expect(data.offers.slice(1).map((o) => o.price)).toEqual(PLANS.map((p) => p.price.toFixed(2)))
     expect(data.offers).toContainEqual(expect.objectContaining({ price: '49.90' }))
+    // The allowance is monthly on every plan, also on those billed every 3 months or yearly.
+    for (const offer of data.offers.slice(1)) {
+      expect(offer.description).toContain('500 keyword analyses a month, 100 AI-generated blog posts a month')
+      expect(offer.description).not.toMatch(/analyses (a year|every 3 months)/)
+    }
   })
 
   it('turns questions and answers into an FAQPage', () => {

@@ -4,14 +4,14 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { z } from 'zod'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { BILLING_MESSAGES, formatMoney } from '#app/lib/billing'
-import { PLANS, premiumFeaturesFor, TRIAL_DAYS, type PlanId } from '#app/lib/plans'
+import { LIMITS, PLANS, PREMIUM_FEATURES, TRIAL_DAYS, type PlanId } from '#app/lib/plans'
 import { BillingError, billingAvailability, createCheckoutSession } from '#app/server/billing.server'
 import { getUsageSummary } from '#app/server/quota.server'
 import { getUser } from '#app/server/session.server'
 
 export const meta: MetaFunction = () => [
   { title: 'Pricing: Rankwell Premium plans' },
-  { name: 'description', content: 'Premium Monthly $49.90, Every 3 Months $129.90 or Yearly $499.90, each with Auto Pilot.' },
+  { name: 'description', content: 'Premium Monthly $49.90, Every 3 Months $129.90 or Yearly $499.90, each with 500 keyword analyses and 100 AI-generated blog posts a month and Auto Pilot.' },
 ]
 
 const SIGN_IN_URL = `/signin?${new URLSearchParams({ redirectTo: '/pricing' })}`
@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       description: p.description,
       price: formatMoney(Math.round(p.price * 100)),
       period: p.period,
-      features: premiumFeaturesFor(p),
+      features: PREMIUM_FEATURES,
       available: availability.plans[p.id],
     })),
     current: summary && (summary.status === 'active' || summary.status === 'past_due') ? summary.plan : null,
@@ -67,7 +67,8 @@ export default function Pricing() {
       <div className="mx-auto max-w-2xl text-center">
         <h1 className="text-4xl font-extrabold tracking-tight text-slate-900">Choose Your Growth Plan</h1>
         <p className="mt-4 text-lg text-slate-600">
-          Every Premium plan includes Auto Pilot. Cancel anytime: you keep Premium until the end of the period you paid for.
+          {`Every Premium plan includes Auto Pilot and ${LIMITS.premium.keywordSearches} keyword analyses and ${LIMITS.premium.blogPosts} AI-generated blog posts a month, also when you pay every 3 months or yearly.`}{' '}
+          Cancel anytime: you keep Premium until the end of the period you paid for.
         </p>
       </div>
 

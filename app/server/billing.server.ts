@@ -366,7 +366,10 @@ function periodOf(sub: Stripe.Subscription) {
 
 /**
  * Moves the (locked) row to a subscription's state: status, plan, price, period, cancel flag. A new paid period
- * (first activation, a renewal, or the first paid period after a failed renewal) starts a fresh usage period.
+ * (first activation, a renewal, or the first paid period after a failed renewal) starts a fresh usage window at the
+ * period's start, so the monthly windows of quota.server.ts line up with billing (a quarterly or yearly period's
+ * later months roll over there, anchored on this date). A window that quota.server.ts has already rolled to the
+ * period's start is not reset again.
  */
 async function applySubscription(tx: Tx, row: SubscriptionRow, sub: Stripe.Subscription) {
   const status = statusFor(sub.status)

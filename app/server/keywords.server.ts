@@ -239,7 +239,7 @@ export async function searchKeywords(userId: string, q: KeywordQuery): Promise<S
   try {
     return { ok: true, keywords: await research(userId, query, provider, false, cached) }
   } catch (error) {
-    await refundQuota(userId, 'keywordSearches').catch((e: unknown) => console.error('[keywords] refund failed:', e))
+    await refundQuota(userId, 'keywordSearches', db, quota).catch((e: unknown) => console.error('[keywords] refund failed:', e))
     console.error('[keywords] search failed:', error instanceof Error ? error.message : error)
     return { ok: false, reason: 'provider_error' }
   }

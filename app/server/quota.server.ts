@@ -5,64 +5,113 @@ import { db, schema, type Db } from './db.server'
 /** `db` or a transaction, so a quota unit can be taken or given back in the same transaction as other writes. */
 type Executor = Pick<Db, 'update'>
 
+const subs = schema.subscriptions
+
 const column = {
-  keywordSearches: schema.subscriptions.keywordSearchCount,
-  blogPosts: schema.subscriptions.blogPostCount,
+  keywordSearches: subs.keywordSearchCount,
+  blogPosts: subs.blogPostCount,
 } as const
+
+// ---------------------------------------------------------------------------------------------------------------
+// The monthly usage window of Premium, as SQL over the row's own columns (so that it is re-evaluated on the row
+// version a concurrent UPDATE left behind). Windows start on the anchor + whole months: the anchor is the billing
+// period's start (Stripe's renewal date) when the usage window is inside it, else usage_period_start itself. Months
+// are counted on the UTC calendar from the anchor, so a Jan 31 anchor gives Feb 29, Mar 31, Apr 30 (no drift).
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The anchor, as a UTC wall-clock timestamp. */
+const anchor = sql`((case when ${subs.currentPeriodStart} is not null and ${subs.currentPeriodStart} <= ${subs.usagePeriodStart} then ${subs.currentPeriodStart} else ${subs.usagePeriodStart} end) at time zone 'UTC')`
+const nowUtc = sql`(now() at time zone 'UTC')`
+/** Calendar months from the anchor's month to this month. */
+const calendarMonths = sql`((extract(year from ${nowUtc}) - extract(year from ${anchor})) * 12 + extract(month from ${nowUtc}) - extract(month from ${anchor}))::int`
+/** Whole months since the anchor: the largest n with anchor + n months <= now. */
+const wholeMonths = sql`(case when ${anchor} + make_interval(months => ${calendarMonths}) <= ${nowUtc} then ${calendarMonths} else ${calendarMonths} - 1 end)`
+/** Start of the monthly window that contains now(). */
+const windowStart = sql`((${anchor} + make_interval(months => ${wholeMonths})) at time zone 'UTC')`
+/** End of that window: when the allowance renews next. */
+const windowEnd = sql`((${anchor} + make_interval(months => ${wholeMonths} + 1)) at time zone 'UTC')`
+/** Premium whose stored usage belongs to a window that has ended: the counts start again at 0. */
+const rolled = sql`(${subs.status} in ('active', 'past_due') and ${windowStart} > ${subs.usagePeriodStart})`
 
 /**
  * Takes one unit of a quota, atomically: the check and the count are one UPDATE, so concurrent requests can never
- * exceed the limit. Trial: within the trial window and under the trial limit. Active (and past_due, while Stripe
- * retries the payment): under the Premium limit for the current billing period. Canceled: nothing.
+ * exceed the limit. Trial: within the trial window and under the trial limit (10/5 in total). Active (and
+ * past_due, while Stripe retries the payment): under the Premium limit of the current month. When a month has
+ * passed since usage_period_start, the same statement rolls the row over to the month that contains now()
+ * (usage_period_start advanced by whole months, both counts from 0), so a concurrent request sees the rolled row
+ * and can neither roll it again nor go over the limit.
  */
 export async function consumeQuota(
   userId: string,
   kind: QuotaKind,
   executor: Executor = db,
-): Promise<{ ok: true; used: number } | { ok: false }> {
+): Promise<{ ok: true; used: number; windowStart: Date } | { ok: false }> {
   const col = column[kind]
+  const count = (c: typeof col) => sql`(case when ${rolled} then 0 else ${c} end)`
   const rows = await executor
-    .update(schema.subscriptions)
-    .set({ [kind === 'keywordSearches' ? 'keywordSearchCount' : 'blogPostCount']: sql`${col} + 1`, updatedAt: new Date() })
+    .update(subs)
+    .set({
+      keywordSearchCount: sql`${count(subs.keywordSearchCount)} + ${kind === 'keywordSearches' ? 1 : 0}`,
+      blogPostCount: sql`${count(subs.blogPostCount)} + ${kind === 'blogPosts' ? 1 : 0}`,
+      usagePeriodStart: sql`(case when ${rolled} then ${windowStart} else ${subs.usagePeriodStart} end)`,
+      updatedAt: new Date(),
+    })
     .where(
-      sql`${schema.subscriptions.userId} = ${userId} and (
-        (${schema.subscriptions.status} = 'trial' and ${schema.subscriptions.trialEndsAt} > now() and ${col} < ${LIMITS.trial[kind]})
-        or (${schema.subscriptions.status} in ('active', 'past_due') and ${col} < ${LIMITS.premium[kind]})
+      sql`${subs.userId} = ${userId} and (
+        (${subs.status} = 'trial' and ${subs.trialEndsAt} > now() and ${col} < ${LIMITS.trial[kind]})
+        or (${subs.status} in ('active', 'past_due') and ${count(col)} < ${LIMITS.premium[kind]})
       )`,
     )
-    .returning({ used: col })
+    .returning({ used: col, windowStart: subs.usagePeriodStart })
   const row = rows[0]
-  return row ? { ok: true, used: row.used } : { ok: false }
+  return row ? { ok: true, used: row.used, windowStart: row.windowStart } : { ok: false }
 }
 
-/** Gives a unit back (a failed generation, a provider error). Never goes below zero. */
-export async function refundQuota(userId: string, kind: QuotaKind, executor: Executor = db) {
+/**
+ * Gives a unit back (a failed generation, a provider error). Never goes below zero, and never into a later
+ * window: a row whose window has ended is left alone (its next consume starts from 0 anyway), and with
+ * `windowStart` (from consumeQuota) nothing is given back once the row has moved on to another window.
+ */
+export async function refundQuota(userId: string, kind: QuotaKind, executor: Executor = db, taken?: { windowStart: Date }) {
   const col = column[kind]
+  const sameWindow = taken ? sql`and date_trunc('milliseconds', ${subs.usagePeriodStart}) = ${taken.windowStart.toISOString()}::timestamptz` : sql``
   await executor
-    .update(schema.subscriptions)
+    .update(subs)
     .set({ [kind === 'keywordSearches' ? 'keywordSearchCount' : 'blogPostCount']: sql`greatest(${col} - 1, 0)` })
-    .where(eq(schema.subscriptions.userId, userId))
+    .where(sql`${subs.userId} = ${userId} and not ${rolled} ${sameWindow}`)
 }
 
 export type UsageSummary = Awaited<ReturnType<typeof getUsageSummary>>
 
-/** Plan, status and usage of a user, as the profile and the API show them. */
+/**
+ * Plan, status and usage of a user, as the profile and the API show them. Premium usage is that of the current
+ * month: after a month without a consume it already reads 0 (the row rolls over on the next consume).
+ * `usageResetsAt` is when the Premium allowance renews (null for trials and canceled subscriptions).
+ */
 export async function getUsageSummary(userId: string) {
-  const [sub] = await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, userId)).limit(1)
-  if (!sub) throw new Error(`no subscription row for user ${userId}`)
+  const [found] = await db
+    .select({ sub: subs, rolled: sql<boolean>`${rolled}`, resetsAt: sql`${windowEnd}`.mapWith(subs.usagePeriodStart) })
+    .from(subs)
+    .where(eq(subs.userId, userId))
+    .limit(1)
+  if (!found) throw new Error(`no subscription row for user ${userId}`)
+  const { sub } = found
   const limits = limitsFor(sub.status)
+  const premium = sub.status === 'active' || sub.status === 'past_due'
   const trialActive = sub.status === 'trial' && sub.trialEndsAt.getTime() > Date.now()
-  const canUse = trialActive || sub.status === 'active' || sub.status === 'past_due'
+  const canUse = trialActive || premium
+  const keywordSearchCount = found.rolled ? 0 : sub.keywordSearchCount
+  const blogPostCount = found.rolled ? 0 : sub.blogPostCount
   return {
     status: sub.status,
     plan: sub.plan,
     trialEndsAt: sub.trialEndsAt.toISOString(),
     trialExpired: sub.status === 'trial' && !trialActive,
-    keywordSearchCount: sub.keywordSearchCount,
-    blogPostCount: sub.blogPostCount,
+    keywordSearchCount,
+    blogPostCount,
     limits,
-    reachedQuota:
-      !canUse || sub.keywordSearchCount >= limits.keywordSearches || sub.blogPostCount >= limits.blogPosts,
+    reachedQuota: !canUse || keywordSearchCount >= limits.keywordSearches || blogPostCount >= limits.blogPosts,
+    usageResetsAt: premium ? found.resetsAt.toISOString() : null,
     amountCents: sub.amountCents,
     currency: sub.currency,
     interval: sub.interval,

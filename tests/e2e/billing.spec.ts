@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { eq } from 'drizzle-orm'
 import { formatShortDate } from '#app/lib/billing'
 import { db, schema } from '#app/server/db.server'
+import { getUsageSummary } from '#app/server/quota.server'
 import { stripeControl } from '#tests/fakes/client'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
 
@@ -84,6 +85,10 @@ test.describe('billing', () => {
     await expect(card(page).getByText('Monthly Cost')).toBeVisible()
     await expect(card(page).getByTestId('monthly-cost')).toHaveText('$43.30')
     await expect(card(page).getByTestId('renewal-date')).toHaveText(formatShortDate(row.currentPeriodEnd)!)
+    // Billed every 3 months, but the allowance renews a month after the period starts.
+    const { usageResetsAt } = await getUsageSummary(user.id)
+    expect(new Date(usageResetsAt!).getTime()).toBeLessThan(row.currentPeriodEnd!.getTime())
+    await expect(card(page).getByTestId('usage-resets')).toHaveText(`Your allowance renews monthly: usage resets on ${formatShortDate(usageResetsAt)}.`)
     await expect(card(page).getByRole('button', { name: 'Manage Payment' })).toBeVisible()
     await expect(card(page).getByRole('link', { name: 'Cancel Subscription' })).toBeVisible()
     await expect(card(page).getByRole('link', { name: 'Upgrade Now' })).toHaveCount(0)

@@ -269,7 +269,7 @@ export function PricingSection() {
           ))}
         </ul>
         <p className="mt-8 text-center text-sm text-slate-600">
-          Premium is also available every 3 months or yearly at a lower price.{' '}
+          Premium is also available every 3 months or yearly at a lower price, with the same monthly allowance.{' '}
           <Link to="/pricing" className="font-semibold text-brand-700 underline">Compare all plans</Link>
         </p>
       </div>

@@ -96,7 +96,10 @@ export const subscriptions = pgTable(
     currentPeriodStart: timestamp('current_period_start', { withTimezone: true }),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
-    /** Usage in the current period (the trial counts as one period). Reset at each renewal. */
+    /**
+     * Start of the current usage window: the trial counts as one; Premium windows are one month long (rolled over
+     * by quota.server.ts) and start afresh at each renewal.
+     */
     usagePeriodStart: timestamp('usage_period_start', { withTimezone: true }).notNull().defaultNow(),
     keywordSearchCount: integer('keyword_search_count').notNull().default(0),
     blogPostCount: integer('blog_post_count').notNull().default(0),
