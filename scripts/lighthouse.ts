@@ -7,20 +7,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { desktopConfig, type Flags } from 'lighthouse'
-import { migrateDatabase } from './lib/migrate'
-import {
-  ensureChromium,
-  ensureDatabase,
-  freePort,
-  log,
-  run,
-  startPostgres,
-  startProcess,
-  startRedis,
-  stopProcess,
-  tmpDir,
-  waitForHttp,
-} from './lib/services'
+import { appEnv, buildApp, provisionServices, runScript, startWeb, waitForApp, type Cleanups } from './lib/app'
+import { ensureChromium, log, tmpDir } from './lib/services'
 
 const PAGES = ['/', '/pricing', '/free-tools', '/free-keyword-research', '/free-blog-title', '/free-blog-outline', '/free-seo-strategy']
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
@@ -31,52 +19,25 @@ const LABELS: Record<(typeof CATEGORIES)[number], string> = {
   seo: 'SEO',
 }
 
-const root = process.cwd()
 const argv = process.argv.slice(2)
 const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
 const presetArg = option('preset') ?? 'both'
 const presets = presetArg === 'both' ? (['mobile', 'desktop'] as const) : ([presetArg === 'desktop' ? 'desktop' : 'mobile'] as const)
 const pages = argv.filter((a) => a.startsWith('--page=')).map((a) => a.slice(7))
 const serveOnly = argv.includes('--serve')
-const cleanups: Array<() => Promise<void>> = []
+const cleanups: Cleanups = []
 
 type Row = { preset: string; page: string; scores: Record<string, number | null>; failing: string[]; error?: string }
 
 async function startApp() {
-  const scratch = tmpDir('rankwell-lighthouse-')
-  cleanups.push(async () => fs.rmSync(scratch, { recursive: true, force: true }))
-  const pg = await startPostgres({ dataDir: path.join(scratch, 'postgres'), port: await freePort(), persistent: false })
-  cleanups.push(pg.stop)
-  const redis = await startRedis({ dataDir: path.join(scratch, 'redis'), port: await freePort(), persistent: false })
-  cleanups.push(redis.stop)
   const runId = `lh${Date.now().toString(36)}`
-  const databaseUrl = await ensureDatabase(pg.url, `rankwell_${runId}`)
-  await migrateDatabase(databaseUrl)
-  const port = await freePort()
-  const appUrl = `http://localhost:${port}`
-  const { startFakes } = await import('../tests/fakes/index')
-  const fakes = await startFakes({ stripeWebhookUrl: `${appUrl}/api/stripe/webhook` })
-  cleanups.push(fakes.close)
   // Its own build folder, so a concurrent `npm test` or `npm run bench` build is never overwritten.
-  const buildDir = path.join(root, '.cache', `build-${runId}`)
-  cleanups.push(async () => fs.rmSync(buildDir, { recursive: true, force: true }))
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...fakes.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    APP_URL: appUrl,
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redis.url,
-    SESSION_SECRET: `lighthouse-${runId}`,
-    QUEUE_PREFIX: `rankwell-${runId}`,
-    REMIX_BUILD_DIR: buildDir,
-  }
-  if ((await run('npm', ['run', 'build', '--silent'], env)) !== 0) throw new Error('build failed')
-  const web = startProcess('web', process.execPath, ['--import', 'tsx', 'server.ts'], env, { quiet: !process.env.LIGHTHOUSE_VERBOSE })
-  cleanups.push(() => stopProcess(web))
-  await waitForHttp(`${appUrl}/healthz`)
-  return appUrl
+  const services = await provisionServices({ purpose: 'lighthouse', runId, cleanups, ownBuildDir: true })
+  const env = appEnv(services, { SESSION_SECRET: `lighthouse-${runId}` })
+  if ((await buildApp(env)) !== 0) throw new Error('build failed')
+  startWeb(env, { quiet: !process.env.LIGHTHOUSE_VERBOSE, cleanups })
+  await waitForApp(env)
+  return services.appUrl
 }
 
 async function audit(appUrl: string, chromePath: string | undefined, preset: 'mobile' | 'desktop', page: string, reports: string): Promise<Row> {
@@ -114,7 +75,7 @@ async function audit(appUrl: string, chromePath: string | undefined, preset: 'mo
   }
 }
 
-try {
+async function main() {
   const appUrl = await startApp()
   if (serveOnly) {
     log(`serving the production build on ${appUrl} (Ctrl-C stops it)`)
@@ -153,10 +114,6 @@ try {
     console.log(`\nlowest score: ${lowest}${lowest < 95 ? ' (below the target of 95)' : ''}; full reports: ${reports}`)
     if (lowest < 95) process.exitCode = 1
   }
-} catch (error) {
-  console.error(error)
-  process.exitCode = 1
-} finally {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {})
 }
-process.exit(process.exitCode ?? 0)
+
+await runScript(cleanups, main)

@@ -3,20 +3,8 @@
 // Usage: npm test [-- --only=unit|integration|e2e] [-- --grep=pattern]
 import fs from 'node:fs'
 import path from 'node:path'
-import { migrateDatabase } from './lib/migrate'
-import {
-  ensureChromium,
-  ensureDatabase,
-  freePort,
-  log,
-  run,
-  startPostgres,
-  startProcess,
-  startRedis,
-  stopProcess,
-  tmpDir,
-  waitForHttp,
-} from './lib/services'
+import { appEnv, buildApp, provisionServices, runCleanups, startWeb, startWorker, waitForApp, type Cleanups } from './lib/app'
+import { ensureChromium, log, run, tmpDir } from './lib/services'
 
 const root = process.cwd()
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name)
@@ -29,7 +17,7 @@ log(`reports and browser traces: ${artifacts}`)
 
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const failures: string[] = []
-const cleanups: Array<() => Promise<void>> = []
+const cleanups: Cleanups = []
 
 function countVitest(file: string) {
   if (!fs.existsSync(file)) return
@@ -70,60 +58,26 @@ async function main() {
   if (!want('integration') && !want('e2e')) return
 
   // Fresh services for this run only: nothing is shared with `npm run dev` or with another run.
-  const scratch = tmpDir('rankwell-test-')
-  cleanups.push(async () => fs.rmSync(scratch, { recursive: true, force: true }))
-  const pg = await startPostgres({ dataDir: path.join(scratch, 'postgres'), port: await freePort(), persistent: false })
-  cleanups.push(pg.stop)
-  const redis = await startRedis({ dataDir: path.join(scratch, 'redis'), port: await freePort(), persistent: false })
-  cleanups.push(redis.stop)
   const runId = `t${Date.now().toString(36)}${process.pid}`
-  const databaseUrl = await ensureDatabase(pg.url, `rankwell_${runId}`)
-  if (process.env.DATABASE_URL) {
-    cleanups.push(async () => {
-      const postgres = (await import('postgres')).default
-      const admin = postgres(pg.url, { max: 1, onnotice: () => {} })
-      await admin.unsafe(`drop database if exists "rankwell_${runId}" with (force)`).catch(() => {})
-      await admin.end()
-    })
-  }
-  await migrateDatabase(databaseUrl)
-
-  const buildDir = path.join(root, '.cache', `build-${runId}`)
-  cleanups.push(async () => fs.rmSync(buildDir, { recursive: true, force: true }))
-  const port = await freePort()
-  const appUrl = `http://localhost:${port}`
-  const { startFakes } = await import('../tests/fakes/index')
-  const fakes = await startFakes({ stripeWebhookUrl: `${appUrl}/api/stripe/webhook` })
-  cleanups.push(fakes.close)
-
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...fakes.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    APP_URL: appUrl,
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: `rankwell-${runId}`,
+  const services = await provisionServices({ purpose: 'test', runId, cleanups, ownBuildDir: true, dropDatabase: true })
+  const env = appEnv(services, {
     SESSION_SECRET: `test-secret-${runId}`,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     // Tests stand in for many clients by sending X-Forwarded-For.
     TRUST_FORWARDED_FOR: 'true',
     SUPPORT_EMAIL: 'support@rankwell.test',
     // Short stall detection so that a killed worker's job is picked up again within the test's time.
-    // Inside the project (the server bundle resolves node_modules from its own folder), one folder per run.
-    REMIX_BUILD_DIR: buildDir,
     WORKER_STALLED_INTERVAL_MS: '2000',
     WORKER_LOCK_DURATION_MS: '4000',
-  }
+  })
 
-  await stage('build', () => run('npm', ['run', 'build', '--silent'], env))
+  await stage('build', () => buildApp(env))
   if (failures.includes('build')) return
 
-  const web = startProcess('web', process.execPath, ['--import', 'tsx', 'server.ts'], env, { quiet: !process.env.TEST_VERBOSE })
-  const worker = startProcess('worker', process.execPath, ['--import', 'tsx', 'worker/index.ts'], env, { quiet: !process.env.TEST_VERBOSE })
-  cleanups.push(() => stopProcess(web), () => stopProcess(worker))
-  await waitForHttp(`${appUrl}/healthz`)
+  const quiet = !process.env.TEST_VERBOSE
+  startWeb(env, { quiet, cleanups })
+  startWorker(env, { quiet, cleanups })
+  await waitForApp(env)
 
   if (want('integration')) {
     const out = path.join(artifacts, 'integration.json')
@@ -142,7 +96,7 @@ async function main() {
     await stage('end-to-end tests (Playwright)', () =>
       run(bin('playwright'), ['test', ...(grep ? ['--grep', grep] : [])], {
         ...env,
-        BASE_URL: appUrl,
+        BASE_URL: services.appUrl,
         CHROMIUM_PATH: chromium ?? '',
         PLAYWRIGHT_JSON_OUTPUT_NAME: out,
         PLAYWRIGHT_OUTPUT_DIR: path.join(artifacts, 'playwright'),
@@ -159,7 +113,7 @@ try {
   crashed = true
   console.error(error)
 } finally {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {})
+  await runCleanups(cleanups)
 }
 if (failures.length) log(`failed stages: ${failures.join(', ')}`)
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)

@@ -1,4 +1,8 @@
-import type { ReactNode } from 'react'
+import { Form, Link, useRouteLoaderData } from '@remix-run/react'
+import { useEffect, useRef, type ReactNode } from 'react'
+import { AUTH_MESSAGES, type FieldErrors } from '#app/lib/account-schemas'
+import type { RootData } from '#app/root'
+import { SubmitButton } from './ui/submit-button'
 
 /** The sign-in and sign-up pages: a hero beside (or above) the form card. */
 export function AuthLayout({
@@ -112,5 +116,93 @@ export function Honeypot() {
       <label htmlFor={HONEYPOT_FIELD}>Leave this field empty</label>
       <input id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
     </div>
+  )
+}
+
+/** What the sign-in and sign-up pages show: from their loader and their action's last answer, or the defaults. */
+export type AuthFormState<V> = {
+  googleEnabled: boolean
+  redirectTo: string
+  message: string | null | undefined
+  errors?: FieldErrors
+  /** The submitted values to show again (never the password). */
+  values?: V
+  /** Changes with every answer of the action (clears the password field). */
+  attempt?: unknown
+}
+
+export function authFormState<V>(
+  data: { googleEnabled: boolean; redirectTo: string; error?: string | null },
+  actionData: { message: string; errors: FieldErrors; values: V } | undefined,
+): AuthFormState<V> {
+  return {
+    googleEnabled: data.googleEnabled,
+    redirectTo: data.redirectTo,
+    message: actionData?.message ?? data.error,
+    errors: actionData?.errors,
+    values: actionData?.values,
+    attempt: actionData,
+  }
+}
+
+/** A failure without a message of its own (a crash, a lost connection) still shows the form, in red. */
+export function useAuthErrorState(): AuthFormState<never> {
+  const root = useRouteLoaderData<RootData>('root')
+  return { googleEnabled: Boolean(root?.env.GOOGLE_SIGN_IN), redirectTo: '', message: AUTH_MESSAGES.generic }
+}
+
+/**
+ * The sign-in and sign-up card: the page's heading, the server's message, the form (the honeypot, the page's
+ * fields, the submit button), and the Google link below. `hidden` goes first in the form; the footer links to the other page, keeping `redirectTo`.
+ * The password field is emptied after every answer of the action: passwords are never kept.
+ */
+export function AuthForm({
+  state: { googleEnabled, redirectTo, message, attempt },
+  title,
+  subtitle,
+  switchTo,
+  heading,
+  hidden,
+  submit,
+  children,
+}: {
+  state: AuthFormState<unknown>
+  title: string
+  subtitle: string
+  switchTo: { question: string; label: string; path: string }
+  heading: ReactNode
+  hidden?: ReactNode
+  /** The submit button's label, and its label while the form is submitting. */
+  submit: { label: string; pending: string }
+  children: ReactNode
+}) {
+  const form = useRef<HTMLFormElement>(null)
+  useEffect(() => {
+    const input = form.current?.elements.namedItem('password')
+    if (attempt && input instanceof HTMLInputElement) input.value = ''
+  }, [attempt])
+  const switchHref = redirectTo ? `${switchTo.path}?${new URLSearchParams({ redirectTo })}` : switchTo.path
+  return (
+    <AuthLayout
+      title={title}
+      subtitle={subtitle}
+      footer={
+        <>
+          {switchTo.question}{' '}
+          <Link to={switchHref} className="font-semibold text-brand-700 hover:underline">{switchTo.label}</Link>
+        </>
+      }
+    >
+      {heading}
+      <FormMessage message={message} tone="error" />
+      <Form ref={form} method="post" className="relative space-y-4">
+        {hidden}
+        <Honeypot />
+        {children}
+        <SubmitButton className="btn-primary w-full" pendingText={submit.pending}>{submit.label}</SubmitButton>
+      </Form>
+      <OrDivider />
+      <GoogleLink enabled={googleEnabled} />
+    </AuthLayout>
   )
 }

@@ -130,6 +130,33 @@ export function marketFieldsFromForm(form: FormData) {
   }
 }
 
+/** The business fields as the form shows them (from a saved user or from a failed post). */
+export type BusinessValues = {
+  website: string
+  marketSegment: string
+  productService: string
+  countryCode: string
+  languageCode: string
+}
+
+type MarketChoice = { code: string } | null | undefined
+
+export function businessValues(source: {
+  website?: string | null
+  marketSegment?: string | null
+  productService?: string | null
+  country?: MarketChoice
+  language?: MarketChoice
+}): BusinessValues {
+  return {
+    website: source.website ?? '',
+    marketSegment: source.marketSegment ?? '',
+    productService: source.productService ?? '',
+    countryCode: source.country?.code ?? '',
+    languageCode: source.language?.code ?? '',
+  }
+}
+
 export type FieldErrors = Partial<Record<string, string[]>>
 
 /** Field errors keyed by field name, plus the first message (for the red banner and the API's `message`). */

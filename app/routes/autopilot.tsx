@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator } from '@remix-run/react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { PageHeader } from '#app/components/ui/dialog'
 import { Field, SelectField } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
@@ -156,6 +156,49 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+/**
+ * A table of rows with a header row; `empty` (when given) stands alone in the body instead of the rows.
+ * `gap` is the right padding of every column but the last.
+ */
+function DataTable({
+  columns,
+  gap,
+  empty,
+  className,
+  testId,
+  children,
+}: {
+  columns: ReactNode[]
+  gap: 'pr-3' | 'pr-4'
+  empty: ReactNode
+  className: string
+  testId?: string
+  children: ReactNode
+}) {
+  return (
+    <div className={`${className} overflow-x-auto`}>
+      <table className="w-full text-left text-sm" data-testid={testId}>
+        <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600">
+          <tr>
+            {columns.map((column, i) => (
+              <th key={i} scope="col" className={i < columns.length - 1 ? `py-2 ${gap}` : 'py-2'}>{column}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {empty ? (
+            <tr>
+              <td colSpan={columns.length} className="py-6 text-center text-slate-600">{empty}</td>
+            </tr>
+          ) : (
+            children
+          )}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
 function useHydrated() {
   const [hydrated, setHydrated] = useState(false)
   useEffect(() => setHydrated(true), [])
@@ -286,51 +329,36 @@ export default function AutopilotPage() {
             <h2 id="status-heading" className="text-lg font-semibold text-slate-900">Auto Pilot Status</h2>
             <Link to="/autopilot" className="text-sm font-semibold text-brand-700 hover:underline" preventScrollReset>Refresh</Link>
           </div>
-          <div className="mt-4 overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600">
-                <tr>
-                  <th scope="col" className="py-2 pr-4">Keyword</th>
-                  <th scope="col" className="py-2 pr-4">Searches/Month</th>
-                  <th scope="col" className="py-2 pr-4">Difficulty</th>
-                  <th scope="col" className="py-2">Blog Post</th>
+          <DataTable
+            className="mt-4"
+            gap="pr-4"
+            columns={['Keyword', 'Searches/Month', 'Difficulty', 'Blog Post']}
+            empty={data.status.length === 0 ? 'No keywords yet. Auto Pilot picks one at its next run.' : null}
+          >
+            {data.status.map((row, i) => {
+              const band = difficultyBand(row.difficultyScore)
+              return (
+                <tr key={`${row.keyword}-${i}`} className="border-b border-slate-100" data-testid="status-row">
+                  <td className="py-3 pr-4 font-medium text-slate-900">{row.keyword}</td>
+                  <td className="py-3 pr-4 tabular-nums">{formatVolume(row.avgMonthlySearches)}</td>
+                  <td className="py-3 pr-4">
+                    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${band.className}`}>
+                      {row.difficultyScore ?? ''} {band.label}
+                    </span>
+                  </td>
+                  <td className="py-3">
+                    {row.blogPost._id ? (
+                      <Link to={`/blogpost/${row.blogPost._id}`} className="font-semibold text-brand-700 hover:underline">View Post</Link>
+                    ) : row.postStatus === 'failed' ? (
+                      <span className="text-red-700">Failed</span>
+                    ) : (
+                      <span className="text-slate-600">Pending</span>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.status.length === 0 ? (
-                  <tr>
-                    <td colSpan={4} className="py-6 text-center text-slate-600">
-                      No keywords yet. Auto Pilot picks one at its next run.
-                    </td>
-                  </tr>
-                ) : (
-                  data.status.map((row, i) => {
-                    const band = difficultyBand(row.difficultyScore)
-                    return (
-                      <tr key={`${row.keyword}-${i}`} className="border-b border-slate-100" data-testid="status-row">
-                        <td className="py-3 pr-4 font-medium text-slate-900">{row.keyword}</td>
-                        <td className="py-3 pr-4 tabular-nums">{formatVolume(row.avgMonthlySearches)}</td>
-                        <td className="py-3 pr-4">
-                          <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${band.className}`}>
-                            {row.difficultyScore ?? ''} {band.label}
-                          </span>
-                        </td>
-                        <td className="py-3">
-                          {row.blogPost._id ? (
-                            <Link to={`/blogpost/${row.blogPost._id}`} className="font-semibold text-brand-700 hover:underline">View Post</Link>
-                          ) : row.postStatus === 'failed' ? (
-                            <span className="text-red-700">Failed</span>
-                          ) : (
-                            <span className="text-slate-600">Pending</span>
-                          )}
-                        </td>
-                      </tr>
-                    )
-                  })
-                )}
-              </tbody>
-            </table>
-          </div>
+              )
+            })}
+          </DataTable>
         </section>
       ) : null}
     </div>
@@ -437,58 +465,44 @@ function WebhookSection({
           </Form>
         ) : null}
       </div>
-      <div className="mt-3 overflow-x-auto">
-        <table className="w-full text-left text-sm" data-testid="deliveries">
-          <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600">
-            <tr>
-              <th scope="col" className="py-2 pr-3">Time</th>
-              <th scope="col" className="py-2 pr-3">Event</th>
-              <th scope="col" className="py-2 pr-3">HTTP status</th>
-              <th scope="col" className="py-2 pr-3">Duration</th>
-              <th scope="col" className="py-2 pr-3">Error</th>
-              <th scope="col" className="py-2"><span className="sr-only">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="py-6 text-center text-slate-600">No deliveries yet.</td>
-              </tr>
-            ) : (
-              deliveries.map((d) => (
-                <tr key={d.id} className="border-b border-slate-100 align-top" data-testid="delivery-row" data-status={d.status}>
-                  <td className="whitespace-nowrap py-2 pr-3">{dateTime(d.createdAt)}</td>
-                  <td className="py-2 pr-3 font-mono text-xs">{d.eventType}</td>
-                  <td className="py-2 pr-3">
-                    <span className={d.status === 'delivered' ? 'text-green-700' : d.status === 'failed' ? 'text-red-700' : 'text-slate-700'}>
-                      {d.lastStatusCode ?? '—'}
-                    </span>
-                    <span className="block text-xs text-slate-600">
-                      {d.status === 'delivered'
-                        ? 'Delivered'
-                        : d.status === 'failed'
-                          ? 'Failed'
-                          : d.nextAttemptAt
-                            ? `Retrying (attempt ${d.attempts + 1})`
-                            : 'Sending'}
-                    </span>
-                  </td>
-                  <td className="whitespace-nowrap py-2 pr-3 tabular-nums">{d.lastDurationMs === null ? '—' : `${d.lastDurationMs} ms`}</td>
-                  <td className="max-w-xs break-words py-2 pr-3 text-xs text-slate-700">{d.lastError ?? ''}</td>
-                  <td className="py-2">
-                    {d.status !== 'pending' && !webhook.disabledAt ? (
-                      <Form method="post">
-                        <input type="hidden" name="deliveryId" value={d.id} />
-                        <SubmitButton intent="redeliver" className="btn-secondary px-3 py-1.5 text-xs" pendingText="...">Redeliver</SubmitButton>
-                      </Form>
-                    ) : null}
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        className="mt-3"
+        testId="deliveries"
+        gap="pr-3"
+        columns={['Time', 'Event', 'HTTP status', 'Duration', 'Error', <span key="actions" className="sr-only">Actions</span>]}
+        empty={deliveries.length === 0 ? 'No deliveries yet.' : null}
+      >
+        {deliveries.map((d) => (
+          <tr key={d.id} className="border-b border-slate-100 align-top" data-testid="delivery-row" data-status={d.status}>
+            <td className="whitespace-nowrap py-2 pr-3">{dateTime(d.createdAt)}</td>
+            <td className="py-2 pr-3 font-mono text-xs">{d.eventType}</td>
+            <td className="py-2 pr-3">
+              <span className={d.status === 'delivered' ? 'text-green-700' : d.status === 'failed' ? 'text-red-700' : 'text-slate-700'}>
+                {d.lastStatusCode ?? '—'}
+              </span>
+              <span className="block text-xs text-slate-600">
+                {d.status === 'delivered'
+                  ? 'Delivered'
+                  : d.status === 'failed'
+                    ? 'Failed'
+                    : d.nextAttemptAt
+                      ? `Retrying (attempt ${d.attempts + 1})`
+                      : 'Sending'}
+              </span>
+            </td>
+            <td className="whitespace-nowrap py-2 pr-3 tabular-nums">{d.lastDurationMs === null ? '—' : `${d.lastDurationMs} ms`}</td>
+            <td className="max-w-xs break-words py-2 pr-3 text-xs text-slate-700">{d.lastError ?? ''}</td>
+            <td className="py-2">
+              {d.status !== 'pending' && !webhook.disabledAt ? (
+                <Form method="post">
+                  <input type="hidden" name="deliveryId" value={d.id} />
+                  <SubmitButton intent="redeliver" className="btn-secondary px-3 py-1.5 text-xs" pendingText="...">Redeliver</SubmitButton>
+                </Form>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   )
 }

@@ -1,10 +1,8 @@
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
-import { ClosingBanner, FeatureCards, Honeypot, HowItWorks, PromoBlock, ResultArea, ToolHero, useToolRun } from '#app/components/landing/free-tool'
-import { Field } from '#app/components/ui/field'
-import { SubmitButton } from '#app/components/ui/submit-button'
+import { FreeToolPage } from '#app/components/landing/free-tool'
 import { seoMeta } from '#app/lib/seo'
 import { characterCount, seoScore } from '#app/lib/seo-score'
-import { MAX_INPUT_LENGTH, type ToolResult } from '#app/lib/seo-tools'
+import type { ToolResult } from '#app/lib/seo-tools'
 import { toolPageAction } from '#app/server/free-tools.server'
 
 export const meta: MetaFunction = ({ matches }) =>
@@ -24,87 +22,67 @@ function scoreClass(score: number) {
   return 'bg-orange-100 text-orange-900'
 }
 
-export default function FreeBlogTitle() {
-  const { fetcher, busy, result, error, fieldErrors, values, resultRef } = useToolRun<ToolResult['titles']>()
+function Titles({ result }: { result: ToolResult['titles'] }) {
   return (
-    <>
-      <ToolHero
-        eyebrow="Free SEO tool"
-        title="Free Blog Title Generator"
-        intro="Enter the keyword you want to rank for and get blog titles that put it up front, use the space search results give them, and make people click."
-      >
-        <fetcher.Form method="post" className="space-y-4" aria-label="Blog title generator">
-          <Field
-            label="Main Keyword"
-            name="keyword"
-            required
-            maxLength={MAX_INPUT_LENGTH}
-            placeholder="e.g. email marketing for small business"
-            defaultValue={values.keyword}
-            error={fieldErrors.keyword}
-          />
-          <Honeypot />
-          <SubmitButton pending={busy} pendingText="Generating Titles..." className="btn-primary w-full py-3 text-base">
-            Generate Titles
-          </SubmitButton>
-        </fetcher.Form>
-      </ToolHero>
+    <div className="card" data-testid="tool-result">
+      <h2 className="text-xl font-bold text-slate-900">Suggested Blog Titles</h2>
+      <p className="mt-1 text-sm text-slate-600">SEO Score: how much of the ~70 characters a search result shows the title uses.</p>
+      <ul className="mt-4 space-y-3">
+        {result.titles.map((title) => {
+          const score = seoScore(title)
+          return (
+            <li key={title} className="rounded-xl border border-slate-200 p-4">
+              <p className="font-semibold text-slate-900">{title}</p>
+              <p className="mt-2 flex flex-wrap items-center gap-3 text-sm text-slate-600">
+                <span>{characterCount(title)} characters</span>
+                <span className={`rounded-full px-2.5 py-0.5 font-semibold ${scoreClass(score)}`}>SEO Score: {score}%</span>
+              </p>
+            </li>
+          )
+        })}
+      </ul>
+    </div>
+  )
+}
 
-      <ResultArea error={error} resultRef={resultRef}>
-        {result ? (
-          <>
-            <div className="card" data-testid="tool-result">
-              <h2 className="text-xl font-bold text-slate-900">Suggested Blog Titles</h2>
-              <p className="mt-1 text-sm text-slate-600">SEO Score: how much of the ~70 characters a search result shows the title uses.</p>
-              <ul className="mt-4 space-y-3">
-                {result.titles.map((title) => {
-                  const score = seoScore(title)
-                  return (
-                    <li key={title} className="rounded-xl border border-slate-200 p-4">
-                      <p className="font-semibold text-slate-900">{title}</p>
-                      <p className="mt-2 flex flex-wrap items-center gap-3 text-sm text-slate-600">
-                        <span>{characterCount(title)} characters</span>
-                        <span className={`rounded-full px-2.5 py-0.5 font-semibold ${scoreClass(score)}`}>SEO Score: {score}%</span>
-                      </p>
-                    </li>
-                  )
-                })}
-              </ul>
-            </div>
-            <PromoBlock
-              title="Automate Your Content Creation"
-              points={[
-                { icon: 'pen', text: 'Auto Writing - Complete SEO blog posts from your keywords, not just titles' },
-                { icon: 'target', text: 'Every post built around a keyword you can rank for' },
-                { icon: 'rocket', text: 'Auto Pilot publishes to your site through a webhook' },
-              ]}
-              highlight="Save 20+ Hours/Month"
-              cta="Start Writing with AI"
-            />
-          </>
-        ) : null}
-      </ResultArea>
-
-      <FeatureCards
-        heading="Titles that rank and get clicked"
-        features={[
+export default function FreeBlogTitle() {
+  return (
+    <FreeToolPage<ToolResult['titles']>
+      title="Free Blog Title Generator"
+      intro="Enter the keyword you want to rank for and get blog titles that put it up front, use the space search results give them, and make people click."
+      formLabel="Blog title generator"
+      fields={[{ label: 'Main Keyword', name: 'keyword', placeholder: 'e.g. email marketing for small business' }]}
+      pendingText="Generating Titles..."
+      submitText="Generate Titles"
+      renderResult={(result) => <Titles result={result} />}
+      promo={{
+        title: 'Automate Your Content Creation',
+        points: [
+          { icon: 'pen', text: 'Auto Writing - Complete SEO blog posts from your keywords, not just titles' },
+          { icon: 'target', text: 'Every post built around a keyword you can rank for' },
+          { icon: 'rocket', text: 'Auto Pilot publishes to your site through a webhook' },
+        ],
+        highlight: 'Save 20+ Hours/Month',
+        cta: 'Start Writing with AI',
+      }}
+      features={{
+        heading: 'Titles that rank and get clicked',
+        features: [
           { icon: 'target', title: 'Keyword First', text: 'Your keyword goes near the start of every title, where searchers and Google look first.' },
           { icon: 'chart', title: 'SEO Score', text: 'Each title is scored by length: around 70 characters uses the full width of a search result.' },
           { icon: 'sparkles', title: 'Varied Formats', text: 'How-tos, lists, guides, questions and comparisons, so you can match the search intent.' },
           { icon: 'bulb', title: 'Honest Hooks', text: 'Titles that earn the click with a clear benefit and then deliver on it, no clickbait.' },
-        ]}
-      />
-      <HowItWorks
-        steps={[
-          { title: 'Enter your keyword', text: 'Type the main keyword your post should rank for.' },
-          { title: 'AI writes titles', text: 'Our AI drafts titles in several formats, each built around your keyword.' },
-          { title: 'Pick the best one', text: 'Compare character counts and SEO scores, then pick the title that fits your post.' },
-        ]}
-      />
-      <ClosingBanner
-        title="Ready to Boost Your Content?"
-        text="Get keyword ideas, full outlines and a complete SEO strategy with our other free tools."
-      />
-    </>
+        ],
+      }}
+      steps={[
+        { title: 'Enter your keyword', text: 'Type the main keyword your post should rank for.' },
+        { title: 'AI writes titles', text: 'Our AI drafts titles in several formats, each built around your keyword.' },
+        { title: 'Pick the best one', text: 'Compare character counts and SEO scores, then pick the title that fits your post.' },
+      ]}
+      closing={{
+        title: 'Ready to Boost Your Content?',
+        text: 'Get keyword ideas, full outlines and a complete SEO strategy with our other free tools.',
+      }}
+    />
   )
 }

@@ -1,9 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
-import { ClosingBanner, FeatureCards, Honeypot, HowItWorks, PromoBlock, ResultArea, ToolHero, useToolRun } from '#app/components/landing/free-tool'
-import { Field } from '#app/components/ui/field'
-import { SubmitButton } from '#app/components/ui/submit-button'
+import { FreeToolPage } from '#app/components/landing/free-tool'
 import { seoMeta } from '#app/lib/seo'
-import { MAX_INPUT_LENGTH, type ToolResult } from '#app/lib/seo-tools'
+import type { ToolResult } from '#app/lib/seo-tools'
 import { toolPageAction } from '#app/server/free-tools.server'
 
 export const meta: MetaFunction = ({ matches }) =>
@@ -17,82 +15,62 @@ export const meta: MetaFunction = ({ matches }) =>
 
 export const action = ({ request }: ActionFunctionArgs) => toolPageAction('keywords', request)
 
-export default function FreeKeywordResearch() {
-  const { fetcher, busy, result, error, fieldErrors, values, resultRef } = useToolRun<ToolResult['keywords']>()
+function Keywords({ result }: { result: ToolResult['keywords'] }) {
   return (
-    <>
-      <ToolHero
-        eyebrow="Free SEO tool"
-        title="Free Keyword Research Tool"
-        intro="Type the topic you want to write about and get a list of keywords people really search for: specific, long-tail phrases a young website can rank for."
-      >
-        <fetcher.Form method="post" className="space-y-4" aria-label="Keyword research">
-          <Field
-            label="Content Topic"
-            name="topic"
-            required
-            maxLength={MAX_INPUT_LENGTH}
-            placeholder="e.g. sustainable fashion for young professionals"
-            defaultValue={values.topic}
-            error={fieldErrors.topic}
-          />
-          <Honeypot />
-          <SubmitButton pending={busy} pendingText="Analyzing Topic..." className="btn-primary w-full py-3 text-base">
-            Generate Keywords
-          </SubmitButton>
-        </fetcher.Form>
-      </ToolHero>
+    <div className="card" data-testid="tool-result">
+      <h2 className="text-xl font-bold text-slate-900">Recommended Keywords</h2>
+      <ol className="mt-4 divide-y divide-slate-100">
+        {result.keywords.map((keyword, i) => (
+          <li key={keyword} className="flex items-center gap-3 py-3">
+            <span className="flex h-7 w-7 flex-none items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-700" aria-hidden="true">
+              {i + 1}
+            </span>
+            <span className="font-medium text-slate-800">{keyword}</span>
+          </li>
+        ))}
+      </ol>
+    </div>
+  )
+}
 
-      <ResultArea error={error} resultRef={resultRef}>
-        {result ? (
-          <>
-            <div className="card" data-testid="tool-result">
-              <h2 className="text-xl font-bold text-slate-900">Recommended Keywords</h2>
-              <ol className="mt-4 divide-y divide-slate-100">
-                {result.keywords.map((keyword, i) => (
-                  <li key={keyword} className="flex items-center gap-3 py-3">
-                    <span className="flex h-7 w-7 flex-none items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-700" aria-hidden="true">
-                      {i + 1}
-                    </span>
-                    <span className="font-medium text-slate-800">{keyword}</span>
-                  </li>
-                ))}
-              </ol>
-            </div>
-            <PromoBlock
-              title="Automate Your Keyword Research"
-              points={[
-                { icon: 'trend', text: 'Auto Tracking - Monitor keyword rankings 24/7' },
-                { icon: 'chart', text: 'Real search volume and ranking difficulty for your country and language' },
-                { icon: 'rocket', text: 'Auto Pilot turns the best keywords into published posts' },
-              ]}
-              highlight="Save 10+ Hours/Month"
-              cta="Activate Auto Pilot Now"
-            />
-          </>
-        ) : null}
-      </ResultArea>
-
-      <FeatureCards
-        heading="Keyword research that fits a young website"
-        features={[
+export default function FreeKeywordResearch() {
+  return (
+    <FreeToolPage<ToolResult['keywords']>
+      title="Free Keyword Research Tool"
+      intro="Type the topic you want to write about and get a list of keywords people really search for: specific, long-tail phrases a young website can rank for."
+      formLabel="Keyword research"
+      fields={[{ label: 'Content Topic', name: 'topic', placeholder: 'e.g. sustainable fashion for young professionals' }]}
+      pendingText="Analyzing Topic..."
+      submitText="Generate Keywords"
+      renderResult={(result) => <Keywords result={result} />}
+      promo={{
+        title: 'Automate Your Keyword Research',
+        points: [
+          { icon: 'trend', text: 'Auto Tracking - Monitor keyword rankings 24/7' },
+          { icon: 'chart', text: 'Real search volume and ranking difficulty for your country and language' },
+          { icon: 'rocket', text: 'Auto Pilot turns the best keywords into published posts' },
+        ],
+        highlight: 'Save 10+ Hours/Month',
+        cta: 'Activate Auto Pilot Now',
+      }}
+      features={{
+        heading: 'Keyword research that fits a young website',
+        features: [
           { icon: 'search', title: 'Deep Analysis', text: 'The AI looks at your topic from every angle your readers do: problems, questions, comparisons and buying decisions.' },
           { icon: 'target', title: 'Relevance Score', text: 'Ideas stay close to your topic, so every keyword is one you could write a genuinely useful post about.' },
           { icon: 'bulb', title: 'Content Ideas', text: 'Each keyword doubles as a blog post idea. Pick one and you know what to write next.' },
           { icon: 'layers', title: 'Long-Tail Keywords', text: 'Specific 3–6 word phrases with less competition and clearer intent: the searches new sites can win.' },
-        ]}
-      />
-      <HowItWorks
-        steps={[
-          { title: 'Enter your topic', text: 'Describe what you want to write about in a few words, the more specific the better.' },
-          { title: 'AI analysis', text: 'Our AI expands the topic into the searches your future readers actually type.' },
-          { title: 'Get your keywords', text: 'Pick the keywords that fit your business and turn each one into a blog post.' },
-        ]}
-      />
-      <ClosingBanner
-        title="Ready to Find Better Keywords?"
-        text="Titles, outlines and a full SEO strategy: our other free tools take you from keyword to published post."
-      />
-    </>
+        ],
+      }}
+      steps={[
+        { title: 'Enter your topic', text: 'Describe what you want to write about in a few words, the more specific the better.' },
+        { title: 'AI analysis', text: 'Our AI expands the topic into the searches your future readers actually type.' },
+        { title: 'Get your keywords', text: 'Pick the keywords that fit your business and turn each one into a blog post.' },
+      ]}
+      closing={{
+        title: 'Ready to Find Better Keywords?',
+        text: 'Titles, outlines and a full SEO strategy: our other free tools take you from keyword to published post.',
+      }}
+    />
   )
 }

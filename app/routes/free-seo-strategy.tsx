@@ -1,12 +1,11 @@
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link } from '@remix-run/react'
+import type { ReactNode } from 'react'
 import { TRIAL_NOTE } from '#app/components/landing/content'
-import { ClosingBanner, FeatureCards, Honeypot, HowItWorks, ResultArea, ToolHero, useToolRun } from '#app/components/landing/free-tool'
+import { FreeToolPage } from '#app/components/landing/free-tool'
 import { Icon } from '#app/components/landing/icons'
-import { Field } from '#app/components/ui/field'
-import { SubmitButton } from '#app/components/ui/submit-button'
 import { seoMeta } from '#app/lib/seo'
-import { MAX_INPUT_LENGTH, type SeoStrategy, type ToolResult } from '#app/lib/seo-tools'
+import type { SeoStrategy, ToolResult } from '#app/lib/seo-tools'
 import { toolPageAction } from '#app/server/free-tools.server'
 
 export const meta: MetaFunction = ({ matches }) =>
@@ -20,11 +19,48 @@ export const meta: MetaFunction = ({ matches }) =>
 
 export const action = ({ request }: ActionFunctionArgs) => toolPageAction('strategy', request)
 
-function Checklist({ title, items }: { title: string; items: string[] }) {
+/** A card with a heading, left out when its list is empty. */
+function Part({ title, items, children }: { title: string; items: unknown[]; children: ReactNode }) {
   if (!items.length) return null
   return (
     <section className="card">
       <h3 className="text-lg font-semibold text-slate-900">{title}</h3>
+      {children}
+    </section>
+  )
+}
+
+/** A part whose items (themes, pillars) are bordered tiles in a grid, each under its own title. */
+function TileGrid<T>({
+  title,
+  items,
+  columns,
+  tileTitle,
+  tile,
+}: {
+  title: string
+  items: T[]
+  columns: string
+  tileTitle: (item: T) => string
+  tile: (item: T) => ReactNode
+}) {
+  return (
+    <Part title={title} items={items}>
+      <div className={`mt-4 grid gap-4 ${columns}`}>
+        {items.map((item, i) => (
+          <div key={`${i}-${tileTitle(item)}`} className="rounded-xl border border-slate-200 p-4">
+            <h4 className="font-semibold text-slate-900">{tileTitle(item)}</h4>
+            {tile(item)}
+          </div>
+        ))}
+      </div>
+    </Part>
+  )
+}
+
+function Checklist({ title, items }: { title: string; items: string[] }) {
+  return (
+    <Part title={title} items={items}>
       <ul className="mt-3 space-y-2">
         {items.map((item) => (
           <li key={item} className="flex items-start gap-2 text-slate-700">
@@ -33,7 +69,7 @@ function Checklist({ title, items }: { title: string; items: string[] }) {
           </li>
         ))}
       </ul>
-    </section>
+    </Part>
   )
 }
 
@@ -51,43 +87,39 @@ function StrategyView({ strategy }: { strategy: SeoStrategy }) {
         ) : null}
       </section>
 
-      {strategy.keyword_themes.length ? (
-        <section className="card">
-          <h3 className="text-lg font-semibold text-slate-900">Keyword themes</h3>
-          <div className="mt-4 grid gap-4 md:grid-cols-2">
-            {strategy.keyword_themes.map((theme, i) => (
-              <div key={`${i}-${theme.theme}`} className="rounded-xl border border-slate-200 p-4">
-                <h4 className="font-semibold text-slate-900">{theme.theme}</h4>
-                <p className="mt-1 text-xs font-medium uppercase tracking-wide text-slate-600">Intent: {theme.search_intent}</p>
-                <ul className="mt-3 flex flex-wrap gap-2">
-                  {theme.keywords.map((k) => (
-                    <li key={k} className="rounded-full bg-brand-50 px-3 py-1 text-sm text-brand-800">{k}</li>
-                  ))}
-                </ul>
-              </div>
-            ))}
-          </div>
-        </section>
-      ) : null}
+      <TileGrid
+        title="Keyword themes"
+        items={strategy.keyword_themes}
+        columns="md:grid-cols-2"
+        tileTitle={(theme) => theme.theme}
+        tile={(theme) => (
+          <>
+            <p className="mt-1 text-xs font-medium uppercase tracking-wide text-slate-600">Intent: {theme.search_intent}</p>
+            <ul className="mt-3 flex flex-wrap gap-2">
+              {theme.keywords.map((k) => (
+                <li key={k} className="rounded-full bg-brand-50 px-3 py-1 text-sm text-brand-800">{k}</li>
+              ))}
+            </ul>
+          </>
+        )}
+      />
 
-      {strategy.content_pillars.length ? (
-        <section className="card">
-          <h3 className="text-lg font-semibold text-slate-900">Content pillars</h3>
-          <div className="mt-4 grid gap-4 md:grid-cols-3">
-            {strategy.content_pillars.map((pillar, i) => (
-              <div key={`${i}-${pillar.title}`} className="rounded-xl border border-slate-200 p-4">
-                <h4 className="font-semibold text-slate-900">{pillar.title}</h4>
-                <p className="mt-1 text-sm text-slate-600">{pillar.description}</p>
-                <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-700">
-                  {pillar.post_ideas.map((idea) => (
-                    <li key={idea}>{idea}</li>
-                  ))}
-                </ul>
-              </div>
-            ))}
-          </div>
-        </section>
-      ) : null}
+      <TileGrid
+        title="Content pillars"
+        items={strategy.content_pillars}
+        columns="md:grid-cols-3"
+        tileTitle={(pillar) => pillar.title}
+        tile={(pillar) => (
+          <>
+            <p className="mt-1 text-sm text-slate-600">{pillar.description}</p>
+            <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-700">
+              {pillar.post_ideas.map((idea) => (
+                <li key={idea}>{idea}</li>
+              ))}
+            </ul>
+          </>
+        )}
+      />
 
       <div className="grid gap-6 md:grid-cols-2">
         <Checklist title="Quick wins" items={strategy.quick_wins} />
@@ -96,96 +128,69 @@ function StrategyView({ strategy }: { strategy: SeoStrategy }) {
         <Checklist title="KPIs to track" items={strategy.kpis} />
       </div>
 
-      {strategy.roadmap.length ? (
-        <section className="card">
-          <h3 className="text-lg font-semibold text-slate-900">Roadmap</h3>
-          <ol className="mt-4 space-y-4 border-l-2 border-brand-200 pl-5">
-            {strategy.roadmap.map((step, i) => (
-              <li key={`${i}-${step.period}`}>
-                <h4 className="font-semibold text-slate-900">
-                  {step.period}: <span className="font-normal text-slate-700">{step.focus}</span>
-                </h4>
-                <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-700">
-                  {step.actions.map((a) => (
-                    <li key={a}>{a}</li>
-                  ))}
-                </ul>
-              </li>
-            ))}
-          </ol>
-        </section>
-      ) : null}
+      <Part title="Roadmap" items={strategy.roadmap}>
+        <ol className="mt-4 space-y-4 border-l-2 border-brand-200 pl-5">
+          {strategy.roadmap.map((step, i) => (
+            <li key={`${i}-${step.period}`}>
+              <h4 className="font-semibold text-slate-900">
+                {step.period}: <span className="font-normal text-slate-700">{step.focus}</span>
+              </h4>
+              <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-700">
+                {step.actions.map((a) => (
+                  <li key={a}>{a}</li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ol>
+      </Part>
     </div>
   )
 }
 
 export default function FreeSeoStrategy() {
-  const { fetcher, busy, result, error, fieldErrors, values, resultRef } = useToolRun<ToolResult['strategy']>()
   return (
-    <>
-      <ToolHero
-        eyebrow="Free SEO tool"
-        title="Free SEO Strategy Generator"
-        intro="Tell us what you sell and who you sell to. Get a personalised 90-day SEO plan: keyword themes, content pillars, quick wins and the numbers to track."
-      >
-        <fetcher.Form method="post" className="space-y-4" aria-label="SEO strategy generator">
-          <Field
-            label="Business Type"
-            name="business"
-            required
-            maxLength={MAX_INPUT_LENGTH}
-            placeholder="e.g. online bakery, B2B invoicing software"
-            defaultValue={values.business}
-            error={fieldErrors.business}
-          />
-          <Field
-            label="Market Segment"
-            name="segment"
-            required
-            maxLength={MAX_INPUT_LENGTH}
-            placeholder="e.g. health-conscious families in Austin"
-            defaultValue={values.segment}
-            error={fieldErrors.segment}
-          />
-          <Honeypot />
-          <SubmitButton pending={busy} pendingText="Generating Your Strategy..." className="btn-primary w-full py-3 text-base">
-            Generate My SEO Strategy
-          </SubmitButton>
-        </fetcher.Form>
-      </ToolHero>
-
-      <ResultArea error={error} resultRef={resultRef}>
-        {result ? <StrategyView strategy={result.seo_strategy} /> : null}
-      </ResultArea>
-
-      <section aria-labelledby="strategy-cta" className="px-4 py-10">
-        <div className="mx-auto flex max-w-4xl flex-col items-center gap-4 rounded-2xl bg-slate-900 px-6 py-8 text-center text-white">
-          <h2 id="strategy-cta" className="text-2xl font-bold">Put your strategy on Auto Pilot</h2>
-          <p className="max-w-2xl text-slate-300">
-            Rankwell researches the keywords, writes the posts and publishes them for you, so your strategy actually gets done.
-          </p>
-          <Link to="/signup" className="btn bg-white px-5 py-3 text-base text-slate-900 hover:bg-brand-50">Start Your Free Trial</Link>
-          <p className="text-sm text-slate-300">{TRIAL_NOTE}</p>
-        </div>
-      </section>
-
-      <FeatureCards
-        heading="A strategy made for your business"
-        features={[
+    <FreeToolPage<ToolResult['strategy']>
+      title="Free SEO Strategy Generator"
+      intro="Tell us what you sell and who you sell to. Get a personalised 90-day SEO plan: keyword themes, content pillars, quick wins and the numbers to track."
+      formLabel="SEO strategy generator"
+      fields={[
+        { label: 'Business Type', name: 'business', placeholder: 'e.g. online bakery, B2B invoicing software' },
+        { label: 'Market Segment', name: 'segment', placeholder: 'e.g. health-conscious families in Austin' },
+      ]}
+      pendingText="Generating Your Strategy..."
+      submitText="Generate My SEO Strategy"
+      renderResult={(result) => <StrategyView strategy={result.seo_strategy} />}
+      afterResults={
+        <section aria-labelledby="strategy-cta" className="px-4 py-10">
+          <div className="mx-auto flex max-w-4xl flex-col items-center gap-4 rounded-2xl bg-slate-900 px-6 py-8 text-center text-white">
+            <h2 id="strategy-cta" className="text-2xl font-bold">Put your strategy on Auto Pilot</h2>
+            <p className="max-w-2xl text-slate-300">
+              Rankwell researches the keywords, writes the posts and publishes them for you, so your strategy actually gets done.
+            </p>
+            <Link to="/signup" className="btn bg-white px-5 py-3 text-base text-slate-900 hover:bg-brand-50">Start Your Free Trial</Link>
+            <p className="text-sm text-slate-300">{TRIAL_NOTE}</p>
+          </div>
+        </section>
+      }
+      features={{
+        heading: 'A strategy made for your business',
+        features: [
           { icon: 'target', title: 'Personalised', text: 'Built around your business type and market segment, not a generic checklist.' },
           { icon: 'search', title: 'Keyword Themes', text: 'The topics your customers search for, grouped by intent with example keywords.' },
           { icon: 'layers', title: 'Content Pillars', text: 'Pillar topics with post ideas, so you always know what to write next.' },
           { icon: 'chart', title: '90-Day Roadmap', text: 'What to do in weeks 1-4, 5-8 and 9-12, and the KPIs that show it is working.' },
-        ]}
-      />
-      <HowItWorks
-        steps={[
-          { title: 'Describe your business', text: 'Enter what you sell and the market you sell to.' },
-          { title: 'AI plans your SEO', text: 'Our AI maps keyword themes, content pillars, quick wins and a roadmap.' },
-          { title: 'Execute and grow', text: 'Follow the plan yourself, or let Rankwell’s Auto Pilot do the work.' },
-        ]}
-      />
-      <ClosingBanner title="Ready to Grow Your Organic Traffic?" text="Find keywords, titles and outlines for every post in your plan with our other free tools." />
-    </>
+        ],
+      }}
+      steps={[
+        { title: 'Describe your business', text: 'Enter what you sell and the market you sell to.' },
+        { title: 'AI plans your SEO', text: 'Our AI maps keyword themes, content pillars, quick wins and a roadmap.' },
+        { title: 'Execute and grow', text: 'Follow the plan yourself, or let Rankwell’s Auto Pilot do the work.' },
+      ]}
+      closing={{
+        title: 'Ready to Grow Your Organic Traffic?',
+        text: 'Find keywords, titles and outlines for every post in your plan with our other free tools.',
+      }}
+    />
   )
 }

@@ -1,46 +1,26 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { FormMessage } from '#app/components/auth-layout'
-import { Field, SelectField } from '#app/components/ui/field'
+import { CustomerFields, MarketSelects, WebsiteField } from '#app/components/business-fields'
 import { SubmitButton } from '#app/components/ui/submit-button'
-import { describeErrors, marketFieldsFromForm, onboardingSchema, type FieldErrors } from '#app/lib/account-schemas'
+import { businessValues, describeErrors, marketFieldsFromForm, onboardingSchema, type FieldErrors } from '#app/lib/account-schemas'
 import { firstSearchPath } from '#app/lib/account-routing'
-import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/lib/markets'
-import { completeOnboarding } from '#app/server/account.server'
+import { completeOnboarding, profileFields } from '#app/server/account.server'
 import { requireUser } from '#app/server/session.server'
 
 export const meta: MetaFunction = () => [{ title: 'Set up your business | Rankwell' }, { name: 'robots', content: 'noindex' }]
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
-  return json({
-    values: {
-      website: user.website ?? '',
-      marketSegment: user.marketSegment ?? '',
-      productService: user.productService ?? '',
-      countryCode: user.countryCode ?? '',
-      languageCode: user.languageCode ?? '',
-    },
-  })
+  return json({ values: businessValues(profileFields(user)) })
 }
-
-type Values = { website: string; marketSegment: string; productService: string; countryCode: string; languageCode: string }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
   const form = await request.formData()
   const raw = marketFieldsFromForm(form)
   const parsed = onboardingSchema.safeParse(raw)
-  if (!parsed.success) {
-    const values: Values = {
-      website: raw.website ?? '',
-      marketSegment: raw.marketSegment ?? '',
-      productService: raw.productService ?? '',
-      countryCode: raw.country?.code ?? '',
-      languageCode: raw.language?.code ?? '',
-    }
-    return json({ ...describeErrors(parsed.error), values }, { status: 400 })
-  }
+  if (!parsed.success) return json({ ...describeErrors(parsed.error), values: businessValues(raw) }, { status: 400 })
   await completeOnboarding(user.id, parsed.data)
   // The keywords screen runs this first search at once (run=1).
   return redirect(firstSearchPath(parsed.data))
@@ -63,54 +43,14 @@ export default function Onboarding() {
       <div className="card">
         <FormMessage message={actionData ? 'Please check the highlighted fields.' : null} tone="error" />
         <Form method="post" className="space-y-5" key={actionData ? 'retry' : 'first'}>
-          <Field
-            label="Website"
-            name="website"
-            type="url"
-            inputMode="url"
-            autoComplete="url"
-            placeholder="https://yourcompany.com"
-            hint="Optional."
-            defaultValue={values.website}
-            error={errors.website}
+          <WebsiteField values={values} errors={errors} autoComplete="url" hint="Optional." />
+          <CustomerFields
+            values={values}
+            errors={errors}
+            marketSegment={{ placeholder: 'e.g. Owners of small online shops' }}
+            productService={{ placeholder: 'e.g. email marketing software', hint: 'Your first keyword search starts from this.' }}
           />
-          <Field
-            label="Ideal Customer"
-            name="marketSegment"
-            required
-            maxLength={500}
-            placeholder="e.g. Owners of small online shops"
-            defaultValue={values.marketSegment}
-            error={errors.marketSegment}
-          />
-          <Field
-            label="Product/Service"
-            name="productService"
-            required
-            maxLength={500}
-            placeholder="e.g. email marketing software"
-            hint="Your first keyword search starts from this."
-            defaultValue={values.productService}
-            error={errors.productService}
-          />
-          <div className="grid gap-5 sm:grid-cols-2">
-            <SelectField
-              label="Country"
-              name="countryCode"
-              options={COUNTRY_OPTIONS}
-              placeholder="Select country"
-              defaultValue={values.countryCode}
-              error={errors.country}
-            />
-            <SelectField
-              label="Language"
-              name="languageCode"
-              options={LANGUAGE_OPTIONS}
-              placeholder="Select language"
-              defaultValue={values.languageCode}
-              error={errors.language}
-            />
-          </div>
+          <MarketSelects values={values} errors={errors} />
           <SubmitButton className="btn-primary w-full py-3 text-base" pendingText="Saving...">
             Continue to SEO Setup
           </SubmitButton>

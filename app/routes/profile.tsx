@@ -4,17 +4,19 @@ import type { ReactNode } from 'react'
 import { FormMessage } from '#app/components/auth-layout'
 import { SubscriptionCard } from '#app/components/subscription-card'
 import { PageHeader } from '#app/components/ui/dialog'
-import { Field, SelectField } from '#app/components/ui/field'
+import { CustomerFields, MarketSelects, WebsiteField } from '#app/components/business-fields'
+import { Field } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import {
+  businessValues,
   describeErrors,
   formFields,
   marketFieldsFromForm,
   PROFILE_MESSAGES,
   profileSchema,
+  type BusinessValues,
   type FieldErrors,
 } from '#app/lib/account-schemas'
-import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/lib/markets'
 import { profileFields, updateProfile } from '#app/server/account.server'
 import { getUsageSummary } from '#app/server/quota.server'
 import { requireUser } from '#app/server/session.server'
@@ -32,14 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   })
 }
 
-type Values = {
-  name: string
-  marketSegment: string
-  productService: string
-  website: string
-  countryCode: string
-  languageCode: string
-}
+type Values = BusinessValues & { name: string }
 type ActionData = { message: string; errors: FieldErrors; values: Values }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -49,14 +44,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const text = formFields(form, ['name'] as const)
   const market = marketFieldsFromForm(form)
   const input = { ...market, name: text.name }
-  const values: Values = {
-    name: text.name ?? '',
-    marketSegment: market.marketSegment ?? '',
-    productService: market.productService ?? '',
-    website: market.website ?? '',
-    countryCode: market.country?.code ?? '',
-    languageCode: market.language?.code ?? '',
-  }
+  const values: Values = { name: text.name ?? '', ...businessValues(market) }
   const parsed = profileSchema.safeParse(input)
   if (!parsed.success) return json<ActionData>({ ...describeErrors(parsed.error), values }, { status: 400 })
   try {
@@ -81,14 +69,7 @@ export default function Profile() {
   const { profile, summary, editing } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const failed = actionData ?? null
-  const values: Values = failed?.values ?? {
-    name: profile.name,
-    marketSegment: profile.marketSegment,
-    productService: profile.productService,
-    website: profile.website,
-    countryCode: profile.country?.code ?? '',
-    languageCode: profile.language?.code ?? '',
-  }
+  const values: Values = failed?.values ?? { name: profile.name, ...businessValues(profile) }
   const errors: FieldErrors = failed?.errors ?? {}
   const isEditing = editing || Boolean(failed)
 
@@ -111,52 +92,11 @@ export default function Profile() {
             <Form method="post" className="mt-6 space-y-5" aria-label="Edit profile">
               <FormMessage message={actionData?.message} tone="error" />
               <Field label="Name" name="name" required maxLength={100} autoComplete="name" defaultValue={values.name} error={errors.name} />
-              <Field
-                label="Ideal Customer"
-                name="marketSegment"
-                required
-                maxLength={500}
-                hint="Your market segment: who you sell to."
-                defaultValue={values.marketSegment}
-                error={errors.marketSegment}
-              />
-              <Field
-                label="Product/Service"
-                name="productService"
-                required
-                maxLength={500}
-                defaultValue={values.productService}
-                error={errors.productService}
-              />
+              <CustomerFields values={values} errors={errors} marketSegment={{ hint: 'Your market segment: who you sell to.' }} />
               <fieldset id="business-details" className="space-y-5 rounded-xl border border-slate-200 p-4">
                 <legend className="px-1 text-sm font-semibold text-slate-800">Business details (used by Auto Pilot)</legend>
-                <Field
-                  label="Website"
-                  name="website"
-                  type="url"
-                  inputMode="url"
-                  placeholder="https://yourcompany.com"
-                  defaultValue={values.website}
-                  error={errors.website}
-                />
-                <div className="grid gap-5 sm:grid-cols-2">
-                  <SelectField
-                    label="Country"
-                    name="countryCode"
-                    options={COUNTRY_OPTIONS}
-                    placeholder="Select country"
-                    defaultValue={values.countryCode}
-                    error={errors.country}
-                  />
-                  <SelectField
-                    label="Language"
-                    name="languageCode"
-                    options={LANGUAGE_OPTIONS}
-                    placeholder="Select language"
-                    defaultValue={values.languageCode}
-                    error={errors.language}
-                  />
-                </div>
+                <WebsiteField values={values} errors={errors} />
+                <MarketSelects values={values} errors={errors} />
               </fieldset>
               <div className="flex justify-end gap-3">
                 <Link to="/profile" preventScrollReset className="btn-secondary">Cancel</Link>

@@ -1,8 +1,11 @@
 import crypto from 'node:crypto'
-import { AUTH_MESSAGES, type SignInInput, type SignUpInput } from '#app/lib/account-schemas'
+import { json } from '@remix-run/node'
+import type { z } from 'zod'
+import { AUTH_MESSAGES, describeErrors, type FieldErrors, type SignInInput, type SignUpInput } from '#app/lib/account-schemas'
 import { hashPassword, verifyPassword } from './password.server'
 import { clientIp, hit, resetBucket, type RateLimitResult } from './rate-limit.server'
 import { createSession, sessionCookie } from './session.server'
+import { TOAST_MS, toast } from './toast.server'
 import { createUser, findUserByEmail, normalizeEmail } from './users.server'
 
 /**
@@ -79,4 +82,45 @@ export function retryAfterHeaders(result: AuthResult): HeadersInit {
 export async function browserSessionCookie(request: Request, userId: string): Promise<string> {
   const session = await createSession(userId, { userAgent: request.headers.get('user-agent') })
   return sessionCookie().serialize(session.id)
+}
+
+/** What the sign-in and sign-up pages' action answers on failure: the message, field errors and kept values. */
+export type AuthPageActionData<V> = { message: string; errors: FieldErrors; values: V }
+
+/**
+ * The action of the sign-in and sign-up pages. A filled honeypot or invalid fields answer 400, a refused attempt
+ * its own status (with Retry-After when rate-limited), always with the submitted `values` (never the password).
+ * Success starts a browser session and redirects to `success(user).to` with a toast.
+ */
+export async function authPageAction<I, V>(
+  request: Request,
+  {
+    values,
+    honeypot,
+    schema,
+    fields,
+    submit,
+    success,
+  }: {
+    values: V
+    honeypot: boolean
+    schema: z.ZodType<I, z.ZodTypeDef, unknown>
+    fields: unknown
+    submit: (input: I) => Promise<AuthResult>
+    success: (user: User) => { to: string; message: string }
+  },
+) {
+  if (honeypot) return json<AuthPageActionData<V>>({ message: AUTH_MESSAGES.generic, errors: {}, values }, { status: 400 })
+  const parsed = schema.safeParse(fields)
+  if (!parsed.success) return json<AuthPageActionData<V>>({ ...describeErrors(parsed.error), values }, { status: 400 })
+  const result = await submit(parsed.data)
+  if (!result.ok) {
+    return json<AuthPageActionData<V>>(
+      { message: result.message, errors: {}, values },
+      { status: result.status, headers: retryAfterHeaders(result) },
+    )
+  }
+  const cookie = await browserSessionCookie(request, result.user.id)
+  const { to, message } = success(result.user)
+  return toast().redirectWithSuccess(to, { message, duration: TOAST_MS }, { headers: { 'Set-Cookie': cookie } })
 }

@@ -77,34 +77,40 @@ type Spec<T extends ToolId> = {
   shape: (raw: never) => ToolResult[T] | null
 }
 
+/** A tool whose answer is one list of strings under `key` (cleaned, at most `max`; empty means no result). */
+function listSpec<T extends 'keywords' | 'titles'>(key: T, name: string, max: number, user: Spec<T>['user']): Spec<T> {
+  return {
+    name,
+    user,
+    jsonSchema: strict({ [key]: stringArray }),
+    parse: z.object({ [key]: z.array(z.string()) }),
+    shape: (raw: Record<T, string[]>) => {
+      const items = cleanList(raw[key], max)
+      return items.length ? ({ [key]: items } as ToolResult[T]) : null
+    },
+  }
+}
+
 const SPECS: { [T in ToolId]: Spec<T> } = {
-  keywords: {
-    name: 'keyword_ideas',
-    user: ({ topic }) =>
+  keywords: listSpec(
+    'keywords',
+    'keyword_ideas',
+    20,
+    ({ topic }) =>
       `Topic: ${JSON.stringify(topic)}\n` +
       'Suggest 12 to 15 keywords a new website could realistically rank for with content about this topic: ' +
       'mostly long-tail phrases (3 to 6 words) that people really type into Google, a mix of informational and ' +
       'buying intent, each in lower case, no numbering, no duplicates.',
-    jsonSchema: strict({ keywords: stringArray }),
-    parse: z.object({ keywords: z.array(z.string()) }),
-    shape: (raw: { keywords: string[] }) => {
-      const keywords = cleanList(raw.keywords, 20)
-      return keywords.length ? { keywords } : null
-    },
-  },
-  titles: {
-    name: 'blog_titles',
-    user: ({ keyword }) =>
+  ),
+  titles: listSpec(
+    'titles',
+    'blog_titles',
+    12,
+    ({ keyword }) =>
       `Main keyword: ${JSON.stringify(keyword)}\n` +
       'Write 8 to 10 click-worthy, honest blog post titles that contain the main keyword (or a close variant) near ' +
       'the start. Aim for 50 to 70 characters each; vary the formats (how-to, list, guide, question, comparison).',
-    jsonSchema: strict({ titles: stringArray }),
-    parse: z.object({ titles: z.array(z.string()) }),
-    shape: (raw: { titles: string[] }) => {
-      const titles = cleanList(raw.titles, 12)
-      return titles.length ? { titles } : null
-    },
-  },
+  ),
   outline: {
     name: 'blog_outline',
     user: ({ keyword }) =>

@@ -4,22 +4,15 @@ import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import { waitForSmtpMessage } from '#tests/fakes/client'
 import { createTestUser, uniqueEmail } from '#tests/setup/app'
+import { baseURL, signedIn } from '#tests/setup/browser'
 
 // Every test runs twice: with JavaScript (project `js`) and without (project `no-js`).
 const withJs = () => test.info().project.name === 'js'
-const baseURL = () => test.info().project.use.baseURL ?? process.env.BASE_URL!
 
 /** Each test is its own client (its own IP), so sign-in and sign-up rate limits never meet. */
 test.beforeEach(async ({ page }) => {
   await page.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.77.${crypto.randomInt(0, 255)}.${crypto.randomInt(1, 255)}` })
 })
-
-async function signInWithCookie(page: Page, opts: { onboarded?: boolean } = {}) {
-  const user = await createTestUser(opts)
-  const [name, ...rest] = user.cookie.split('=')
-  await page.context().addCookies([{ name: name!, value: rest.join('='), url: baseURL() }])
-  return user
-}
 
 async function signInWithForm(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email)
@@ -177,13 +170,13 @@ test('the guard sends signed-out visitors to /signin and back, and unfinished on
   await expect(page.getByRole('button', { name: 'Save' })).toBeVisible()
 
   await page.context().clearCookies()
-  await signInWithCookie(page, { onboarded: false })
+  await signedIn(page, { onboarded: false })
   await page.goto('/keywords')
   await expect(page).toHaveURL(/\/onboarding$/)
 })
 
 test('the Help question reaches support', async ({ page }) => {
-  const user = await signInWithCookie(page)
+  const user = await signedIn(page)
   const question = `Can Auto Pilot post twice a day? ${crypto.randomUUID()}`
   await page.goto('/profile')
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Help' }).first().click()
@@ -215,7 +208,7 @@ test('the Help question reaches support', async ({ page }) => {
 })
 
 test('edit the profile: Cancel keeps it, Save updates it with a toast at the top that goes away', async ({ page }) => {
-  await signInWithCookie(page)
+  await signedIn(page)
   await page.goto('/profile')
   const card = page.getByTestId('profile-card')
   await expect(card).toContainText('Indie SaaS founders')
@@ -251,7 +244,7 @@ test('edit the profile: Cancel keeps it, Save updates it with a toast at the top
 })
 
 test('the navigation bar: links, e-mail, mobile menu, and scroll to top', async ({ page }) => {
-  const user = await signInWithCookie(page)
+  const user = await signedIn(page)
   await page.goto('/profile')
   const nav = page.getByRole('navigation', { name: 'Main' })
   for (const [label, href] of [

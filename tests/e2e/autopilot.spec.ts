@@ -4,22 +4,13 @@ import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import { generateWebhookSecret } from '#app/server/webhooks.server'
 import { startReceiver, type Receiver } from '#tests/setup/autopilot-helpers'
-import { createTestUser } from '#tests/setup/app'
+import { ownClientIp, signedIn } from '#tests/setup/browser'
 
 const withJs = () => test.info().project.name === 'js'
 
 test.beforeEach(async ({ page }) => {
-  const ip = `10.${crypto.randomInt(0, 255)}.${crypto.randomInt(0, 255)}.${crypto.randomInt(1, 254)}`
-  await page.context().setExtraHTTPHeaders({ 'X-Forwarded-For': ip })
+  await ownClientIp(page)
 })
-
-/** A user made in the database (onboarded), signed in to the browser. */
-async function signedIn(page: Page) {
-  const user = await createTestUser()
-  const [name, ...rest] = user.cookie.split('=')
-  await page.context().addCookies([{ name: name!, value: rest.join('='), url: test.info().project.use.baseURL ?? process.env.BASE_URL! }])
-  return user
-}
 
 /** Auto Pilot on in the database only (no schedule, so no run writes posts behind the test's back). */
 async function switchedOn(userId: string, values: Partial<typeof schema.autopilotSettings.$inferInsert> = {}) {

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
 import { eq } from 'drizzle-orm'
 import { formatShortDate } from '#app/lib/billing'
@@ -6,24 +5,16 @@ import { db, schema } from '#app/server/db.server'
 import { getUsageSummary } from '#app/server/quota.server'
 import { stripeControl } from '#tests/fakes/client'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
+import { ownClientIp, signedIn } from '#tests/setup/browser'
 
 const stripeFake = stripeControl()
 
 test.beforeEach(async ({ page }) => {
   // Every test is its own client as far as rate limits go.
-  const ip = `10.${crypto.randomInt(0, 255)}.${crypto.randomInt(0, 255)}.${crypto.randomInt(1, 254)}`
-  await page.context().setExtraHTTPHeaders({ 'X-Forwarded-For': ip })
+  await ownClientIp(page)
 })
 
 const noJs = () => test.info().project.name === 'no-js'
-
-/** A user made in the database, signed in to the browser with a session cookie. */
-async function signedIn(page: Page) {
-  const user = await createTestUser()
-  const [name, ...rest] = user.cookie.split('=')
-  await page.context().addCookies([{ name: name!, value: rest.join('='), url: test.info().project.use.baseURL ?? process.env.BASE_URL! }])
-  return user
-}
 
 async function subscription(userId: string) {
   const [row] = await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, userId))

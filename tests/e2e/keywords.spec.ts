@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import { fakeControl } from '#tests/fakes/client'
-import { createTestUser } from '#tests/setup/app'
+import { ownClientIp, signedIn } from '#tests/setup/browser'
 
 // The spec's copy, verbatim.
 const VALIDATION = 'Please enter a keyword, and select both a country and language.'
@@ -13,19 +13,10 @@ const DIFFICULTY_TIP = 'Difficulty score for ranking this keyword. New sites sho
 
 test.beforeEach(async ({ page }) => {
   // Every test is its own client as far as rate limits go.
-  const ip = `10.${crypto.randomInt(0, 255)}.${crypto.randomInt(0, 255)}.${crypto.randomInt(1, 254)}`
-  await page.context().setExtraHTTPHeaders({ 'X-Forwarded-For': ip })
+  await ownClientIp(page)
 })
 
 const withJs = () => test.info().project.name === 'js'
-
-/** A user made in the database (onboarded: United States, English), signed in to the browser. */
-async function signedIn(page: Page) {
-  const user = await createTestUser()
-  const [name, ...rest] = user.cookie.split('=')
-  await page.context().addCookies([{ name: name!, value: rest.join('='), url: test.info().project.use.baseURL ?? process.env.BASE_URL! }])
-  return user
-}
 
 function uniqueQuery(base = 'content marketing') {
   const letters = crypto.randomBytes(5).toString('hex').replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!)

@@ -4,15 +4,14 @@ import { eq } from 'drizzle-orm'
 import { formatLongDate } from '#app/lib/posts'
 import { db, schema } from '#app/server/db.server'
 import { fakeControl } from '#tests/fakes/client'
-import { createTestUser, type TestUser } from '#tests/setup/app'
+import type { TestUser } from '#tests/setup/app'
+import { signedIn } from '#tests/setup/browser'
 
 const SUCCESS = 'Your post is being generated! It may take about 2 minutes. Check the Blog Posts later.'
 
 /** A user made in the database, signed in to the browser with a session cookie, with its own client IP. */
 async function signIn(page: Page) {
-  const user = await createTestUser()
-  const [name, ...rest] = user.cookie.split('=')
-  await page.context().addCookies([{ name: name!, value: rest.join('='), url: test.info().project.use.baseURL ?? process.env.BASE_URL! }])
+  const user = await signedIn(page)
   await page.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.5.${crypto.randomInt(0, 255)}.${crypto.randomInt(1, 255)}` })
   return user
 }

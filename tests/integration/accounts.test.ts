@@ -1,18 +1,14 @@
-import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
-import net from 'node:net'
 import { eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { db, schema } from '#app/server/db.server'
 import { googleOAuthControl, waitForSmtpMessage } from '#tests/fakes/client'
-import { api, appUrl, createTestUser, uniqueEmail, waitFor } from '#tests/setup/app'
+import { api, appUrl, createTestUser, uniqueEmail, uniqueIp } from '#tests/setup/app'
+import { freePort, startWeb } from '#tests/setup/processes'
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------------------------
-
-/** A client IP of its own for every test, so that rate limits never leak between tests. */
-const freshIp = () => `10.${crypto.randomInt(0, 255)}.${crypto.randomInt(0, 255)}.${crypto.randomInt(1, 254)}`
 
 async function userByEmail(email: string) {
   const [user] = await db.select().from(schema.users).where(eq(schema.users.email, email.trim().toLowerCase()))
@@ -22,7 +18,7 @@ async function userByEmail(email: string) {
 /** A tiny cookie jar for following redirects across the app and the fake Google by hand. */
 class Browser {
   cookies = new Map<string, string>()
-  constructor(readonly ip = freshIp()) {}
+  constructor(readonly ip = uniqueIp()) {}
   header() {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
   }
@@ -105,27 +101,7 @@ async function googleSignIn(
   return { callback, callbackPath: path(callback) }
 }
 
-async function freePort() {
-  return new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
-}
-
-/** Another web process of the built app with some environment overridden (e.g. no Google, broken SMTP). */
-async function startWeb(overrides: Record<string, string>) {
-  const port = await freePort()
-  const url = `http://localhost:${port}`
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    env: { ...process.env, PORT: String(port), APP_URL: url, ...overrides },
-    stdio: 'ignore',
-  })
-  await waitFor(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, { timeout: 30_000 })
-  return { url, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM') }) }
-}
-
+/** Other web processes of the built app with some environment overridden (e.g. no Google, broken SMTP). */
 const extra: Array<{ stop: () => Promise<unknown> }> = []
 afterAll(async () => {
   await Promise.all(extra.map((e) => e.stop()))
@@ -144,7 +120,7 @@ const json = (ip: string, body: unknown, token?: string, method = 'POST'): Reque
 describe('accounts API: sign-up and login', () => {
   it('signs up with a trimmed, lower-cased e-mail, an argon2id hash and a trial, and returns a working token', async () => {
     const email = uniqueEmail('signup')
-    const res = await api('/api/signup', json(freshIp(), { name: ' Ada ', email: `  ${email.toUpperCase()} `, password: 'a-long-password' }))
+    const res = await api('/api/signup', json(uniqueIp(), { name: ' Ada ', email: `  ${email.toUpperCase()} `, password: 'a-long-password' }))
     expect(res.status).toBe(201)
     expect(res.body.message).toBe('Account created successfully. Welcome to Rankwell!')
     expect(typeof res.body.token).toBe('string')
@@ -162,28 +138,28 @@ describe('accounts API: sign-up and login', () => {
 
   it('refuses a duplicate e-mail (any case, any spaces) with a clear 409', async () => {
     const email = uniqueEmail('dup')
-    expect((await api('/api/signup', json(freshIp(), { name: 'A', email, password: 'a-long-password' }))).status).toBe(201)
-    const again = await api('/api/signup', json(freshIp(), { name: 'B', email: ` ${email.toUpperCase()}`, password: 'another-password' }))
+    expect((await api('/api/signup', json(uniqueIp(), { name: 'A', email, password: 'a-long-password' }))).status).toBe(201)
+    const again = await api('/api/signup', json(uniqueIp(), { name: 'B', email: ` ${email.toUpperCase()}`, password: 'another-password' }))
     expect(again.status).toBe(409)
     expect(again.body.message).toBe('An account with this email already exists. Please sign in instead.')
     expect(again.body.token).toBeUndefined()
   })
 
   it('answers bad sign-up input with 400 and field errors', async () => {
-    const res = await api('/api/signup', json(freshIp(), { name: '', email: 'nope', password: 'short' }))
+    const res = await api('/api/signup', json(uniqueIp(), { name: '', email: 'nope', password: 'short' }))
     expect(res.status).toBe(400)
     const errors = res.body.errors as Record<string, string[]>
     expect(errors.name?.[0]).toBe('Name is required.')
     expect(errors.email?.[0]).toBe('Please enter a valid email address.')
     expect(errors.password?.[0]).toMatch(/at least 8/)
-    const notJson = await api('/api/signup', { method: 'POST', body: '{oops', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() } })
+    const notJson = await api('/api/signup', { method: 'POST', body: '{oops', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': uniqueIp() } })
     expect(notJson.status).toBe(400)
     expect((await api('/api/signup')).status).toBe(405)
   })
 
   it('logs in with token, onboardingComplete and message, whatever the e-mail case', async () => {
     const user = await createTestUser({ onboarded: true })
-    const res = await api('/api/login', json(freshIp(), { email: ` ${user.email.toUpperCase()} `, password: user.password }))
+    const res = await api('/api/login', json(uniqueIp(), { email: ` ${user.email.toUpperCase()} `, password: user.password }))
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ onboardingComplete: true, message: 'Signed in successfully. Welcome back!' })
     const claims = JSON.parse(Buffer.from((res.body.token as string).split('.')[1]!, 'base64url').toString()) as Record<string, unknown>
@@ -192,14 +168,14 @@ describe('accounts API: sign-up and login', () => {
     expect(me.body.email).toBe(user.email)
 
     const fresh = await createTestUser({ onboarded: false })
-    const second = await api('/api/login', json(freshIp(), { email: fresh.email, password: fresh.password }))
+    const second = await api('/api/login', json(uniqueIp(), { email: fresh.email, password: fresh.password }))
     expect(second.body.onboardingComplete).toBe(false)
   })
 
   it('says the same thing for a wrong password and an unknown e-mail', async () => {
     const user = await createTestUser()
-    const wrong = await api('/api/login', json(freshIp(), { email: user.email, password: 'not-the-password' }))
-    const unknown = await api('/api/login', json(freshIp(), { email: uniqueEmail('ghost'), password: 'whatever-it-is' }))
+    const wrong = await api('/api/login', json(uniqueIp(), { email: user.email, password: 'not-the-password' }))
+    const unknown = await api('/api/login', json(uniqueIp(), { email: uniqueEmail('ghost'), password: 'whatever-it-is' }))
     expect(wrong.status).toBe(401)
     expect(unknown.status).toBe(401)
     expect(wrong.body).toEqual({ message: 'Invalid email or password.' })
@@ -209,23 +185,23 @@ describe('accounts API: sign-up and login', () => {
   it('refuses password sign-in for an account that only uses Google', async () => {
     const email = uniqueEmail('googleonly')
     await googleSignIn(new Browser(), { email })
-    const res = await api('/api/login', json(freshIp(), { email, password: '' }))
+    const res = await api('/api/login', json(uniqueIp(), { email, password: '' }))
     expect(res.status).toBe(400)
-    const res2 = await api('/api/login', json(freshIp(), { email, password: 'anything-at-all' }))
+    const res2 = await api('/api/login', json(uniqueIp(), { email, password: 'anything-at-all' }))
     expect(res2.status).toBe(401)
   })
 
   it('answers bad login input with 400 and field errors', async () => {
-    const res = await api('/api/login', json(freshIp(), { email: 'x', password: '' }))
+    const res = await api('/api/login', json(uniqueIp(), { email: 'x', password: '' }))
     expect(res.status).toBe(400)
     expect(Object.keys(res.body.errors as object).sort()).toEqual(['email', 'password'])
-    expect((await api('/api/login', json(freshIp(), ['not', 'an', 'object']))).status).toBe(400)
+    expect((await api('/api/login', json(uniqueIp(), ['not', 'an', 'object']))).status).toBe(400)
   })
 })
 
 describe('accounts API: rate limits', () => {
   it('limits sign-in attempts per IP with a 429 and Retry-After', async () => {
-    const ip = freshIp()
+    const ip = uniqueIp()
     const statuses: number[] = []
     for (let i = 0; i < 21; i++) {
       const res = await api('/api/login', json(ip, { email: uniqueEmail('rl'), password: 'wrong-password' }))
@@ -238,22 +214,22 @@ describe('accounts API: rate limits', () => {
     expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true)
     expect(statuses[20]).toBe(429)
     // Another client is not affected.
-    expect((await api('/api/login', json(freshIp(), { email: uniqueEmail('rl'), password: 'wrong-password' }))).status).toBe(401)
+    expect((await api('/api/login', json(uniqueIp(), { email: uniqueEmail('rl'), password: 'wrong-password' }))).status).toBe(401)
   })
 
   it('limits sign-in attempts per account, from any IP, even with the right password', async () => {
     const user = await createTestUser()
     for (let i = 0; i < 10; i++) {
-      const res = await api('/api/login', json(freshIp(), { email: user.email, password: 'wrong-password' }))
+      const res = await api('/api/login', json(uniqueIp(), { email: user.email, password: 'wrong-password' }))
       expect(res.status).toBe(401)
     }
-    const blocked = await api('/api/login', json(freshIp(), { email: user.email.toUpperCase(), password: user.password }))
+    const blocked = await api('/api/login', json(uniqueIp(), { email: user.email.toUpperCase(), password: user.password }))
     expect(blocked.status).toBe(429)
     expect(blocked.body.token).toBeUndefined()
   })
 
   it('limits sign-ups per IP', async () => {
-    const ip = freshIp()
+    const ip = uniqueIp()
     for (let i = 0; i < 10; i++) {
       expect((await api('/api/signup', json(ip, { name: 'R', email: uniqueEmail('rls'), password: 'a-long-password' }))).status).toBe(201)
     }
@@ -620,7 +596,7 @@ describe('accounts help requests', () => {
   })
 
   it('keeps the question and reports an error when the e-mail cannot be sent', async () => {
-    const web = await startWeb({ SMTP_URL: `smtp://127.0.0.1:${await freePort()}` })
+    const web = await startWeb({ SMTP_URL: `smtp://127.0.0.1:${await freePort()}` }, { host: 'localhost', ownAppUrl: true })
     extra.push(web)
     const user = await createTestUser()
     const question = `Broken mail question ${crypto.randomUUID()}`
@@ -760,7 +736,7 @@ describe('accounts Google sign-in', () => {
   })
 
   it('explains that Google is unavailable when it is not configured', async () => {
-    const web = await startWeb({ GOOGLE_CLIENT_ID: '', GOOGLE_CLIENT_SECRET: '' })
+    const web = await startWeb({ GOOGLE_CLIENT_ID: '', GOOGLE_CLIENT_SECRET: '' }, { host: 'localhost', ownAppUrl: true })
     extra.push(web)
     const start = await fetch(`${web.url}/api/auth/google`, { redirect: 'manual' })
     expect(start.status).toBe(302)

@@ -5,7 +5,8 @@ import { pickBestKeyword, slotFor } from '#app/lib/autopilot'
 import { queue, QUEUES } from '#app/jobs/queues.server'
 import { db, schema } from '#app/server/db.server'
 import { postMessageId } from '#app/server/webhooks.server'
-import { startReceiver, startWorker, type Receiver } from '#tests/setup/autopilot-helpers'
+import { startReceiver, type Receiver } from '#tests/setup/autopilot-helpers'
+import { startWorker } from '#tests/setup/processes'
 import { api, appUrl, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
 
 let receiver: Receiver

@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import http from 'node:http'
-import net from 'node:net'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SEARCH_ERROR_MESSAGE, SEARCH_UNAVAILABLE_MESSAGE, SEARCH_VALIDATION_MESSAGE, sortKeywords } from '#app/lib/keywords'
@@ -10,7 +8,9 @@ import { db, schema } from '#app/server/db.server'
 import { researchKeywords } from '#app/server/keywords.server'
 import { fakeControl } from '#tests/fakes/client'
 import type { RecordedRequest } from '#tests/fakes/http'
-import { api, appUrl, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
+import { api, appUrl, createTestUser, type TestUser } from '#tests/setup/app'
+import { chatCompletion } from '#tests/setup/openai'
+import { startWeb, type WebProcess } from '#tests/setup/processes'
 
 type ApiKeyword = {
   _id: string
@@ -25,28 +25,8 @@ type ApiKeyword = {
   isEstimate: boolean
 }
 
-async function freePort() {
-  return new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
-}
-
-/** Another web process of the built app with some credentials blanked, to reach the other providers. */
-async function startWeb(overrides: Record<string, string>) {
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    env: { ...process.env, PORT: String(port), ...overrides },
-    stdio: 'ignore',
-  })
-  const url = `http://localhost:${port}`
-  await waitFor(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, { timeout: 45_000 })
-  return { url, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM') }) }
-}
-
-const webs: Array<{ stop: () => Promise<unknown> }> = []
+/** Other web processes of the built app with some credentials blanked, to reach the other providers. */
+const webs: WebProcess[] = []
 afterAll(async () => {
   await Promise.all(webs.map((w) => w.stop()))
 })
@@ -440,9 +420,9 @@ describe('keywords', () => {
   })
 
   describe('with Google Ads Keyword Planner (no DataForSEO credentials)', () => {
-    let web: { url: string; stop: () => Promise<unknown> }
+    let web: WebProcess
     beforeAll(async () => {
-      web = await startWeb({ DATAFORSEO_LOGIN: '', DATAFORSEO_PASSWORD: '' })
+      web = await startWeb({ DATAFORSEO_LOGIN: '', DATAFORSEO_PASSWORD: '' }, { host: 'localhost' })
       webs.push(web)
     })
 
@@ -519,19 +499,10 @@ describe('keywords', () => {
   })
 
   describe('with AI estimates (neither keyword data provider configured)', () => {
-    let web: { url: string; stop: () => Promise<unknown> }
+    let web: WebProcess
     beforeAll(async () => {
-      web = await startWeb({ DATAFORSEO_LOGIN: '', DATAFORSEO_PASSWORD: '', GOOGLE_ADS_DEVELOPER_TOKEN: '' })
+      web = await startWeb({ DATAFORSEO_LOGIN: '', DATAFORSEO_PASSWORD: '', GOOGLE_ADS_DEVELOPER_TOKEN: '' }, { host: 'localhost' })
       webs.push(web)
-    })
-
-    const completion = (content: string) => ({
-      id: 'chatcmpl-test',
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
-      usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
     })
 
     it('stores the model’s ideas as estimates and marks them on the screen', async () => {
@@ -554,7 +525,7 @@ describe('keywords', () => {
     it('answers an empty list from the model with an empty list', async () => {
       const user = await createTestUser()
       const query = uniqueQuery()
-      await fakeControl('openai').enqueue({ status: 200, path: '/chat/completions', bodyIncludes: query, body: completion('{"keywords":[]}') })
+      await fakeControl('openai').enqueue({ status: 200, path: '/chat/completions', bodyIncludes: query, body: chatCompletion('{"keywords":[]}') })
       const res = await search(user, query, web.url)
       expect(res.status).toBe(200)
       expect(res.body.data).toEqual([])
@@ -581,9 +552,9 @@ describe('keywords', () => {
   })
 
   describe('with no provider at all', () => {
-    let web: { url: string; stop: () => Promise<unknown> }
+    let web: WebProcess
     beforeAll(async () => {
-      web = await startWeb({ DATAFORSEO_LOGIN: '', GOOGLE_ADS_DEVELOPER_TOKEN: '', OPENAI_API_KEY: '' })
+      web = await startWeb({ DATAFORSEO_LOGIN: '', GOOGLE_ADS_DEVELOPER_TOKEN: '', OPENAI_API_KEY: '' }, { host: 'localhost' })
       webs.push(web)
     })
 

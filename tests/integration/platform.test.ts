@@ -1,31 +1,10 @@
-import { spawn } from 'node:child_process'
-import net from 'node:net'
 import { eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { db, schema } from '#app/server/db.server'
 import { api, appUrl, createTestUser, waitFor } from '#tests/setup/app'
+import { freePort, startWeb } from '#tests/setup/processes'
 
-async function freePort() {
-  return new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
-}
-
-/** Starts another web process of the built app with some environment overridden. */
-async function startWeb(overrides: Record<string, string>) {
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    env: { ...process.env, PORT: String(port), ...overrides },
-    stdio: 'ignore',
-  })
-  const url = `http://127.0.0.1:${port}`
-  await waitFor(async () => (await fetch(`${url}/`).catch(() => null))?.ok, { timeout: 30_000 })
-  return { url, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM') }) }
-}
-
+// The extra web processes below have Redis or Postgres down, so /healthz fails on purpose: they are ready once / answers.
 const extra: Array<{ stop: () => Promise<unknown> }> = []
 afterAll(async () => {
   await Promise.all(extra.map((e) => e.stop()))
@@ -39,7 +18,7 @@ describe('health check', () => {
   })
 
   it('answers 503 when Redis is down', async () => {
-    const web = await startWeb({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` })
+    const web = await startWeb({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` }, { ready: '/' })
     extra.push(web)
     const res = await fetch(`${web.url}/healthz`)
     expect(res.status).toBe(503)
@@ -49,7 +28,7 @@ describe('health check', () => {
   it('answers 503 when Postgres is down', async () => {
     const url = new URL(process.env.DATABASE_URL!)
     url.port = String(await freePort())
-    const web = await startWeb({ DATABASE_URL: url.toString() })
+    const web = await startWeb({ DATABASE_URL: url.toString() }, { ready: '/' })
     extra.push(web)
     const res = await fetch(`${web.url}/healthz`)
     expect(res.status).toBe(503)

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
 import { Queue } from 'bullmq'
 import { and, eq } from 'drizzle-orm'
@@ -13,6 +12,7 @@ import { generatePost } from '#app/server/posts-pipeline.server'
 import { fakeControl } from '#tests/fakes/client'
 import type { RecordedRequest } from '#tests/fakes/http'
 import { api, appUrl, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
+import { startWorker } from '#tests/setup/processes'
 
 /**
  * The post pipeline end to end: the web app creates posts, the real worker process writes them against the fake
@@ -83,21 +83,6 @@ async function createViaApi(user: TestUser, keywordId: string, headers: Record<s
 
 function form(fields: Record<string, string>) {
   return { method: 'POST', body: new URLSearchParams(fields), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }
-}
-
-/** Starts an extra worker process (its own queue prefix when given), like `npm run worker`. */
-function startWorker(env: Record<string, string> = {}) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
-    env: { ...process.env, ...env },
-    stdio: process.env.TEST_VERBOSE ? 'inherit' : 'ignore',
-  })
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-    await exited
-  }
-  cleanups.push(() => stop('SIGKILL'))
-  return { child, stop }
 }
 
 describe('posts: create, generate and read', () => {
@@ -429,7 +414,9 @@ describe('posts: failures, retries and a killed worker', () => {
     // One section request hangs, so the worker is caught in the middle of the parallel round.
     await openai.enqueue({ hang: true, status: 200, bodyIncludes: [t, SECTION_MARK], times: 1 })
 
-    const first = startWorker({ QUEUE_PREFIX: prefix })
+    // Extra workers on their own queue prefix, killed at the end at the latest.
+    const first = await startWorker({ QUEUE_PREFIX: prefix })
+    cleanups.push(() => first.stop('SIGKILL'))
     const q = postQueue(prefix)
     await q.add('generate-post', { postId }, { jobId: jobId('post', postId), attempts: 6, backoff: { type: 'exponential', delay: 5_000 } })
 
@@ -449,7 +436,8 @@ describe('posts: failures, retries and a killed worker', () => {
     await first.stop('SIGKILL')
     expect((await postRow(postId))!.status).toBe('generating')
 
-    const second = startWorker({ QUEUE_PREFIX: prefix })
+    const second = await startWorker({ QUEUE_PREFIX: prefix })
+    cleanups.push(() => second.stop('SIGKILL'))
     const done = await waitForStatus(postId, 'completed', 45_000)
     await second.stop('SIGTERM')
 

@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
-import net from 'node:net'
 import { desc, eq, sql } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { db, schema } from '#app/server/db.server'
 import { fakeControl, smtpMessages, waitForSmtpMessage } from '#tests/fakes/client'
-import { api, appUrl, createTestUser, uniqueEmail, waitFor } from '#tests/setup/app'
+import { api, appUrl, createTestUser, uniqueEmail, uniqueIp } from '#tests/setup/app'
+import { chatCompletion } from '#tests/setup/openai'
+import { startWeb } from '#tests/setup/processes'
 
-/** A fresh client IP per test, so that one test's rate limit never touches another's. */
-const ip = () => `10.${crypto.randomInt(0, 255)}.${crypto.randomInt(0, 255)}.${crypto.randomInt(1, 254)}`
 const marker = (prefix: string) => `${prefix} ${crypto.randomBytes(4).toString('hex')}`
 
 const openai = () => fakeControl('openai')
@@ -19,28 +17,8 @@ async function modelCallsFor(text: string) {
   return requests.filter((r) => JSON.stringify(r.body).includes(text)).length
 }
 
-function post(path: string, json: unknown, clientIp = ip()) {
+function post(path: string, json: unknown, clientIp = uniqueIp()) {
   return api(path, { method: 'POST', json, headers: { 'X-Forwarded-For': clientIp } })
-}
-
-function completion(content: string) {
-  return {
-    id: 'chatcmpl-test',
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: 'gpt-4o-mini',
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
-    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-  }
-}
-
-async function freePort() {
-  return new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
 }
 
 const extra: Array<() => Promise<unknown>> = []
@@ -65,7 +43,7 @@ describe('public AI endpoints', () => {
   })
 
   it('generates titles, an outline and an SEO strategy', async () => {
-    const clientIp = ip()
+    const clientIp = uniqueIp()
     const titles = await post('/api/public/generate-titles', { keyword: marker('email marketing') }, clientIp)
     expect(titles.status).toBe(200)
     expect((titles.body.titles as string[]).length).toBeGreaterThan(0)
@@ -109,7 +87,7 @@ describe('public AI endpoints', () => {
     const notJson = await api('/api/public/generate-keywords', {
       method: 'POST',
       body: 'topic=shoes',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': ip() },
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': uniqueIp() },
     })
     expect(notJson.status).toBe(400)
 
@@ -134,7 +112,7 @@ describe('public AI endpoints', () => {
   })
 
   it('rate-limits each IP address with a clear 429 and Retry-After', async () => {
-    const clientIp = ip()
+    const clientIp = uniqueIp()
     const topic = marker('rate limited topic')
     for (let i = 0; i < 10; i++) {
       const res = await post('/api/public/generate-keywords', { topic }, clientIp)
@@ -179,30 +157,24 @@ describe('public AI endpoints', () => {
 
   it('says "Could not generate" when the model answers with nothing usable', async () => {
     const keyword = marker('empty titles')
-    await openai().enqueue({ status: 200, path: '/chat/completions', bodyIncludes: keyword, body: completion('{"titles":[]}') })
+    await openai().enqueue({ status: 200, path: '/chat/completions', bodyIncludes: keyword, body: chatCompletion('{"titles":[]}') })
     const res = await post('/api/public/generate-titles', { keyword })
     expect(res.status).toBe(502)
     expect(res.body.message).toBe('Could not generate titles. Please try again.')
 
     const topic = marker('malformed keywords')
-    await openai().enqueue({ status: 200, path: '/chat/completions', bodyIncludes: topic, body: completion('not json') })
+    await openai().enqueue({ status: 200, path: '/chat/completions', bodyIncludes: topic, body: chatCompletion('not json') })
     const bad = await post('/api/public/generate-keywords', { topic })
     expect(bad.status).toBe(502)
     expect(bad.body.message).toBe('Could not generate keywords. Please try again.')
   })
 
   it('says clearly when OpenAI is not configured', async () => {
-    const port = await freePort()
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-      env: { ...process.env, PORT: String(port), OPENAI_API_KEY: '' },
-      stdio: 'ignore',
-    })
-    extra.push(() => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM') }))
-    const url = `http://127.0.0.1:${port}`
-    await waitFor(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, { timeout: 30_000 })
-    const res = await fetch(`${url}/api/public/generate-keywords`, {
+    const web = await startWeb({ OPENAI_API_KEY: '' })
+    extra.push(web.stop)
+    const res = await fetch(`${web.url}/api/public/generate-keywords`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip() },
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': uniqueIp() },
       body: JSON.stringify({ topic: marker('no ai here') }),
     })
     expect(res.status).toBe(503)
@@ -253,7 +225,7 @@ describe('public ebook leads', () => {
     expect(trapped.status).toBe(400)
     expect(await db.select().from(schema.leads).where(eq(schema.leads.email, bot))).toHaveLength(0)
 
-    const clientIp = ip()
+    const clientIp = uniqueIp()
     for (let i = 0; i < 5; i++) expect((await post('/api/leads', { email: uniqueEmail('many') }, clientIp)).status).toBe(200)
     const limited = await post('/api/leads', { email: uniqueEmail('many') }, clientIp)
     expect(limited.status).toBe(429)
@@ -270,7 +242,7 @@ describe('public analytics events', () => {
       method: 'POST',
       // sendBeacon may deliver the JSON as text/plain
       body: JSON.stringify({ events: [{ type: 'web-vital', path: `/?v=${tag}`, name: 'LCP', value: 812.5 }] }),
-      headers: { 'Content-Type': 'text/plain;charset=UTF-8', 'X-Forwarded-For': ip() },
+      headers: { 'Content-Type': 'text/plain;charset=UTF-8', 'X-Forwarded-For': uniqueIp() },
     })
     expect(vitals.status).toBe(204)
     const rows = await db
@@ -290,7 +262,7 @@ describe('public analytics events', () => {
     expect((await post('/api/events', { type: 'click', path: '/' })).status).toBe(400)
     expect((await post('/api/events', { type: 'web-vital', path: '/', name: 'LCP' })).status).toBe(400)
     expect((await post('/api/events', { type: 'pageview', path: 'https://evil.example/' })).status).toBe(400)
-    const clientIp = ip()
+    const clientIp = uniqueIp()
     const statuses: number[] = []
     for (let i = 0; i < 121; i++) statuses.push((await post('/api/events', { type: 'pageview', path: '/flood' }, clientIp)).status)
     expect(statuses.slice(0, 120).every((s) => s === 204)).toBe(true)

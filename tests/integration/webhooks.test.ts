@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { db, schema } from '#app/server/db.server'
 import { blockedAddressReason } from '#app/server/ssrf.server'
 import { generateWebhookSecret, randomMessageId, testEventBody } from '#app/server/webhooks.server'
-import { startReceiver, startWeb, startWorker, type Receiver } from '#tests/setup/autopilot-helpers'
+import { startReceiver, type Receiver } from '#tests/setup/autopilot-helpers'
+import { startWeb, startWorker } from '#tests/setup/processes'
 import { createTestUser, waitFor, type TestUser } from '#tests/setup/app'
 
 /**

@@ -19,6 +19,9 @@ export function uniqueEmail(prefix = 'user') {
   return `${prefix}-${crypto.randomBytes(5).toString('hex')}@example.com`
 }
 
+/** A client IP of its own (tests send it as X-Forwarded-For), so that one test's rate limits never touch another's. */
+export const uniqueIp = () => `10.${crypto.randomInt(0, 255)}.${crypto.randomInt(0, 255)}.${crypto.randomInt(1, 254)}`
+
 export type TestUser = Awaited<ReturnType<typeof createTestUser>>
 
 /** A user created directly in the database, with a browser cookie and an API token. */

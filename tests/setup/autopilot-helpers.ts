@@ -1,11 +1,9 @@
 /**
- * Helpers for the Auto Pilot and webhook tests: a loopback webhook receiver with scripted answers, and extra web
- * and worker processes of the built app with some environment overridden (another queue prefix, fast retries,
- * the SSRF guard switched on).
+ * Helpers for the Auto Pilot and webhook tests: a loopback webhook receiver with scripted answers.
+ * (Extra web and worker processes: tests/setup/processes.ts.)
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import http from 'node:http'
-import net from 'node:net'
+import type net from 'node:net'
 import { waitFor } from '#tests/setup/app'
 
 export type ReceivedWebhook = { path: string; headers: Record<string, string>; body: string; at: number }
@@ -52,48 +50,3 @@ export async function startReceiver() {
   }
 }
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>
-
-export async function freePort() {
-  return new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
-}
-
-function stopper(child: ChildProcess) {
-  return () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve()
-      child.once('exit', () => resolve())
-      child.kill('SIGTERM')
-      setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
-    })
-}
-
-/** Another worker process. Resolves once it has started its BullMQ workers. */
-export async function startWorker(overrides: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
-    env: { ...process.env, ...overrides },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()))
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()))
-  await waitFor(async () => output.includes('worker started') || child.exitCode !== null, { timeout: 120_000, interval: 250 })
-  if (child.exitCode !== null) throw new Error(`worker exited: ${output}`)
-  return { stop: stopper(child), output: () => output }
-}
-
-/** Another web process of the built app. */
-export async function startWeb(overrides: Record<string, string> = {}) {
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    env: { ...process.env, PORT: String(port), ...overrides },
-    stdio: 'ignore',
-  })
-  const url = `http://127.0.0.1:${port}`
-  await waitFor(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, { timeout: 120_000, interval: 250 })
-  return { url, stop: stopper(child) }
-}

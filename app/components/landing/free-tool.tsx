@@ -1,6 +1,9 @@
 import { Link, useActionData, useFetcher } from '@remix-run/react'
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react'
-import { HONEYPOT_FIELD } from '#app/lib/seo-tools'
+import { Field } from '#app/components/ui/field'
+import { SubmitButton } from '#app/components/ui/submit-button'
+import { HONEYPOT_FIELD, MAX_INPUT_LENGTH } from '#app/lib/seo-tools'
+import { IconCard, NumberedSteps } from './cards'
 import { TRIAL_NOTE } from './content'
 import { Icon, type IconName } from './icons'
 
@@ -80,17 +83,14 @@ export function ResultArea({ error, children, resultRef }: { error?: string; chi
   )
 }
 
-export function PromoBlock({
-  title,
-  points,
-  highlight,
-  cta,
-}: {
+type Promo = {
   title: string
   points: Array<{ icon: IconName; text: string }>
   highlight: string
   cta: string
-}) {
+}
+
+export function PromoBlock({ title, points, highlight, cta }: Promo) {
   return (
     <aside aria-labelledby="promo-title" className="rounded-2xl bg-slate-900 p-6 text-white sm:p-8" data-testid="promo">
       <h2 id="promo-title" className="text-2xl font-bold">{title}</h2>
@@ -114,20 +114,16 @@ export function PromoBlock({
   )
 }
 
-export function FeatureCards({ heading, features }: { heading: string; features: Array<{ icon: IconName; title: string; text: string }> }) {
+type Features = { heading: string; features: Array<{ icon: IconName; title: string; text: string }> }
+
+export function FeatureCards({ heading, features }: Features) {
   return (
     <section aria-labelledby="features-title" className="px-4 py-14">
       <div className="mx-auto max-w-6xl">
         <h2 id="features-title" className="text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{heading}</h2>
         <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {features.map((f) => (
-            <li key={f.title} className="card">
-              <span className="inline-flex h-11 w-11 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
-                <Icon name={f.icon} />
-              </span>
-              <h3 className="mt-4 text-lg font-semibold text-slate-900">{f.title}</h3>
-              <p className="mt-2 text-sm text-slate-600">{f.text}</p>
-            </li>
+            <IconCard key={f.title} {...f} badgeClassName="bg-brand-50 text-brand-700" textClassName="text-sm text-slate-600" />
           ))}
         </ul>
       </div>
@@ -135,25 +131,14 @@ export function FeatureCards({ heading, features }: { heading: string; features:
   )
 }
 
-export function HowItWorks({ steps }: { steps: Array<{ title: string; text: string }> }) {
+type Step = { title: string; text: string }
+
+export function HowItWorks({ steps }: { steps: Step[] }) {
   return (
     <section aria-labelledby="how-title" className="bg-white px-4 py-14">
       <div className="mx-auto max-w-5xl">
         <h2 id="how-title" className="text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">How It Works</h2>
-        <ol className="mt-10 grid gap-8 md:grid-cols-3">
-          {steps.map((s, i) => (
-            <li key={s.title} className="text-center">
-              <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-brand-600 text-lg font-bold text-white" aria-hidden="true">
-                {i + 1}
-              </span>
-              <h3 className="mt-4 text-lg font-semibold text-slate-900">
-                <span className="sr-only">Step {i + 1}: </span>
-                {s.title}
-              </h3>
-              <p className="mt-2 text-sm text-slate-600">{s.text}</p>
-            </li>
-          ))}
-        </ol>
+        <NumberedSteps steps={steps} variant="centered" className="mt-10 grid gap-8 md:grid-cols-3" />
       </div>
     </section>
   )
@@ -168,5 +153,78 @@ export function ClosingBanner({ title, text }: { title: string; text: string }) 
         <Link to="/free-tools" className="btn mt-6 bg-white px-5 py-3 text-base text-brand-800 hover:bg-brand-50">Explore All Free Tools</Link>
       </div>
     </section>
+  )
+}
+
+/**
+ * A whole free-tool page: the hero with the tool's form (its required text fields, the honeypot and the busy
+ * label), the result area (error box, the page's own result view, then its promo), and the page's feature cards,
+ * How It Works steps and closing banner. `afterResults` goes between the results and the feature cards.
+ */
+export function FreeToolPage<T>({
+  title,
+  intro,
+  formLabel,
+  fields,
+  submitText,
+  pendingText,
+  renderResult,
+  promo,
+  afterResults,
+  features,
+  steps,
+  closing,
+}: {
+  title: string
+  intro: string
+  formLabel: string
+  fields: Array<{ label: string; name: string; placeholder: string }>
+  submitText: string
+  pendingText: string
+  renderResult: (result: T) => ReactNode
+  promo?: Promo
+  afterResults?: ReactNode
+  features: Features
+  steps: Step[]
+  closing: { title: string; text: string }
+}) {
+  const { fetcher, busy, result, error, fieldErrors, values, resultRef } = useToolRun<T>()
+  return (
+    <>
+      <ToolHero eyebrow="Free SEO tool" title={title} intro={intro}>
+        <fetcher.Form method="post" className="space-y-4" aria-label={formLabel}>
+          {fields.map((field) => (
+            <Field
+              key={field.name}
+              label={field.label}
+              name={field.name}
+              required
+              maxLength={MAX_INPUT_LENGTH}
+              placeholder={field.placeholder}
+              defaultValue={values[field.name]}
+              error={fieldErrors[field.name]}
+            />
+          ))}
+          <Honeypot />
+          <SubmitButton pending={busy} pendingText={pendingText} className="btn-primary w-full py-3 text-base">
+            {submitText}
+          </SubmitButton>
+        </fetcher.Form>
+      </ToolHero>
+
+      <ResultArea error={error} resultRef={resultRef}>
+        {result ? (
+          <>
+            {renderResult(result)}
+            {promo ? <PromoBlock {...promo} /> : null}
+          </>
+        ) : null}
+      </ResultArea>
+
+      {afterResults}
+      <FeatureCards {...features} />
+      <HowItWorks steps={steps} />
+      <ClosingBanner {...closing} />
+    </>
   )
 }

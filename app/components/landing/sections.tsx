@@ -1,5 +1,7 @@
 import { Link } from '@remix-run/react'
+import type { ReactNode } from 'react'
 import { PLANS, PREMIUM_FEATURES, TRIAL_DAYS, TRIAL_FEATURES } from '#app/lib/plans'
+import { IconCard, NumberedSteps } from './cards'
 import { FAQS, TESTIMONIALS, TRIAL_NOTE } from './content'
 import { Icon, type IconName } from './icons'
 import { IntroVideo } from './intro-video'
@@ -7,13 +9,40 @@ import { ProductMock } from './product-mock'
 
 /** The landing page's sections, top to bottom. */
 
-function SectionHeading({ id, eyebrow, title, intro }: { id: string; eyebrow: string; title: string; intro?: string }) {
+/**
+ * A section under a centred heading (eyebrow, title, optional intro): `id` is the heading's id, which labels the
+ * section; `width` is the content's max width; `white` gives it a white background.
+ */
+function LandingSection({
+  id,
+  anchor,
+  eyebrow,
+  title,
+  intro,
+  width,
+  white = false,
+  children,
+}: {
+  id: string
+  anchor?: string
+  eyebrow: string
+  title: string
+  intro?: string
+  width: 'max-w-3xl' | 'max-w-4xl' | 'max-w-5xl' | 'max-w-6xl'
+  white?: boolean
+  children: ReactNode
+}) {
   return (
-    <div className="mx-auto max-w-3xl text-center">
-      <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{eyebrow}</p>
-      <h2 id={id} className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{title}</h2>
-      {intro ? <p className="mt-4 text-lg text-slate-600">{intro}</p> : null}
-    </div>
+    <section id={anchor} aria-labelledby={id} className={white ? 'bg-white px-4 py-20' : 'px-4 py-20'}>
+      <div className={`mx-auto ${width}`}>
+        <div className="mx-auto max-w-3xl text-center">
+          <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{eyebrow}</p>
+          <h2 id={id} className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{title}</h2>
+          {intro ? <p className="mt-4 text-lg text-slate-600">{intro}</p> : null}
+        </div>
+        {children}
+      </div>
+    </section>
   )
 }
 
@@ -64,45 +93,36 @@ const PROBLEMS: Array<{ icon: IconName; title: string; text: string }> = [
 
 export function Problem() {
   return (
-    <section aria-labelledby="problem-title" className="px-4 py-20">
-      <div className="mx-auto max-w-6xl">
-        <SectionHeading
-          id="problem-title"
-          eyebrow="The problem"
-          title="SEO works. Doing it yourself doesn’t scale."
-          intro="Organic search is the cheapest channel a young company has: every post keeps bringing visitors for years. But the work it takes is exactly what founders don’t have time for."
-        />
-        <ul className="mt-12 grid gap-6 md:grid-cols-3">
-          {PROBLEMS.map((p) => (
-            <li key={p.title} className="card">
-              <span className="inline-flex h-11 w-11 items-center justify-center rounded-xl bg-red-50 text-red-700">
-                <Icon name={p.icon} />
-              </span>
-              <h3 className="mt-4 text-lg font-semibold text-slate-900">{p.title}</h3>
-              <p className="mt-2 text-slate-600">{p.text}</p>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+    <LandingSection
+      id="problem-title"
+      width="max-w-6xl"
+      eyebrow="The problem"
+      title="SEO works. Doing it yourself doesn’t scale."
+      intro="Organic search is the cheapest channel a young company has: every post keeps bringing visitors for years. But the work it takes is exactly what founders don’t have time for."
+    >
+      <ul className="mt-12 grid gap-6 md:grid-cols-3">
+      {PROBLEMS.map((p) => (
+        <IconCard key={p.title} {...p} badgeClassName="bg-red-50 text-red-700" textClassName="text-slate-600" />
+      ))}
+      </ul>
+    </LandingSection>
   )
 }
 
 export function VideoSection() {
   return (
-    <section aria-labelledby="video-title" className="bg-white px-4 py-20">
-      <div className="mx-auto max-w-4xl">
-        <SectionHeading
-          id="video-title"
-          eyebrow="See it in action"
-          title="From topic to published post in minutes"
-          intro="Watch how Rankwell researches keywords, picks the ones you can win and writes the post."
-        />
-        <div className="mt-10">
-          <IntroVideo />
-        </div>
+    <LandingSection
+      id="video-title"
+      width="max-w-4xl"
+      white
+      eyebrow="See it in action"
+      title="From topic to published post in minutes"
+      intro="Watch how Rankwell researches keywords, picks the ones you can win and writes the post."
+    >
+      <div className="mt-10">
+      <IntroVideo />
       </div>
-    </section>
+    </LandingSection>
   )
 }
 
@@ -181,25 +201,9 @@ const STEPS = [
 
 export function Steps() {
   return (
-    <section aria-labelledby="steps-title" className="bg-white px-4 py-20">
-      <div className="mx-auto max-w-6xl">
-        <SectionHeading id="steps-title" eyebrow="How it works" title="Three steps to organic growth" />
-        <ol className="mt-12 grid gap-8 md:grid-cols-3">
-          {STEPS.map((step, i) => (
-            <li key={step.title} className="relative rounded-2xl border border-slate-200 bg-slate-50 p-6">
-              <span className="flex h-12 w-12 items-center justify-center rounded-full bg-brand-600 text-xl font-bold text-white" aria-hidden="true">
-                {i + 1}
-              </span>
-              <h3 className="mt-4 text-xl font-semibold text-slate-900">
-                <span className="sr-only">Step {i + 1}: </span>
-                {step.title}
-              </h3>
-              <p className="mt-2 text-slate-600">{step.text}</p>
-            </li>
-          ))}
-        </ol>
-      </div>
-    </section>
+    <LandingSection id="steps-title" width="max-w-6xl" white eyebrow="How it works" title="Three steps to organic growth">
+      <NumberedSteps steps={STEPS} variant="card" className="mt-12 grid gap-8 md:grid-cols-3" />
+    </LandingSection>
   )
 }
 
@@ -228,101 +232,94 @@ export function PricingSection() {
     },
   ]
   return (
-    <section id="pricing" aria-labelledby="pricing-title" className="px-4 py-20">
-      <div className="mx-auto max-w-5xl">
-        <SectionHeading
-          id="pricing-title"
-          eyebrow="Pricing"
-          title="Simple pricing that pays for itself"
-          intro="Start free. Upgrade when Rankwell is bringing you traffic."
-        />
-        <ul className="mt-12 grid gap-8 md:grid-cols-2">
-          {plans.map((plan) => (
-            <li
-              key={plan.name}
-              className={`relative flex flex-col rounded-3xl bg-white p-6 shadow-sm sm:p-8 ${plan.popular ? 'border-2 border-brand-600 shadow-lg' : 'border border-slate-200'}`}
-              data-testid={`plan-${plan.name}`}
-            >
-              {plan.popular ? (
-                <p className="absolute -top-3.5 left-1/2 -translate-x-1/2 rounded-full bg-brand-600 px-4 py-1 text-sm font-semibold text-white">
-                  Most Popular
-                </p>
-              ) : null}
-              <h3 className="text-xl font-semibold text-slate-900">{plan.name}</h3>
-              <p className="mt-1 text-sm text-slate-600">{plan.description}</p>
-              <p className="mt-6 flex items-baseline gap-2">
-                <span className="text-5xl font-extrabold tracking-tight text-slate-900">{plan.price}</span>
-                <span className="text-slate-600">{plan.period}</span>
+    <LandingSection
+      id="pricing-title"
+      anchor="pricing"
+      width="max-w-5xl"
+      eyebrow="Pricing"
+      title="Simple pricing that pays for itself"
+      intro="Start free. Upgrade when Rankwell is bringing you traffic."
+    >
+      <ul className="mt-12 grid gap-8 md:grid-cols-2">
+        {plans.map((plan) => (
+          <li
+            key={plan.name}
+            className={`relative flex flex-col rounded-3xl bg-white p-6 shadow-sm sm:p-8 ${plan.popular ? 'border-2 border-brand-600 shadow-lg' : 'border border-slate-200'}`}
+            data-testid={`plan-${plan.name}`}
+          >
+            {plan.popular ? (
+              <p className="absolute -top-3.5 left-1/2 -translate-x-1/2 rounded-full bg-brand-600 px-4 py-1 text-sm font-semibold text-white">
+                Most Popular
               </p>
-              <ul className="mt-6 flex-1 space-y-3">
-                {plan.features.map((feature) => (
-                  <li key={feature} className="flex items-start gap-3 text-slate-700">
-                    <Icon name="check" className="mt-0.5 h-5 w-5 flex-none text-green-700" />
-                    {feature}
-                  </li>
-                ))}
-              </ul>
-              <Link to="/signup" className={`${plan.popular ? 'btn-primary' : 'btn-secondary'} mt-8 py-3 text-base`}>
-                {plan.cta}
-              </Link>
-            </li>
-          ))}
-        </ul>
-        <p className="mt-8 text-center text-sm text-slate-600">
-          Premium is also available every 3 months or yearly at a lower price, with the same monthly allowance.{' '}
-          <Link to="/pricing" className="font-semibold text-brand-700 underline">Compare all plans</Link>
-        </p>
-      </div>
-    </section>
+            ) : null}
+            <h3 className="text-xl font-semibold text-slate-900">{plan.name}</h3>
+            <p className="mt-1 text-sm text-slate-600">{plan.description}</p>
+            <p className="mt-6 flex items-baseline gap-2">
+              <span className="text-5xl font-extrabold tracking-tight text-slate-900">{plan.price}</span>
+              <span className="text-slate-600">{plan.period}</span>
+            </p>
+            <ul className="mt-6 flex-1 space-y-3">
+              {plan.features.map((feature) => (
+                <li key={feature} className="flex items-start gap-3 text-slate-700">
+                  <Icon name="check" className="mt-0.5 h-5 w-5 flex-none text-green-700" />
+                  {feature}
+                </li>
+              ))}
+            </ul>
+            <Link to="/signup" className={`${plan.popular ? 'btn-primary' : 'btn-secondary'} mt-8 py-3 text-base`}>
+              {plan.cta}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-8 text-center text-sm text-slate-600">
+        Premium is also available every 3 months or yearly at a lower price, with the same monthly allowance.{' '}
+        <Link to="/pricing" className="font-semibold text-brand-700 underline">Compare all plans</Link>
+      </p>
+    </LandingSection>
   )
 }
 
 export function Testimonials() {
   return (
-    <section aria-labelledby="testimonials-title" className="bg-white px-4 py-20">
-      <div className="mx-auto max-w-6xl">
-        <SectionHeading id="testimonials-title" eyebrow="Founders on Rankwell" title="Less time writing, more time building" />
-        <ul className="mt-12 grid gap-8 md:grid-cols-2">
-          {TESTIMONIALS.map((t) => (
-            <li key={t.name}>
-              <figure className="flex h-full flex-col rounded-3xl border border-slate-200 bg-slate-50 p-6 sm:p-8">
-                <blockquote className="flex-1 text-lg leading-relaxed text-slate-800">“{t.quote}”</blockquote>
-                <figcaption className="mt-6 flex items-center gap-3">
-                  <span className="flex h-11 w-11 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-800" aria-hidden="true">
-                    {t.name.split(' ').map((w) => w[0]).join('')}
-                  </span>
-                  <span>
-                    <span className="block font-semibold text-slate-900">{t.name}</span>
-                    <span className="block text-sm text-slate-600">{t.role}</span>
-                  </span>
-                </figcaption>
-              </figure>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+    <LandingSection id="testimonials-title" width="max-w-6xl" white eyebrow="Founders on Rankwell" title="Less time writing, more time building">
+      <ul className="mt-12 grid gap-8 md:grid-cols-2">
+        {TESTIMONIALS.map((t) => (
+          <li key={t.name}>
+            <figure className="flex h-full flex-col rounded-3xl border border-slate-200 bg-slate-50 p-6 sm:p-8">
+              <blockquote className="flex-1 text-lg leading-relaxed text-slate-800">“{t.quote}”</blockquote>
+              <figcaption className="mt-6 flex items-center gap-3">
+                <span className="flex h-11 w-11 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-800" aria-hidden="true">
+                  {t.name.split(' ').map((w) => w[0]).join('')}
+                </span>
+                <span>
+                  <span className="block font-semibold text-slate-900">{t.name}</span>
+                  <span className="block text-sm text-slate-600">{t.role}</span>
+                </span>
+              </figcaption>
+            </figure>
+          </li>
+        ))}
+      </ul>
+    </LandingSection>
   )
 }
 
 export function Faq() {
   return (
-    <section aria-labelledby="faq-title" className="px-4 py-20">
-      <div className="mx-auto max-w-3xl">
-        <SectionHeading id="faq-title" eyebrow="FAQ" title="Questions founders ask us" />
-        <div className="mt-10 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
-          {FAQS.map((f) => (
-            <details key={f.question} className="group px-6 py-4">
-              <summary className="flex cursor-pointer list-none items-center justify-between gap-4 font-semibold text-slate-900 [&::-webkit-details-marker]:hidden">
-                <h3 className="text-base">{f.question}</h3>
-                <span className="text-xl text-brand-700 transition group-open:rotate-45" aria-hidden="true">+</span>
-              </summary>
-              <p className="mt-3 text-slate-600">{f.answer}</p>
-            </details>
-          ))}
-        </div>
+    <LandingSection id="faq-title" width="max-w-3xl" eyebrow="FAQ" title="Questions founders ask us">
+      <div className="mt-10 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
+        {FAQS.map((f) => (
+          <details key={f.question} className="group px-6 py-4">
+            <summary className="flex cursor-pointer list-none items-center justify-between gap-4 font-semibold text-slate-900 [&::-webkit-details-marker]:hidden">
+              <h3 className="text-base">{f.question}</h3>
+              <span className="text-xl text-brand-700 transition group-open:rotate-45" aria-hidden="true">+</span>
+            </summary>
+            <p className="mt-3 text-slate-600">{f.answer}</p>
+          </details>
+        ))}
       </div>
-    </section>
+    </LandingSection>
   )
 }
 

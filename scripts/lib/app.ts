@@ -1,0 +1,133 @@
+/**
+ * The production app on throwaway services, for `npm test`, `npm run bench` and `npm run lighthouse`: fresh Postgres
+ * and Redis, a migrated database, the loopback fakes of every third-party service, the environment the app reads,
+ * the build, and the web (and worker) processes. Each step registers its own cleanup; `runCleanups` undoes them
+ * in reverse order. The low-level pieces are in ./services.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { RunningFakes } from '../../tests/fakes/index'
+import { migrateDatabase } from './migrate'
+import { ensureDatabase, freePort, run, startPostgres, startProcess, startRedis, stopProcess, tmpDir, waitForHttp } from './services'
+
+export type Cleanups = Array<() => Promise<void>>
+
+/** Runs the cleanups last-in first-out, each one even when another failed. */
+export async function runCleanups(cleanups: Cleanups) {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {})
+}
+
+/** Runs a script's `main`, then its cleanups, and exits: with 1 if `main` threw, else with process.exitCode. */
+export async function runScript(cleanups: Cleanups, main: () => Promise<void>): Promise<never> {
+  try {
+    await main()
+  } catch (error) {
+    console.error(error)
+    process.exitCode = 1
+  } finally {
+    await runCleanups(cleanups)
+  }
+  process.exit(process.exitCode ?? 0)
+}
+
+export type Services = {
+  runId: string
+  databaseUrl: string
+  redisUrl: string
+  port: number
+  appUrl: string
+  fakes: RunningFakes
+  /** The build's own folder under .cache (REMIX_BUILD_DIR), when asked for; otherwise the app builds into build/. */
+  buildDir?: string
+}
+
+/**
+ * Fresh Postgres and Redis (data in a scratch folder named after `purpose`), the database `rankwell_<runId>`
+ * with every migration applied, a free port for the app, and the fakes (Stripe sends its webhooks to the app).
+ * `ownBuildDir`: a build folder of this run only, so a concurrent run's build is never overwritten.
+ * `dropDatabase`: drop the database at cleanup when it lives on a Postgres given by DATABASE_URL (an embedded one
+ * goes away with the scratch folder).
+ */
+export async function provisionServices(opts: {
+  purpose: string
+  runId: string
+  cleanups: Cleanups
+  ownBuildDir?: boolean
+  dropDatabase?: boolean
+}): Promise<Services> {
+  const { runId, cleanups } = opts
+  const scratch = tmpDir(`rankwell-${opts.purpose}-`)
+  cleanups.push(async () => fs.rmSync(scratch, { recursive: true, force: true }))
+  const pg = await startPostgres({ dataDir: path.join(scratch, 'postgres'), port: await freePort(), persistent: false })
+  cleanups.push(pg.stop)
+  const redis = await startRedis({ dataDir: path.join(scratch, 'redis'), port: await freePort(), persistent: false })
+  cleanups.push(redis.stop)
+  const databaseName = `rankwell_${runId}`
+  const databaseUrl = await ensureDatabase(pg.url, databaseName)
+  if (opts.dropDatabase && process.env.DATABASE_URL) {
+    cleanups.push(async () => {
+      const postgres = (await import('postgres')).default
+      const admin = postgres(pg.url, { max: 1, onnotice: () => {} })
+      await admin.unsafe(`drop database if exists "${databaseName}" with (force)`).catch(() => {})
+      await admin.end()
+    })
+  }
+  await migrateDatabase(databaseUrl)
+
+  let buildDir: string | undefined
+  if (opts.ownBuildDir) {
+    // Inside the project (the server bundle resolves node_modules from its own folder), one folder per run.
+    const dir = path.join(process.cwd(), '.cache', `build-${runId}`)
+    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }))
+    buildDir = dir
+  }
+  const port = await freePort()
+  const appUrl = `http://localhost:${port}`
+  const { startFakes } = await import('../../tests/fakes/index')
+  const fakes = await startFakes({ stripeWebhookUrl: `${appUrl}/api/stripe/webhook` })
+  cleanups.push(fakes.close)
+  return { runId, databaseUrl, redisUrl: redis.url, port, appUrl, fakes, buildDir }
+}
+
+/**
+ * The environment of the app's processes on these services: this process's environment, the fakes' credentials
+ * and URLs, production mode, the services' URLs, a queue prefix of the run's own, then `extra` (wins).
+ */
+export function appEnv(services: Services, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...services.fakes.env,
+    NODE_ENV: 'production',
+    PORT: String(services.port),
+    APP_URL: services.appUrl,
+    DATABASE_URL: services.databaseUrl,
+    REDIS_URL: services.redisUrl,
+    QUEUE_PREFIX: `rankwell-${services.runId}`,
+    ...(services.buildDir ? { REMIX_BUILD_DIR: services.buildDir } : {}),
+    ...extra,
+  }
+}
+
+/** `npm run build` with this environment (REMIX_BUILD_DIR picks the folder); resolves to its exit code. */
+export function buildApp(env: NodeJS.ProcessEnv): Promise<number> {
+  return run('npm', ['run', 'build', '--silent'], env)
+}
+
+/** The production web process (server.ts), stopped at cleanup. Wait for it with `waitForApp`. */
+export function startWeb(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups }) {
+  const web = startProcess('web', process.execPath, ['--import', 'tsx', 'server.ts'], env, { quiet: opts.quiet })
+  opts.cleanups.push(() => stopProcess(web))
+  return web
+}
+
+/** The worker process (worker/index.ts), stopped at cleanup. */
+export function startWorker(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups }) {
+  const worker = startProcess('worker', process.execPath, ['--import', 'tsx', 'worker/index.ts'], env, { quiet: opts.quiet })
+  opts.cleanups.push(() => stopProcess(worker))
+  return worker
+}
+
+/** Resolves once the app at APP_URL answers its health check. */
+export function waitForApp(env: NodeJS.ProcessEnv) {
+  return waitForHttp(`${env.APP_URL}/healthz`)
+}

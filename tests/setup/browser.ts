@@ -1,0 +1,18 @@
+/** Helpers for the Playwright specs (tests/e2e). */
+import { test, type Page } from '@playwright/test'
+import { createTestUser, uniqueIp } from '#tests/setup/app'
+
+export const baseURL = () => test.info().project.use.baseURL ?? process.env.BASE_URL!
+
+/** Makes the page's browser context a client of its own (a unique X-Forwarded-For), so rate limits of tests never meet. */
+export async function ownClientIp(page: Page) {
+  await page.context().setExtraHTTPHeaders({ 'X-Forwarded-For': uniqueIp() })
+}
+
+/** A user made in the database (onboarded unless told otherwise), signed in to the browser with a session cookie. */
+export async function signedIn(page: Page, opts: Parameters<typeof createTestUser>[0] = {}) {
+  const user = await createTestUser(opts)
+  const [name, ...rest] = user.cookie.split('=')
+  await page.context().addCookies([{ name: name!, value: rest.join('='), url: baseURL() }])
+  return user
+}

@@ -1,0 +1,79 @@
+/**
+ * Extra processes of the built app for integration tests: another web process or worker with some environment
+ * overridden (credentials blanked, a broken Redis/Postgres/SMTP, another queue prefix, fast retries…).
+ * They inherit the test run's environment (scripts/test.ts). TEST_VERBOSE=1 shows their logs.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { freePort, waitForHttp } from '../../scripts/lib/services'
+import { waitFor } from '#tests/setup/app'
+
+export { freePort }
+
+const STARTUP_TIMEOUT_MS = 120_000
+const verbose = () => Boolean(process.env.TEST_VERBOSE)
+
+/** Stops the child with `signal` (SIGKILL after 15 s if it is still running) and resolves once it has exited. */
+function stopper(child: ChildProcess) {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.kill(signal)
+    const force = setTimeout(() => child.kill('SIGKILL'), 15_000)
+    force.unref()
+    await exited
+    clearTimeout(force)
+  }
+}
+
+export type WebProcess = { url: string; stop: (signal?: NodeJS.Signals) => Promise<void> }
+
+/**
+ * Another web process of the built app (server.ts) on a free port. Resolves once `ready` (default /healthz)
+ * answers 2xx; use `ready: '/'` when the override makes /healthz fail on purpose.
+ * `ownAppUrl` sets APP_URL to this process's own address (for links and redirects it builds).
+ */
+export async function startWeb(
+  overrides: Record<string, string> = {},
+  opts: { ready?: string; host?: 'localhost' | '127.0.0.1'; ownAppUrl?: boolean } = {},
+): Promise<WebProcess> {
+  const port = await freePort()
+  const url = `http://${opts.host ?? '127.0.0.1'}:${port}`
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    env: { ...process.env, PORT: String(port), ...(opts.ownAppUrl ? { APP_URL: url } : {}), ...overrides },
+    stdio: verbose() ? 'inherit' : 'ignore',
+  })
+  const stop = stopper(child)
+  try {
+    await waitForHttp(`${url}${opts.ready ?? '/healthz'}`, STARTUP_TIMEOUT_MS)
+  } catch (error) {
+    await stop('SIGKILL')
+    throw error
+  }
+  return { url, stop }
+}
+
+export type WorkerProcess = { stop: (signal?: NodeJS.Signals) => Promise<void>; output: () => string }
+
+/** Another worker process (worker/index.ts), like `npm run worker`. Resolves once it has started its BullMQ workers. */
+export async function startWorker(overrides: Record<string, string> = {}): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
+    env: { ...process.env, ...overrides },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const collect = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
+    output += chunk.toString()
+    if (verbose()) stream.write(chunk)
+  }
+  child.stdout!.on('data', collect(process.stdout))
+  child.stderr!.on('data', collect(process.stderr))
+  const stop = stopper(child)
+  try {
+    await waitFor(async () => output.includes('worker started') || child.exitCode !== null, { timeout: STARTUP_TIMEOUT_MS, interval: 250 })
+  } catch (error) {
+    await stop('SIGKILL')
+    throw error
+  }
+  if (child.exitCode !== null) throw new Error(`worker exited: ${output}`)
+  return { stop, output: () => output }
+}
