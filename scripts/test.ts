@@ -3,7 +3,16 @@
 // Usage: npm test [-- --only=unit|integration|e2e] [-- --grep=pattern]
 import fs from 'node:fs'
 import path from 'node:path'
-import { appEnv, buildApp, provisionServices, runCleanups, startWeb, startWorker, waitForApp, type Cleanups } from './lib/app'
+import {
+  appEnv,
+  buildApp,
+  provisionServices,
+  runCleanups,
+  startWeb,
+  startWorker,
+  waitForApp,
+  type Cleanups,
+} from './lib/app'
 import { ensureChromium, log, run, tmpDir } from './lib/services'
 
 const root = process.cwd()
@@ -21,7 +30,12 @@ const cleanups: Cleanups = []
 
 function countVitest(file: string) {
   if (!fs.existsSync(file)) return
-  const report = JSON.parse(fs.readFileSync(file, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }
+  const report = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    numPassedTests: number
+    numFailedTests: number
+    numPendingTests: number
+    numTodoTests: number
+  }
   totals.passed += report.numPassedTests
   totals.failed += report.numFailedTests
   totals.skipped += report.numPendingTests + report.numTodoTests
@@ -29,7 +43,9 @@ function countVitest(file: string) {
 
 function countPlaywright(file: string) {
   if (!fs.existsSync(file)) return
-  const report = JSON.parse(fs.readFileSync(file, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } }
+  const report = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number }
+  }
   totals.passed += report.stats.expected + report.stats.flaky
   totals.failed += report.stats.unexpected
   totals.skipped += report.stats.skipped
@@ -47,11 +63,22 @@ async function main() {
   if (want('static')) {
     await stage('typecheck', () => run(bin('tsc'), ['--noEmit']))
     await stage('lint', () => run(bin('eslint'), ['.', '--max-warnings=0']))
+    await stage('format', () => run(bin('prettier'), ['--check', '.', '--log-level=warn']))
+    // The Dockerfile installs with `npm ci`: fail here when the lockfile is out of step with package.json.
+    await stage('lockfile', () => run('npm', ['ci', '--dry-run', '--no-audit', '--no-fund', '--loglevel=error']))
   }
   if (want('unit')) {
     const out = path.join(artifacts, 'unit.json')
     await stage('unit tests', () =>
-      run(bin('vitest'), ['run', '--config', 'vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile=${out}`, ...(grep ? ['-t', grep] : [])]),
+      run(bin('vitest'), [
+        'run',
+        '--config',
+        'vitest.config.ts',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile=${out}`,
+        ...(grep ? ['-t', grep] : []),
+      ]),
     )
     countVitest(out)
   }
@@ -84,7 +111,15 @@ async function main() {
     await stage('integration tests', () =>
       run(
         bin('vitest'),
-        ['run', '--config', 'vitest.integration.config.ts', '--reporter=default', '--reporter=json', `--outputFile=${out}`, ...(grep ? ['-t', grep] : [])],
+        [
+          'run',
+          '--config',
+          'vitest.integration.config.ts',
+          '--reporter=default',
+          '--reporter=json',
+          `--outputFile=${out}`,
+          ...(grep ? ['-t', grep] : []),
+        ],
         env,
       ),
     )
