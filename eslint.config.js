@@ -4,7 +4,17 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 
 export default tseslint.config(
-  { ignores: ['build/**', 'node_modules/**', '.data/**', 'test-results/**', 'playwright-report/**', 'public/**', '.cache/**'] },
+  {
+    ignores: [
+      'build/**',
+      'node_modules/**',
+      '.data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'public/**',
+      '.cache/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

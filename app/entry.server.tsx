@@ -30,7 +30,10 @@ export default function handleRequest(
           const body = new PassThrough()
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
           resolve(
-            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
           )
           pipe(body)
         },

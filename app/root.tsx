@@ -34,7 +34,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [user, { toast: flash, headers }] = await Promise.all([getUser(request), toast().getToast(request)])
   return json(
     {
-      user: user ? { id: user.id, email: user.email, name: user.name, onboardingComplete: user.onboardingComplete } : null,
+      user: user
+        ? { id: user.id, email: user.email, name: user.name, onboardingComplete: user.onboardingComplete }
+        : null,
       toast: flash ?? null,
       env: publicEnv(),
       supportEmail: getEnv().SUPPORT_EMAIL,
@@ -73,7 +75,10 @@ function Chrome({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>('root')
   return (
     <>
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2"
+      >
         Skip to content
       </a>
       {data?.user ? <AppNav email={data.user.email} /> : <PublicNav />}
@@ -114,11 +119,15 @@ export function ErrorBoundary() {
           <>
             <h1 className="text-3xl font-bold">Unexpected Application Error!</h1>
             <p className="mt-4 text-slate-600">
-              {isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'Something went wrong on our side. Please try again.'}
+              {isRouteErrorResponse(error)
+                ? `${error.status} ${error.statusText}`
+                : 'Something went wrong on our side. Please try again.'}
             </p>
           </>
         )}
-        <Link to="/" className="btn-primary mt-8">Back to home</Link>
+        <Link to="/" className="btn-primary mt-8">
+          Back to home
+        </Link>
       </div>
     </Chrome>
   )

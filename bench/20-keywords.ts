@@ -17,11 +17,22 @@ const SEARCHES = 40
 const SAVED_KEYWORDS = 1000
 
 async function benchUser(label: string, status: 'trial' | 'active') {
-  const user = await createUser({ email: `bench-${label}-${crypto.randomBytes(4).toString('hex')}@example.com`, name: 'Bench', password: 'bench-password-123' })
+  const user = await createUser({
+    email: `bench-${label}-${crypto.randomBytes(4).toString('hex')}@example.com`,
+    name: 'Bench',
+    password: 'bench-password-123',
+  })
   if (!user) throw new Error('could not create the bench user')
   await db
     .update(schema.users)
-    .set({ onboardingComplete: true, productService: 'email marketing software', countryCode: '2840', countryName: 'United States', languageCode: '1000', languageName: 'English' })
+    .set({
+      onboardingComplete: true,
+      productService: 'email marketing software',
+      countryCode: '2840',
+      countryName: 'United States',
+      languageCode: '1000',
+      languageName: 'English',
+    })
     .where(eq(schema.users.id, user.id))
   await db.update(schema.subscriptions).set({ status }).where(eq(schema.subscriptions.userId, user.id))
   const session = await createSession(user.id)
@@ -30,8 +41,13 @@ async function benchUser(label: string, status: 'trial' | 'active') {
   return { id: user.id, cookie, token }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-const word = () => crypto.randomBytes(5).toString('hex').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]!)
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+const word = () =>
+  crypto
+    .randomBytes(5)
+    .toString('hex')
+    .replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]!)
 
 export default async function keywords(ctx: BenchContext) {
   // --- 1. Search round trip ---------------------------------------------------------------------------------
@@ -42,10 +58,17 @@ export default async function keywords(ctx: BenchContext) {
     const res = await fetch(`${ctx.appUrl}/api/search`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${searcher.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ query, countryCode: '2840', languageCode: '1000', countryName: 'United States', languageName: 'English' }),
+      body: JSON.stringify({
+        query,
+        countryCode: '2840',
+        languageCode: '1000',
+        countryName: 'United States',
+        languageName: 'English',
+      }),
     })
     const body = (await res.json()) as { data?: unknown[] }
-    if (res.status !== 200 || !body.data?.length) throw new Error(`search failed: ${res.status} ${JSON.stringify(body).slice(0, 200)}`)
+    if (res.status !== 200 || !body.data?.length)
+      throw new Error(`search failed: ${res.status} ${JSON.stringify(body).slice(0, 200)}`)
     return performance.now() - started
   }
   await dataforseo.latency(PROVIDER_LATENCY_MS)
@@ -62,12 +85,18 @@ export default async function keywords(ctx: BenchContext) {
     times.sort((a, b) => a - b)
     cachedTimes.sort((a, b) => a - b)
     const f = (n: number) => n.toFixed(1).padStart(8)
-    console.log(`search round trip, ${SEARCHES} distinct queries, provider latency fixed at ${PROVIDER_LATENCY_MS} ms (${calls} provider calls):`)
-    console.log(`  round trip     p50 ${f(percentile(times, 50))} ms   p90 ${f(percentile(times, 90))} ms   max ${f(times.at(-1)!)} ms`)
+    console.log(
+      `search round trip, ${SEARCHES} distinct queries, provider latency fixed at ${PROVIDER_LATENCY_MS} ms (${calls} provider calls):`,
+    )
+    console.log(
+      `  round trip     p50 ${f(percentile(times, 50))} ms   p90 ${f(percentile(times, 90))} ms   max ${f(times.at(-1)!)} ms`,
+    )
     console.log(
       `  overhead       p50 ${f(percentile(times, 50) - PROVIDER_LATENCY_MS)} ms   p90 ${f(percentile(times, 90) - PROVIDER_LATENCY_MS)} ms   (target: p50 under 50 ms)`,
     )
-    console.log(`  cached repeat  p50 ${f(percentile(cachedTimes, 50))} ms   p90 ${f(percentile(cachedTimes, 90))} ms   (no provider call)`)
+    console.log(
+      `  cached repeat  p50 ${f(percentile(cachedTimes, 50))} ms   p90 ${f(percentile(cachedTimes, 90))} ms   (no provider call)`,
+    )
   } finally {
     await dataforseo.latency(0)
   }
@@ -92,17 +121,30 @@ export default async function keywords(ctx: BenchContext) {
   const headers = { Cookie: owner.cookie }
   const page = await fetch(`${ctx.appUrl}/keywords`, { headers })
   const html = await page.text()
-  if (page.status !== 200 || !html.includes('Showing 50 of 1,000 keywords')) throw new Error(`unexpected /keywords answer: ${page.status}`)
+  if (page.status !== 200 || !html.includes('Showing 50 of 1,000 keywords'))
+    throw new Error(`unexpected /keywords answer: ${page.status}`)
   for (let i = 0; i < 50; i++) await fetch(`${ctx.appUrl}/keywords`, { headers }).then((r) => r.text())
-  console.log(`GET /keywords: ${(html.length / 1024).toFixed(0)} KiB of HTML (first 50 of 1,000 keywords; 'Show more' for the rest)`)
+  console.log(
+    `GET /keywords: ${(html.length / 1024).toFixed(0)} KiB of HTML (first 50 of 1,000 keywords; 'Show more' for the rest)`,
+  )
   const results = [
     await load('GET /keywords (1 connection)', `${ctx.appUrl}/keywords`, { headers, connections: 1, duration: 8 }),
     await load('GET /keywords (10 connections)', `${ctx.appUrl}/keywords`, { headers, connections: 10, duration: 8 }),
-    await load('GET /keywords?show=1000 (1 conn.)', `${ctx.appUrl}/keywords?show=1000`, { headers, connections: 1, duration: 6 }),
-    await load('GET /api/saved-keywords (1 conn.)', `${ctx.appUrl}/api/saved-keywords`, { headers: { Authorization: `Bearer ${owner.token}` }, connections: 1, duration: 6 }),
+    await load('GET /keywords?show=1000 (1 conn.)', `${ctx.appUrl}/keywords?show=1000`, {
+      headers,
+      connections: 1,
+      duration: 6,
+    }),
+    await load('GET /api/saved-keywords (1 conn.)', `${ctx.appUrl}/api/saved-keywords`, {
+      headers: { Authorization: `Bearer ${owner.token}` },
+      connections: 1,
+      duration: 6,
+    }),
   ]
   printTable(results)
-  console.log('target: GET /keywords p50 under 30 ms server time (the 1-connection row: no queueing behind other requests)')
+  console.log(
+    'target: GET /keywords p50 under 30 ms server time (the 1-connection row: no queueing behind other requests)',
+  )
   const mem = memoryMiB(ctx.webPid)
   console.log(`web process memory: ${mem.rss.toFixed(0)} MiB resident now, ${mem.peak.toFixed(0)} MiB peak`)
 }

@@ -44,7 +44,11 @@ function roundTrips(requests: RecordedRequest[]) {
 }
 
 async function startWorker(ctx: BenchContext) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], { cwd: ctx.root, env: ctx.env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
+    cwd: ctx.root,
+    env: ctx.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60_000)
@@ -72,7 +76,11 @@ async function startWorker(ctx: BenchContext) {
 }
 
 async function benchUser() {
-  const user = await createUser({ email: `bench-posts-${crypto.randomBytes(4).toString('hex')}@example.com`, name: 'Bench', password: 'bench-password-123' })
+  const user = await createUser({
+    email: `bench-posts-${crypto.randomBytes(4).toString('hex')}@example.com`,
+    name: 'Bench',
+    password: 'bench-password-123',
+  })
   if (!user) throw new Error('could not create the bench user')
   await db.update(schema.users).set({ onboardingComplete: true }).where(eq(schema.users.id, user.id))
   // Premium: 100 posts per period, enough for the whole run.
@@ -93,7 +101,16 @@ export default async function posts(ctx: BenchContext) {
       const tags = Array.from({ length: count }, () => `bench${crypto.randomBytes(4).toString('hex')}`)
       const keywords = await db
         .insert(schema.savedKeywords)
-        .values(tags.map((tag) => ({ userId: user.id, keyword: `content marketing ${tag}`, countryCode: '2840', languageCode: '1000', languageName: 'English', source: 'ai_estimate' as const })))
+        .values(
+          tags.map((tag) => ({
+            userId: user.id,
+            keyword: `content marketing ${tag}`,
+            countryCode: '2840',
+            languageCode: '1000',
+            languageName: 'English',
+            source: 'ai_estimate' as const,
+          })),
+        )
         .returning({ id: schema.savedKeywords.id, keyword: schema.savedKeywords.keyword })
       const started = Date.now()
       const ids = await Promise.all(
@@ -104,7 +121,8 @@ export default async function posts(ctx: BenchContext) {
             body: JSON.stringify({ keywordId: k.id }),
           })
           const body = (await res.json()) as { post_id?: string }
-          if (res.status !== 202 || !body.post_id) throw new Error(`create failed: ${res.status} ${JSON.stringify(body)}`)
+          if (res.status !== 202 || !body.post_id)
+            throw new Error(`create failed: ${res.status} ${JSON.stringify(body)}`)
           return body.post_id
         }),
       )
@@ -126,7 +144,9 @@ export default async function posts(ctx: BenchContext) {
       const { rows, tags } = await run(1)
       const post = rows[0]!
       const timings = post.timings as Timings
-      const calls = (await openai.requests({ method: 'POST', path: '/chat/completions' })).filter((r) => JSON.stringify(r.body).includes(tags[0]!))
+      const calls = (await openai.requests({ method: 'POST', path: '/chat/completions' })).filter((r) =>
+        JSON.stringify(r.body).includes(tags[0]!),
+      )
       single.push({
         wallMs: post.completedAt!.getTime() - post.createdAt.getTime(),
         processMs: timings.totalMs,
@@ -148,8 +168,12 @@ export default async function posts(ctx: BenchContext) {
     const trips = single.map((s) => s.trips)
     const modelMs = Math.max(...trips) * MODEL_LATENCY_MS
     const median = (xs: number[]) => percentile(xs, 50)
-    console.log(`model latency (fake OpenAI, fixed): ${MODEL_LATENCY_MS} ms per call; worker concurrency ${ctx.env.POST_WORKER_CONCURRENCY ?? 4}`)
-    console.log(`sequential model round trips per post: ${Math.min(...trips)}–${Math.max(...trips)} (target ≤ 3); model calls per post: ${median(single.map((s) => s.calls))} (1 outline + sections in parallel)`)
+    console.log(
+      `model latency (fake OpenAI, fixed): ${MODEL_LATENCY_MS} ms per call; worker concurrency ${ctx.env.POST_WORKER_CONCURRENCY ?? 4}`,
+    )
+    console.log(
+      `sequential model round trips per post: ${Math.min(...trips)}–${Math.max(...trips)} (target ≤ 3); model calls per post: ${median(single.map((s) => s.calls))} (1 outline + sections in parallel)`,
+    )
     console.log(`words per post (fake model): median ${median(single.map((s) => s.words))}`)
     console.log(
       `one post at a time (${ONE_BY_ONE}): wall time request → stored ${fmt(median(single.map((s) => s.wallMs)))} median, ` +

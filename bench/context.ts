@@ -26,7 +26,13 @@ export type LoadResult = { name: string; rps: number; p50: number; p99: number; 
 export async function load(
   name: string,
   url: string,
-  opts: { connections?: number; duration?: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string } = {},
+  opts: {
+    connections?: number
+    duration?: number
+    headers?: Record<string, string>
+    method?: 'GET' | 'POST'
+    body?: string
+  } = {},
 ): Promise<LoadResult> {
   const result = await autocannon({
     url,
@@ -47,7 +53,14 @@ export async function load(
 }
 
 export function printTable(rows: LoadResult[]) {
-  console.log('route'.padEnd(34) + 'req/s'.padStart(8) + 'p50 ms'.padStart(9) + 'p99 ms'.padStart(9) + 'errors'.padStart(8) + 'non-2xx'.padStart(9))
+  console.log(
+    'route'.padEnd(34) +
+      'req/s'.padStart(8) +
+      'p50 ms'.padStart(9) +
+      'p99 ms'.padStart(9) +
+      'errors'.padStart(8) +
+      'non-2xx'.padStart(9),
+  )
   for (const r of rows) {
     console.log(
       r.name.padEnd(34) +

@@ -13,7 +13,11 @@ const cleanups: Cleanups = []
 async function main() {
   const services = await provisionServices({ purpose: 'bench', runId: `bench_${Date.now().toString(36)}`, cleanups })
   const { appUrl, fakes } = services
-  const env = appEnv(services, { SESSION_SECRET: 'bench-secret', QUEUE_PREFIX: 'rankwell-bench', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' })
+  const env = appEnv(services, {
+    SESSION_SECRET: 'bench-secret',
+    QUEUE_PREFIX: 'rankwell-bench',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  })
   Object.assign(process.env, env)
   // The shared build/ folder: rebuilt unless BENCH_REBUILD=0 and a build is there.
   if (!fs.existsSync(path.join(root, 'build/server/index.js')) || process.env.BENCH_REBUILD !== '0') {

@@ -3,7 +3,16 @@
 import path from 'node:path'
 import { migrateDatabase } from './lib/migrate'
 import { DEMO } from './lib/seed'
-import { ensureDatabase, log, portIsFree, run, startPostgres, startProcess, startRedis, stopProcess } from './lib/services'
+import {
+  ensureDatabase,
+  log,
+  portIsFree,
+  run,
+  startPostgres,
+  startProcess,
+  startRedis,
+  stopProcess,
+} from './lib/services'
 import { missingServices } from './lib/offline'
 
 const root = process.cwd()
@@ -26,9 +35,17 @@ try {
     log(`port ${PORT} is busy: is another 'npm run dev' running? Set PORT to use another one.`)
     process.exit(1)
   }
-  const pg = await startPostgres({ dataDir: path.join(root, '.data/postgres'), port: Number(process.env.PGPORT_DEV ?? 5433), persistent: true })
+  const pg = await startPostgres({
+    dataDir: path.join(root, '.data/postgres'),
+    port: Number(process.env.PGPORT_DEV ?? 5433),
+    persistent: true,
+  })
   stops.push(pg.stop)
-  const redis = await startRedis({ dataDir: path.join(root, '.data/redis'), port: Number(process.env.REDIS_PORT_DEV ?? 6380), persistent: true })
+  const redis = await startRedis({
+    dataDir: path.join(root, '.data/redis'),
+    port: Number(process.env.REDIS_PORT_DEV ?? 6380),
+    persistent: true,
+  })
   stops.push(redis.stop)
 
   const databaseUrl = process.env.DATABASE_URL ?? (await ensureDatabase(pg.url, 'rankwell'))
@@ -60,7 +77,10 @@ try {
   const tsx = path.join(root, 'node_modules/.bin/tsx')
   const web = startProcess('web', tsx, ['server.ts'], env)
   const worker = startProcess('worker', tsx, ['watch', '--clear-screen=false', 'worker/index.ts'], env)
-  stops.push(() => stopProcess(web), () => stopProcess(worker))
+  stops.push(
+    () => stopProcess(web),
+    () => stopProcess(worker),
+  )
   web.on('exit', (code) => {
     if (!stopping) {
       log(`web exited (${code})`)

@@ -10,7 +10,15 @@ import lighthouse, { desktopConfig, type Flags } from 'lighthouse'
 import { appEnv, buildApp, provisionServices, runScript, startWeb, waitForApp, type Cleanups } from './lib/app'
 import { ensureChromium, log, tmpDir } from './lib/services'
 
-const PAGES = ['/', '/pricing', '/free-tools', '/free-keyword-research', '/free-blog-title', '/free-blog-outline', '/free-seo-strategy']
+const PAGES = [
+  '/',
+  '/pricing',
+  '/free-tools',
+  '/free-keyword-research',
+  '/free-blog-title',
+  '/free-blog-outline',
+  '/free-seo-strategy',
+]
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
 const LABELS: Record<(typeof CATEGORIES)[number], string> = {
   performance: 'Perf',
@@ -22,7 +30,8 @@ const LABELS: Record<(typeof CATEGORIES)[number], string> = {
 const argv = process.argv.slice(2)
 const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
 const presetArg = option('preset') ?? 'both'
-const presets = presetArg === 'both' ? (['mobile', 'desktop'] as const) : ([presetArg === 'desktop' ? 'desktop' : 'mobile'] as const)
+const presets =
+  presetArg === 'both' ? (['mobile', 'desktop'] as const) : ([presetArg === 'desktop' ? 'desktop' : 'mobile'] as const)
 const pages = argv.filter((a) => a.startsWith('--page=')).map((a) => a.slice(7))
 const serveOnly = argv.includes('--serve')
 const cleanups: Cleanups = []
@@ -40,10 +49,22 @@ async function startApp() {
   return services.appUrl
 }
 
-async function audit(appUrl: string, chromePath: string | undefined, preset: 'mobile' | 'desktop', page: string, reports: string): Promise<Row> {
+async function audit(
+  appUrl: string,
+  chromePath: string | undefined,
+  preset: 'mobile' | 'desktop',
+  page: string,
+  reports: string,
+): Promise<Row> {
   const chrome = await chromeLauncher.launch({
     chromePath,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-dev-shm-usage',
+    ],
   })
   try {
     const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] }
@@ -63,9 +84,16 @@ async function audit(appUrl: string, chromePath: string | undefined, preset: 'mo
       for (const ref of lhr.categories[c]?.auditRefs ?? []) {
         const a = lhr.audits[ref.id]
         if (!a || ref.weight === 0) continue
-        if (a.scoreDisplayMode === 'notApplicable' || a.scoreDisplayMode === 'manual' || a.scoreDisplayMode === 'informative') continue
+        if (
+          a.scoreDisplayMode === 'notApplicable' ||
+          a.scoreDisplayMode === 'manual' ||
+          a.scoreDisplayMode === 'informative'
+        )
+          continue
         if (typeof a.score === 'number' && a.score < 1) {
-          failing.push(`${LABELS[c]}: ${a.id} (${Math.round(a.score * 100)})${a.displayValue ? ` ${a.displayValue}` : ''}`)
+          failing.push(
+            `${LABELS[c]}: ${a.id} (${Math.round(a.score * 100)})${a.displayValue ? ` ${a.displayValue}` : ''}`,
+          )
         }
       }
     }
@@ -92,7 +120,11 @@ async function main() {
         log(`Lighthouse (${preset}) ${page}`)
         // A run that could not record its trace (NO_NAVSTART and the like, under heavy machine load) is retried.
         let row = await audit(appUrl, chromePath, preset, page, reports)
-        for (let attempt = 2; attempt <= 3 && (row.error || CATEGORIES.some((c) => row.scores[c] === null)); attempt++) {
+        for (
+          let attempt = 2;
+          attempt <= 3 && (row.error || CATEGORIES.some((c) => row.scores[c] === null));
+          attempt++
+        ) {
           log(`  ${row.error ?? 'a category has no score'}; running it again (attempt ${attempt})`)
           row = await audit(appUrl, chromePath, preset, page, reports)
         }
@@ -103,12 +135,15 @@ async function main() {
     const width = Math.max(...rows.map((r) => r.page.length), 4) + 2
     console.log(`\n${pad('preset', 9)}${pad('page', width)}${CATEGORIES.map((c) => pad(LABELS[c], 6)).join('')}`)
     for (const r of rows) {
-      console.log(`${pad(r.preset, 9)}${pad(r.page, width)}${CATEGORIES.map((c) => pad(String(r.scores[c] ?? '–'), 6)).join('')}`)
+      console.log(
+        `${pad(r.preset, 9)}${pad(r.page, width)}${CATEGORIES.map((c) => pad(String(r.scores[c] ?? '–'), 6)).join('')}`,
+      )
     }
     const notPassed = rows.filter((r) => r.failing.length)
     if (notPassed.length) {
       console.log('\nAudits that did not pass:')
-      for (const r of notPassed) console.log(`  ${r.preset} ${r.page}\n${r.failing.map((f) => `    - ${f}`).join('\n')}`)
+      for (const r of notPassed)
+        console.log(`  ${r.preset} ${r.page}\n${r.failing.map((f) => `    - ${f}`).join('\n')}`)
     }
     const lowest = Math.min(...rows.flatMap((r) => CATEGORIES.map((c) => r.scores[c] ?? 0)))
     console.log(`\nlowest score: ${lowest}${lowest < 95 ? ' (below the target of 95)' : ''}; full reports: ${reports}`)

@@ -43,7 +43,8 @@ async function scrollTo(page: Page, selector: string, offset = -90) {
   await page.evaluate(
     ([sel, off]) => {
       const el = document.querySelector(sel as string)
-      if (el) window.scrollTo({ top: el.getBoundingClientRect().top + window.scrollY + (off as number), behavior: 'smooth' })
+      if (el)
+        window.scrollTo({ top: el.getBoundingClientRect().top + window.scrollY + (off as number), behavior: 'smooth' })
     },
     [selector, offset],
   )
@@ -81,7 +82,13 @@ cdp.on('Page.screencastFrame', (frame: { data: string; sessionId: number }) => {
   void cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => {})
 })
 t0 = Date.now()
-await cdp.send('Page.startScreencast', { format: 'jpeg', quality: 88, maxWidth: 1280, maxHeight: 720, everyNthFrame: 1 })
+await cdp.send('Page.startScreencast', {
+  format: 'jpeg',
+  quality: 88,
+  maxWidth: 1280,
+  maxHeight: 720,
+  everyNthFrame: 1,
+})
 
 await caption(page, 'Rankwell: SEO on Auto Pilot for founders')
 await sleep(3000)
@@ -89,9 +96,27 @@ await scrollTo(page, '#steps-title')
 await caption(page, 'Pick a keyword, generate the post with AI, grow')
 await sleep(3000)
 
-await runTool(page, '/free-keyword-research', '1. Find keywords a young site can rank for', { 'Content Topic': 'meal prep for busy parents' }, 'Generate Keywords')
-await runTool(page, '/free-blog-title', '2. Pick a title that uses the space search results give it', { 'Main Keyword': 'meal prep for busy parents' }, 'Generate Titles')
-await runTool(page, '/free-blog-outline', '3. Get the structure of the post', { 'Main Topic': 'meal prep for busy parents' }, 'Generate Outline')
+await runTool(
+  page,
+  '/free-keyword-research',
+  '1. Find keywords a young site can rank for',
+  { 'Content Topic': 'meal prep for busy parents' },
+  'Generate Keywords',
+)
+await runTool(
+  page,
+  '/free-blog-title',
+  '2. Pick a title that uses the space search results give it',
+  { 'Main Keyword': 'meal prep for busy parents' },
+  'Generate Titles',
+)
+await runTool(
+  page,
+  '/free-blog-outline',
+  '3. Get the structure of the post',
+  { 'Main Topic': 'meal prep for busy parents' },
+  'Generate Outline',
+)
 await runTool(
   page,
   '/free-seo-strategy',
@@ -112,13 +137,40 @@ await cdp.send('Page.stopScreencast')
 await browser.close()
 
 // Frames arrive when the screen changes: each one lasts until the next (ffmpeg concat with durations).
-const list = frames.map((f, i) => `file '${f.file}'\nduration ${(((frames[i + 1]?.at ?? end) - f.at) / 1000).toFixed(3)}`)
+const list = frames.map(
+  (f, i) => `file '${f.file}'\nduration ${(((frames[i + 1]?.at ?? end) - f.at) / 1000).toFixed(3)}`,
+)
 list.push(`file '${frames[frames.length - 1]!.file}'`)
 fs.writeFileSync(path.join(work, 'frames.txt'), list.join('\n'))
 const encoded = spawnSync(
   'ffmpeg',
-  ['-y', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', path.join(work, 'frames.txt'), '-vf', 'fps=24,format=yuv420p',
-    '-c:v', 'libvpx-vp9', '-b:v', '0', '-crf', '40', '-row-mt', '1', '-deadline', 'good', '-cpu-used', '4', '-an', path.join(outDir, 'intro.webm')],
+  [
+    '-y',
+    '-loglevel',
+    'error',
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    path.join(work, 'frames.txt'),
+    '-vf',
+    'fps=24,format=yuv420p',
+    '-c:v',
+    'libvpx-vp9',
+    '-b:v',
+    '0',
+    '-crf',
+    '40',
+    '-row-mt',
+    '1',
+    '-deadline',
+    'good',
+    '-cpu-used',
+    '4',
+    '-an',
+    path.join(outDir, 'intro.webm'),
+  ],
   { stdio: 'inherit' },
 )
 if (encoded.status !== 0) throw new Error('ffmpeg failed')
@@ -130,8 +182,14 @@ const stamp = (s: number) => {
   const sec = ((ms % 60_000) / 1000).toFixed(3).padStart(6, '0')
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${sec}`
 }
-const vtt = ['WEBVTT', '', ...cues.map((c, i) => `${i + 1}\n${stamp(c.start)} --> ${stamp(c.end ?? now())}\n${c.text}\n`)].join('\n')
+const vtt = [
+  'WEBVTT',
+  '',
+  ...cues.map((c, i) => `${i + 1}\n${stamp(c.start)} --> ${stamp(c.end ?? now())}\n${c.text}\n`),
+].join('\n')
 fs.writeFileSync(path.join(outDir, 'intro.vtt'), vtt)
 fs.rmSync(work, { recursive: true, force: true })
 const seconds = Math.round((end - t0) / 1000)
-console.log(`public/intro.webm: ${seconds} s, ${(fs.statSync(path.join(outDir, 'intro.webm')).size / 1024).toFixed(0)} KiB; captions in public/intro.vtt`)
+console.log(
+  `public/intro.webm: ${seconds} s, ${(fs.statSync(path.join(outDir, 'intro.webm')).size / 1024).toFixed(0)} KiB; captions in public/intro.vtt`,
+)

@@ -22,7 +22,12 @@ function sendEvent(event: AnalyticsEvent) {
   } catch {
     /* fall back to fetch */
   }
-  void fetch('/api/events', { method: 'POST', body, headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(() => {})
+  void fetch('/api/events', {
+    method: 'POST',
+    body,
+    headers: { 'Content-Type': 'application/json' },
+    keepalive: true,
+  }).catch(() => {})
 }
 
 function loadGtag(measurementId: string) {

@@ -23,7 +23,10 @@ export function AppNav({ email }: { email: string }) {
   const [helpOpen, setHelpOpen] = useState(false)
   const menu = useRef<HTMLDetailsElement>(null)
   const here = `${location.pathname}${location.search}`
-  const helpHref = location.pathname === '/help' ? location.pathname + location.search : `/help?${new URLSearchParams({ redirectTo: here })}`
+  const helpHref =
+    location.pathname === '/help'
+      ? location.pathname + location.search
+      : `/help?${new URLSearchParams({ redirectTo: here })}`
   const openHelp = (e: MouseEvent) => {
     e.preventDefault()
     if (menu.current) menu.current.open = false
@@ -39,24 +42,46 @@ export function AppNav({ email }: { email: string }) {
         <Brand to="/keywords" />
         <div className="hidden items-center gap-1 lg:flex">
           {APP_LINKS.map((l) => (
-            <NavLink key={l.to} to={l.to} className={linkClass}>{l.label}</NavLink>
+            <NavLink key={l.to} to={l.to} className={linkClass}>
+              {l.label}
+            </NavLink>
           ))}
-          <Link to={helpHref} onClick={openHelp} className="btn-secondary ml-2 py-2" data-help-link>Help</Link>
-          <span className="ml-3 max-w-[14rem] truncate text-sm text-slate-600" data-testid="nav-email" title={email}>{email}</span>
+          <Link to={helpHref} onClick={openHelp} className="btn-secondary ml-2 py-2" data-help-link>
+            Help
+          </Link>
+          <span className="ml-3 max-w-[14rem] truncate text-sm text-slate-600" data-testid="nav-email" title={email}>
+            {email}
+          </span>
         </div>
         <details ref={menu} className="group relative lg:hidden" data-mobile-menu>
-          <summary className="flex cursor-pointer list-none items-center rounded-md p-2 text-slate-700 hover:bg-slate-100 [&::-webkit-details-marker]:hidden" aria-label="Open menu">
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+          <summary
+            className="flex cursor-pointer list-none items-center rounded-md p-2 text-slate-700 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
+            aria-label="Open menu"
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="h-6 w-6"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            >
               <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
             </svg>
             <span className="sr-only">Menu</span>
           </summary>
           <div className="absolute right-0 mt-2 flex w-64 flex-col rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
-            <span className="truncate px-3 py-2 text-xs text-slate-600" title={email}>{email}</span>
+            <span className="truncate px-3 py-2 text-xs text-slate-600" title={email}>
+              {email}
+            </span>
             {APP_LINKS.map((l) => (
-              <NavLink key={l.to} to={l.to} className={linkClass} onClick={closeMenu}>{l.label}</NavLink>
+              <NavLink key={l.to} to={l.to} className={linkClass} onClick={closeMenu}>
+                {l.label}
+              </NavLink>
             ))}
-            <Link to={helpHref} onClick={openHelp} className="btn-secondary mt-1">Help</Link>
+            <Link to={helpHref} onClick={openHelp} className="btn-secondary mt-1">
+              Help
+            </Link>
           </div>
         </details>
       </nav>

@@ -20,7 +20,9 @@ export function AuthLayout({
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 lg:grid-cols-2 lg:items-center lg:py-20">
       <section aria-labelledby="auth-title" className="text-center lg:text-left">
         <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Rankwell</p>
-        <h1 id="auth-title" className="mt-3 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">{title}</h1>
+        <h1 id="auth-title" className="mt-3 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">
+          {title}
+        </h1>
         <p className="mt-4 text-lg text-slate-600">{subtitle}</p>
         <ul className="mx-auto mt-8 hidden max-w-md space-y-3 text-left text-slate-700 lg:mx-0 lg:block">
           {[
@@ -75,10 +77,22 @@ export function OrDivider() {
 function GoogleMark() {
   return (
     <svg aria-hidden="true" viewBox="0 0 48 48" className="h-5 w-5">
-      <path fill="#FFC107" d="M43.6 20.5H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 12.9 4 4 12.9 4 24s8.9 20 20 20 20-8.9 20-20c0-1.3-.1-2.4-.4-3.5z" />
-      <path fill="#FF3D00" d="m6.3 14.7 6.6 4.8C14.7 15.1 19 12 24 12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 16.3 4 9.7 8.3 6.3 14.7z" />
-      <path fill="#4CAF50" d="M24 44c5.2 0 9.9-2 13.4-5.2l-6.2-5.2C29.2 35.1 26.7 36 24 36c-5.2 0-9.6-3.3-11.3-7.9l-6.5 5C9.5 39.6 16.2 44 24 44z" />
-      <path fill="#1976D2" d="M43.6 20.5H42V20H24v8h11.3c-.8 2.2-2.2 4.2-4.1 5.6l6.2 5.2C37 39.2 44 34 44 24c0-1.3-.1-2.4-.4-3.5z" />
+      <path
+        fill="#FFC107"
+        d="M43.6 20.5H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 12.9 4 4 12.9 4 24s8.9 20 20 20 20-8.9 20-20c0-1.3-.1-2.4-.4-3.5z"
+      />
+      <path
+        fill="#FF3D00"
+        d="m6.3 14.7 6.6 4.8C14.7 15.1 19 12 24 12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 16.3 4 9.7 8.3 6.3 14.7z"
+      />
+      <path
+        fill="#4CAF50"
+        d="M24 44c5.2 0 9.9-2 13.4-5.2l-6.2-5.2C29.2 35.1 26.7 36 24 36c-5.2 0-9.6-3.3-11.3-7.9l-6.5 5C9.5 39.6 16.2 44 24 44z"
+      />
+      <path
+        fill="#1976D2"
+        d="M43.6 20.5H42V20H24v8h11.3c-.8 2.2-2.2 4.2-4.1 5.6l6.2 5.2C37 39.2 44 34 44 24c0-1.3-.1-2.4-.4-3.5z"
+      />
     </svg>
   )
 }
@@ -95,7 +109,9 @@ export function GoogleLink({ enabled }: { enabled: boolean }) {
           <GoogleMark />
           Google
         </span>
-        <p className="mt-2 text-xs text-slate-600">Google sign-in is unavailable right now. Please use your email and password.</p>
+        <p className="mt-2 text-xs text-slate-600">
+          Google sign-in is unavailable right now. Please use your email and password.
+        </p>
       </div>
     )
   }
@@ -189,7 +205,9 @@ export function AuthForm({
       footer={
         <>
           {switchTo.question}{' '}
-          <Link to={switchHref} className="font-semibold text-brand-700 hover:underline">{switchTo.label}</Link>
+          <Link to={switchHref} className="font-semibold text-brand-700 hover:underline">
+            {switchTo.label}
+          </Link>
         </>
       }
     >
@@ -199,7 +217,9 @@ export function AuthForm({
         {hidden}
         <Honeypot />
         {children}
-        <SubmitButton className="btn-primary w-full" pendingText={submit.pending}>{submit.label}</SubmitButton>
+        <SubmitButton className="btn-primary w-full" pendingText={submit.pending}>
+          {submit.label}
+        </SubmitButton>
       </Form>
       <OrDivider />
       <GoogleLink enabled={googleEnabled} />

@@ -58,7 +58,13 @@ export function CustomerFields({
 
 const MARKET_SELECTS = [
   { label: 'Country', name: 'countryCode', options: COUNTRY_OPTIONS, placeholder: 'Select country', error: 'country' },
-  { label: 'Language', name: 'languageCode', options: LANGUAGE_OPTIONS, placeholder: 'Select language', error: 'language' },
+  {
+    label: 'Language',
+    name: 'languageCode',
+    options: LANGUAGE_OPTIONS,
+    placeholder: 'Select language',
+    error: 'language',
+  },
 ] as const
 
 /** Country and language, side by side; their errors are keyed `country` and `language` (the schema's names). */

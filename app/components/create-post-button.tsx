@@ -21,7 +21,13 @@ function pageNonce() {
  * browser keeps on hydration). Clicking the same rendered button twice, or resubmitting the same page from another
  * tab, sends the same key, and the server makes at most one post for it; after a reload, a click is a new request.
  */
-export function CreatePostButton({ keywordId, className = 'btn-primary px-3 py-1.5 text-xs' }: { keywordId: string; className?: string }) {
+export function CreatePostButton({
+  keywordId,
+  className = 'btn-primary px-3 py-1.5 text-xs',
+}: {
+  keywordId: string
+  className?: string
+}) {
   const fetcher = useFetcher<{ ok: boolean }>()
   const location = useLocation()
   const hydrated = useHydrated()

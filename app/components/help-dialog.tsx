@@ -43,8 +43,12 @@ export function HelpDialog({ open, onClose, redirectTo }: { open: boolean; onClo
         <div className="p-6">
           <div className="mb-4 flex items-start justify-between gap-4">
             <div>
-              <h2 id="help-title" className="text-lg font-semibold text-slate-900">How can we help?</h2>
-              <p id="help-description" className="mt-1 text-sm text-slate-600">We&apos;ll respond within 24 hours</p>
+              <h2 id="help-title" className="text-lg font-semibold text-slate-900">
+                How can we help?
+              </h2>
+              <p id="help-description" className="mt-1 text-sm text-slate-600">
+                We&apos;ll respond within 24 hours
+              </p>
             </div>
             <button
               type="button"
@@ -52,7 +56,14 @@ export function HelpDialog({ open, onClose, redirectTo }: { open: boolean; onClo
               className="rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
               aria-label="Close"
             >
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                className="h-5 w-5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
                 <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
               </svg>
             </button>

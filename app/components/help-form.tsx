@@ -3,7 +3,8 @@ import { useId } from 'react'
 import { FormMessage } from './auth-layout'
 import { SubmitButton } from './ui/submit-button'
 
-export type HelpActionData = { ok: true } | { ok: false; message: string; errors?: Partial<Record<string, string[]>>; question: string }
+export type HelpActionData =
+  { ok: true } | { ok: false; message: string; errors?: Partial<Record<string, string[]>>; question: string }
 
 /**
  * The help question form, used by the /help page (a plain form post) and by the nav's modal (a fetcher).
@@ -32,7 +33,9 @@ export function HelpForm({
       {fetcher ? <input type="hidden" name="mode" value="modal" /> : null}
       <FormMessage message={failed && !fieldError ? failed.message : null} tone="error" />
       <div>
-        <label htmlFor={`${id}-question`} className="sr-only">Your question</label>
+        <label htmlFor={`${id}-question`} className="sr-only">
+          Your question
+        </label>
         <textarea
           id={`${id}-question`}
           name="question"
@@ -46,11 +49,17 @@ export function HelpForm({
           aria-invalid={fieldError ? true : undefined}
           aria-describedby={fieldError ? `${id}-error` : undefined}
         />
-        {fieldError ? <p id={`${id}-error`} className="field-error" role="alert">{fieldError}</p> : null}
+        {fieldError ? (
+          <p id={`${id}-error`} className="field-error" role="alert">
+            {fieldError}
+          </p>
+        ) : null}
       </div>
       <div className="flex justify-end gap-3">
         {onCancel ? (
-          <button type="button" className="btn-secondary" onClick={onCancel}>Cancel</button>
+          <button type="button" className="btn-secondary" onClick={onCancel}>
+            Cancel
+          </button>
         ) : null}
         <SubmitButton pendingText="Sending..." pending={fetcher ? fetcher.state !== 'idle' : undefined}>
           Send Question

@@ -17,13 +17,21 @@ export function RetryPostForm({ postId, redirectTo }: { postId: string; redirect
       <input type="hidden" name="intent" value="retry-post" />
       <input type="hidden" name="postId" value={postId} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <button type="submit" className="font-semibold text-brand-700 underline hover:text-brand-800">Try again</button>
+      <button type="submit" className="font-semibold text-brand-700 underline hover:text-brand-800">
+        Try again
+      </button>
     </Form>
   )
 }
 
 /** What an unfinished post says instead of its excerpt. */
-export function PostProgress({ post, redirectTo }: { post: Pick<PostCardData, 'id' | 'status' | 'failureReason'>; redirectTo: string }) {
+export function PostProgress({
+  post,
+  redirectTo,
+}: {
+  post: Pick<PostCardData, 'id' | 'status' | 'failureReason'>
+  redirectTo: string
+}) {
   const label = statusLabel(post.status)
   if (label)
     return (
@@ -47,7 +55,9 @@ export function PostCard({ post }: { post: PostCardData }) {
   return (
     <article className="card flex flex-col" data-testid="post-card" data-post-id={post.id}>
       <h2 className="text-xl font-semibold leading-snug text-slate-900">
-        <Link to={href} className="hover:text-brand-700">{post.title}</Link>
+        <Link to={href} className="hover:text-brand-700">
+          {post.title}
+        </Link>
       </h2>
       <p className="mt-1 text-sm text-slate-500">
         <time dateTime={post.createdAt}>{formatLongDate(post.createdAt)}</time>
@@ -59,7 +69,11 @@ export function PostCard({ post }: { post: PostCardData }) {
           <PostProgress post={post} redirectTo="/blogposts" />
         </div>
       )}
-      <Link to={href} className="mt-4 self-start text-sm font-semibold text-brand-700 hover:text-brand-800" aria-label={`Read More: ${post.title}`}>
+      <Link
+        to={href}
+        className="mt-4 self-start text-sm font-semibold text-brand-700 hover:text-brand-800"
+        aria-label={`Read More: ${post.title}`}
+      >
         Read More
       </Link>
     </article>

@@ -17,7 +17,9 @@ function Item({ label, children, testId }: { label: string; children: ReactNode;
   return (
     <div>
       <dt className="text-slate-600">{label}</dt>
-      <dd className="font-medium text-slate-900" data-testid={testId}>{children}</dd>
+      <dd className="font-medium text-slate-900" data-testid={testId}>
+        {children}
+      </dd>
     </div>
   )
 }
@@ -33,7 +35,10 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
   const plan = PLANS.find((p) => p.id === summary.plan)
   const monthly =
     premium && summary.amountCents != null
-      ? formatMoney(monthlyCostCents(summary.amountCents, summary.interval, summary.intervalCount ?? 1), summary.currency ?? 'usd')
+      ? formatMoney(
+          monthlyCostCents(summary.amountCents, summary.interval, summary.intervalCount ?? 1),
+          summary.currency ?? 'usd',
+        )
       : formatMoney(0)
   const renewal = formatShortDate(summary.renewalDate)
   const usageResets = formatShortDate(summary.usageResetsAt)
@@ -62,21 +67,33 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
 
   return (
     <section className="card" aria-labelledby="subscription-title" data-testid="subscription-card">
-      <h2 id="subscription-title" className="text-lg font-semibold">Subscription</h2>
+      <h2 id="subscription-title" className="text-lg font-semibold">
+        Subscription
+      </h2>
       <dl className="mt-4 grid grid-cols-2 gap-4 text-sm">
-        <Item label="Status" testId="subscription-status">{STATUS_LABEL[summary.status]}</Item>
-        <Item label="Plan" testId="subscription-plan">{premium && plan ? plan.title : summary.status === 'trial' ? 'Free Trial' : 'None'}</Item>
+        <Item label="Status" testId="subscription-status">
+          {STATUS_LABEL[summary.status]}
+        </Item>
+        <Item label="Plan" testId="subscription-plan">
+          {premium && plan ? plan.title : summary.status === 'trial' ? 'Free Trial' : 'None'}
+        </Item>
         <Item label="Keyword searches" testId="usage-keyword-searches">
           {summary.keywordSearchCount}/{summary.limits.keywordSearches}
         </Item>
         <Item label="Blog posts" testId="usage-blog-posts">
           {summary.blogPostCount}/{summary.limits.blogPosts}
         </Item>
-        <Item label="Monthly Cost" testId="monthly-cost">{monthly}</Item>
+        <Item label="Monthly Cost" testId="monthly-cost">
+          {monthly}
+        </Item>
         {premium ? (
-          <Item label="Renewal Date" testId="renewal-date">{renewal ?? '—'}</Item>
+          <Item label="Renewal Date" testId="renewal-date">
+            {renewal ?? '—'}
+          </Item>
         ) : summary.status === 'trial' ? (
-          <Item label="Trial Ends" testId="trial-ends">{trialEnds ?? '—'}</Item>
+          <Item label="Trial Ends" testId="trial-ends">
+            {trialEnds ?? '—'}
+          </Item>
         ) : null}
       </dl>
       {premium && usageResets ? (
@@ -107,7 +124,12 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
         <div className="mt-6 flex flex-wrap gap-3">
           {premium ? (
             <Form method="post" action="/billing/portal">
-              <button type="submit" className="btn-secondary" disabled={portalPending} aria-busy={portalPending || undefined}>
+              <button
+                type="submit"
+                className="btn-secondary"
+                disabled={portalPending}
+                aria-busy={portalPending || undefined}
+              >
                 {portalPending ? 'Opening...' : 'Manage Payment'}
               </button>
             </Form>
@@ -124,24 +146,46 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
               Cancel Subscription
             </Link>
           ) : null}
-          {showUpgrade ? <Link to="/pricing" className="btn-primary">Upgrade Now</Link> : null}
+          {showUpgrade ? (
+            <Link to="/pricing" className="btn-primary">
+              Upgrade Now
+            </Link>
+          ) : null}
         </div>
       ) : (
         <p className="mt-6 text-sm text-slate-600">
-          Need more? <Link to="/pricing" className="font-semibold text-brand-700 underline">Compare Premium plans</Link>
+          Need more?{' '}
+          <Link to="/pricing" className="font-semibold text-brand-700 underline">
+            Compare Premium plans
+          </Link>
         </p>
       )}
 
       {confirming && canCancel ? (
         <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4" role="presentation">
-          <div role="dialog" aria-modal="true" aria-labelledby="cancel-dialog-title" aria-describedby="cancel-dialog-message" className="w-full max-w-md rounded-2xl bg-white p-6 shadow-xl">
-            <h2 id="cancel-dialog-title" className="text-lg font-semibold">Cancel Subscription</h2>
-            <p id="cancel-dialog-message" className="mt-2 text-slate-700" data-testid="dialog-message">{cancelConfirmMessage(renewal)}</p>
+          <div
+            role="dialog"
+            aria-modal="true"
+            aria-labelledby="cancel-dialog-title"
+            aria-describedby="cancel-dialog-message"
+            className="w-full max-w-md rounded-2xl bg-white p-6 shadow-xl"
+          >
+            <h2 id="cancel-dialog-title" className="text-lg font-semibold">
+              Cancel Subscription
+            </h2>
+            <p id="cancel-dialog-message" className="mt-2 text-slate-700" data-testid="dialog-message">
+              {cancelConfirmMessage(renewal)}
+            </p>
             <cancel.Form method="post" action="/billing/cancel" className="mt-6 flex justify-end gap-3">
               <button type="button" className="btn-secondary" onClick={() => setConfirming(false)} autoFocus>
                 Close
               </button>
-              <button type="submit" className="btn-danger" disabled={cancel.state !== 'idle'} aria-busy={cancel.state !== 'idle' || undefined}>
+              <button
+                type="submit"
+                className="btn-danger"
+                disabled={cancel.state !== 'idle'}
+                aria-busy={cancel.state !== 'idle' || undefined}
+              >
                 {cancel.state !== 'idle' ? 'Canceling...' : 'Cancel Subscription'}
               </button>
             </cancel.Form>

@@ -1,7 +1,12 @@
 import { Link } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 
-export type Toast = { message: string; type: 'info' | 'success' | 'error' | 'warning'; description?: string; duration?: number }
+export type Toast = {
+  message: string
+  type: 'info' | 'success' | 'error' | 'warning'
+  description?: string
+  duration?: number
+}
 
 const styles: Record<Toast['type'], string> = {
   success: 'border-green-200 bg-green-50 text-green-900',
@@ -36,13 +41,20 @@ export function Toaster({ toast }: { toast: Toast | null | undefined }) {
           {link ? (
             <>
               {' '}
-              <Link to={link} className="font-semibold underline">Open {link.replace('/', '')}</Link>
+              <Link to={link} className="font-semibold underline">
+                Open {link.replace('/', '')}
+              </Link>
             </>
           ) : visible.description ? (
             <span className="block text-slate-700">{visible.description}</span>
           ) : null}
         </p>
-        <button type="button" onClick={() => setVisible(null)} className="ml-2 text-slate-500 hover:text-slate-800" aria-label="Dismiss notification">
+        <button
+          type="button"
+          onClick={() => setVisible(null)}
+          className="ml-2 text-slate-500 hover:text-slate-800"
+          aria-label="Dismiss notification"
+        >
           ×
         </button>
       </div>

@@ -11,7 +11,10 @@ import {
 
 describe('sign-in and sign-up', () => {
   it('trims the email and requires both fields', () => {
-    expect(signInSchema.parse({ email: '  Jane@Example.com ', password: 'x' })).toEqual({ email: 'Jane@Example.com', password: 'x' })
+    expect(signInSchema.parse({ email: '  Jane@Example.com ', password: 'x' })).toEqual({
+      email: 'Jane@Example.com',
+      password: 'x',
+    })
     const bad = signInSchema.safeParse({ email: '', password: '' })
     expect(bad.success).toBe(false)
     if (!bad.success) {
@@ -39,13 +42,20 @@ describe('sign-in and sign-up', () => {
 describe('onboarding', () => {
   const base = { marketSegment: 'Indie founders', productService: 'CRM software' }
   it('accepts an empty website and missing markets as null', () => {
-    expect(onboardingSchema.parse({ ...base, website: '' })).toEqual({ ...base, website: null, country: null, language: null })
+    expect(onboardingSchema.parse({ ...base, website: '' })).toEqual({
+      ...base,
+      website: null,
+      country: null,
+      language: null,
+    })
     expect(onboardingSchema.parse({ ...base, website: null, country: null, language: null }).website).toBeNull()
   })
   it('requires a URL when the website is filled', () => {
     expect(onboardingSchema.safeParse({ ...base, website: 'example dot com' }).success).toBe(false)
     expect(onboardingSchema.safeParse({ ...base, website: 'ftp://example.com' }).success).toBe(false)
-    expect(onboardingSchema.parse({ ...base, website: ' https://example.com/a ' }).website).toBe('https://example.com/a')
+    expect(onboardingSchema.parse({ ...base, website: ' https://example.com/a ' }).website).toBe(
+      'https://example.com/a',
+    )
   })
   it('requires Ideal Customer and Product/Service', () => {
     const bad = onboardingSchema.safeParse({ marketSegment: '  ', productService: '' })
@@ -68,7 +78,8 @@ describe('onboarding', () => {
   it('refuses unknown market codes', () => {
     const bad = onboardingSchema.safeParse({ ...base, country: { code: '99999', name: 'Atlantis' } })
     expect(bad.success).toBe(false)
-    if (!bad.success) expect(describeErrors(bad.error).errors.country?.[0]).toBe('Please choose a country from the list.')
+    if (!bad.success)
+      expect(describeErrors(bad.error).errors.country?.[0]).toBe('Please choose a country from the list.')
   })
   it('reads the flat form fields into the same shape', () => {
     const form = new FormData()

@@ -80,8 +80,12 @@ export const onboardingSchema = z.object({
   website: website.optional().transform((v) => v ?? null),
   marketSegment: requiredText('Ideal Customer'),
   productService: requiredText('Product/Service'),
-  country: marketChoice('country').optional().transform((v) => v ?? null),
-  language: marketChoice('language').optional().transform((v) => v ?? null),
+  country: marketChoice('country')
+    .optional()
+    .transform((v) => v ?? null),
+  language: marketChoice('language')
+    .optional()
+    .transform((v) => v ?? null),
 })
 export type OnboardingInput = z.infer<typeof onboardingSchema>
 

@@ -11,7 +11,9 @@ describe('sanitizePath', () => {
   it('redacts the values of sensitive parameters and drops the hash', () => {
     expect(sanitizePath('/oauth-callback?token=abc.def&next=1#top')).toBe('/oauth-callback?token=redacted&next=1')
     expect(sanitizePath('/checkout-success?session_id=cs_test_123')).toBe('/checkout-success?session_id=redacted')
-    expect(sanitizePath('/signin?redirectTo=%2Fkeywords&Email=a@b.c')).toBe('/signin?redirectTo=redacted&Email=redacted')
+    expect(sanitizePath('/signin?redirectTo=%2Fkeywords&Email=a@b.c')).toBe(
+      '/signin?redirectTo=redacted&Email=redacted',
+    )
   })
 
   it('never leaves our own origin and bounds the length', () => {

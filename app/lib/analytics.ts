@@ -23,5 +23,4 @@ export const WEB_VITALS = ['CLS', 'FCP', 'INP', 'LCP', 'TTFB'] as const
 export type WebVitalName = (typeof WEB_VITALS)[number]
 
 export type AnalyticsEvent =
-  | { type: 'pageview'; path: string }
-  | { type: 'web-vital'; path: string; name: WebVitalName; value: number }
+  { type: 'pageview'; path: string } | { type: 'web-vital'; path: string; name: WebVitalName; value: number }

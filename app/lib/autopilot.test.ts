@@ -20,15 +20,24 @@ describe('parseWebhookUrl', () => {
     expect(parseWebhookUrl(undefined)).toEqual({ ok: false, error: 'Webhook URL cannot be empty.' })
   })
 
-  it.each(['not a url', 'ftp://example.com/hook', 'http://', 'example', 'http://300.1.1.1/', 'https://exa mple.com', 'javascript:alert(1)', 'http://example.com:99999/'])(
-    'refuses %s with the spec message',
-    (value) => {
-      expect(parseWebhookUrl(value)).toEqual({ ok: false, error: 'Please enter a valid URL.' })
-    },
-  )
+  it.each([
+    'not a url',
+    'ftp://example.com/hook',
+    'http://',
+    'example',
+    'http://300.1.1.1/',
+    'https://exa mple.com',
+    'javascript:alert(1)',
+    'http://example.com:99999/',
+  ])('refuses %s with the spec message', (value) => {
+    expect(parseWebhookUrl(value)).toEqual({ ok: false, error: 'Please enter a valid URL.' })
+  })
 
   it('adds https:// when the scheme is missing and keeps port and path', () => {
-    expect(parseWebhookUrl('example.com/hooks/rankwell')).toEqual({ ok: true, url: 'https://example.com/hooks/rankwell' })
+    expect(parseWebhookUrl('example.com/hooks/rankwell')).toEqual({
+      ok: true,
+      url: 'https://example.com/hooks/rankwell',
+    })
     expect(parseWebhookUrl('api.my-site.co.uk:8443/in')).toEqual({ ok: true, url: 'https://api.my-site.co.uk:8443/in' })
   })
 
@@ -69,7 +78,10 @@ describe('pickBestKeyword', () => {
   })
 
   it('takes the easiest band first, then the highest volume', () => {
-    const picked = pickBestKeyword([k('hard big', 90000, 70), k('easy small', 100, 5), k('easy big', 5000, 25), k('medium', 80000, 40)], [])
+    const picked = pickBestKeyword(
+      [k('hard big', 90000, 70), k('easy small', 100, 5), k('easy big', 5000, 25), k('medium', 80000, 40)],
+      [],
+    )
     expect(picked?.keyword).toBe('easy big')
   })
 
@@ -123,7 +135,16 @@ describe('webhook retry schedule', () => {
   })
 
   it('retries on 429 and 5xx only', () => {
-    expect([200, 301, 400, 404, 410, 429, 500, 503].map(isRetryableStatus)).toEqual([false, false, false, false, false, true, true, true])
+    expect([200, 301, 400, 404, 410, 429, 500, 503].map(isRetryableStatus)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+    ])
   })
 
   it('describes windows for people', () => {

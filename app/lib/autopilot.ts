@@ -16,7 +16,8 @@ export const AUTOPILOT_MESSAGES = {
   quotaNotice:
     "Auto Pilot paused: you have used this period's blog posts. It resumes when your quota renews, or upgrade in your profile.",
   planNotice: 'Auto Pilot paused: your plan does not include Auto Pilot. Upgrade in your profile to resume.',
-  detailsNotice: 'Auto Pilot needs your business details (product/service or ideal customer). Add them in your profile.',
+  detailsNotice:
+    'Auto Pilot needs your business details (product/service or ideal customer). Add them in your profile.',
   noKeywordNotice:
     'Auto Pilot found no new keyword ideas for your business details this time. It will try again at the next run.',
   unavailableNotice: 'Auto Pilot could not write a post this time: AI writing or keyword research is unavailable.',
@@ -98,7 +99,12 @@ export function difficultyBand(score: number | null | undefined): number {
   return 3
 }
 
-export type Candidate = { id: string; keyword: string; avgMonthlySearches: number | null; difficultyScore: number | null }
+export type Candidate = {
+  id: string
+  keyword: string
+  avgMonthlySearches: number | null
+  difficultyScore: number | null
+}
 
 export const normalizeKeyword = (keyword: string) => keyword.trim().toLowerCase().replace(/\s+/g, ' ')
 

@@ -34,7 +34,8 @@ export function formatShortDate(iso: string | Date | null | undefined) {
 
 /** What the user reads when billing fails or succeeds (the spec's wording where it has one). */
 export const BILLING_MESSAGES = {
-  notConfigured: 'Payments are not available right now: Stripe is not configured on this server. Please try again later.',
+  notConfigured:
+    'Payments are not available right now: Stripe is not configured on this server. Please try again later.',
   planUnavailable: 'This plan is not available right now. Please choose another plan or try again later.',
   alreadySubscribed: 'You already have an active Premium subscription. You can manage it from your profile.',
   checkoutFailed: 'We could not start the checkout. Please try again.',

@@ -71,7 +71,11 @@ describe('formatSearchDate', () => {
 })
 
 describe('keyword order', () => {
-  const row = (keyword: string, createdAt: string, avgMonthlySearches: number | null) => ({ keyword, createdAt, avgMonthlySearches })
+  const row = (keyword: string, createdAt: string, avgMonthlySearches: number | null) => ({
+    keyword,
+    createdAt,
+    avgMonthlySearches,
+  })
 
   it('puts the newest search first, then the higher volume, unknown volume last', () => {
     const rows = [
@@ -102,9 +106,15 @@ describe('normalizeQuery and the cache key', () => {
     const a = keywordCacheKey('dataforseo', { query: 'SaaS Marketing', countryCode: '2840', languageCode: '1000' })
     const b = keywordCacheKey('dataforseo', { query: ' saas  marketing', countryCode: '2840', languageCode: '1000' })
     expect(a).toBe(b)
-    expect(keywordCacheKey('google_ads', { query: 'saas marketing', countryCode: '2840', languageCode: '1000' })).not.toBe(a)
-    expect(keywordCacheKey('dataforseo', { query: 'saas marketing', countryCode: '2826', languageCode: '1000' })).not.toBe(a)
-    expect(keywordCacheKey('dataforseo', { query: 'saas marketing', countryCode: '2840', languageCode: '1001' })).not.toBe(a)
+    expect(
+      keywordCacheKey('google_ads', { query: 'saas marketing', countryCode: '2840', languageCode: '1000' }),
+    ).not.toBe(a)
+    expect(
+      keywordCacheKey('dataforseo', { query: 'saas marketing', countryCode: '2826', languageCode: '1000' }),
+    ).not.toBe(a)
+    expect(
+      keywordCacheKey('dataforseo', { query: 'saas marketing', countryCode: '2840', languageCode: '1001' }),
+    ).not.toBe(a)
   })
 })
 

@@ -54,7 +54,11 @@ export const DIFFICULTY_CLASSES: Record<DifficultyTone, string> = {
 
 /** Bands: not set 'N/A'; 0-29 'Easy' (green); 30-59 'Medium' (yellow); 60-79 'Hard' (orange); 80+ 'Very Hard' (red). */
 export function difficultyBand(score: number | null | undefined): DifficultyBand {
-  const band = (label: DifficultyLabel, tone: DifficultyTone): DifficultyBand => ({ label, tone, className: DIFFICULTY_CLASSES[tone] })
+  const band = (label: DifficultyLabel, tone: DifficultyTone): DifficultyBand => ({
+    label,
+    tone,
+    className: DIFFICULTY_CLASSES[tone],
+  })
   if (score === null || score === undefined || !Number.isFinite(score)) return band('N/A', 'none')
   if (score <= 29) return band('Easy', 'green')
   if (score <= 59) return band('Medium', 'yellow')
@@ -106,7 +110,8 @@ export function normalizeQuery(query: string): string {
 }
 
 const required = (schema: z.ZodString) => schema.trim().min(1, SEARCH_VALIDATION_MESSAGE)
-const text = () => z.string({ required_error: SEARCH_VALIDATION_MESSAGE, invalid_type_error: SEARCH_VALIDATION_MESSAGE })
+const text = () =>
+  z.string({ required_error: SEARCH_VALIDATION_MESSAGE, invalid_type_error: SEARCH_VALIDATION_MESSAGE })
 
 /**
  * The search payload (query, countryCode, languageCode, countryName, languageName) of the form and of
@@ -143,7 +148,10 @@ export function searchProblem(error: z.ZodError): string {
 }
 
 /** Cache key of a provider answer: the same provider, normalised query, country and language share one entry. */
-export function keywordCacheKey(provider: KeywordSource, q: { query: string; countryCode: string; languageCode: string }) {
+export function keywordCacheKey(
+  provider: KeywordSource,
+  q: { query: string; countryCode: string; languageCode: string },
+) {
   return `v1|${provider}|${q.countryCode}|${q.languageCode}|${normalizeQuery(q.query)}`
 }
 

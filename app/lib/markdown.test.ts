@@ -16,13 +16,17 @@ describe('renderPostBody: HTML or Markdown', () => {
 
 describe('sanitizing', () => {
   it('removes scripts and event handlers', () => {
-    const html = renderPostBody('<p onclick="alert(1)">Hi<script>alert(2)</script></p><img src="x.png" onerror="alert(3)">')
+    const html = renderPostBody(
+      '<p onclick="alert(1)">Hi<script>alert(2)</script></p><img src="x.png" onerror="alert(3)">',
+    )
     expect(html).not.toMatch(/script|onclick|onerror|alert/)
     expect(html).toContain('<p>Hi</p>')
     expect(html).toContain('<img src="x.png">')
   })
   it('removes javascript: and data: links, in HTML and in Markdown', () => {
-    const fromHtml = renderPostBody('<p><a href="javascript:alert(1)">a</a> <a href="data:text/html;base64,PHNjcmlwdD4=">b</a> <a href=" JaVaScRiPt:alert(1)">c</a></p>')
+    const fromHtml = renderPostBody(
+      '<p><a href="javascript:alert(1)">a</a> <a href="data:text/html;base64,PHNjcmlwdD4=">b</a> <a href=" JaVaScRiPt:alert(1)">c</a></p>',
+    )
     expect(fromHtml).not.toMatch(/javascript|data:/i)
     expect(fromHtml).toContain('>a</a>')
     const fromMarkdown = renderPostBody('[click](javascript:alert(1)) and [data](data:text/html,hi)')
@@ -34,7 +38,16 @@ describe('sanitizing', () => {
       '[a](https://example.com) [b](http://example.com) [c](mailto:me@example.com) [d](irc://irc.example.com/chan) ' +
         '[e](ircs://irc.example.com/chan) [f](xmpp:me@example.com) [g](/blogposts) [h](#faq)',
     )
-    for (const href of ['https://example.com', 'http://example.com', 'mailto:me@example.com', 'irc://irc.example.com/chan', 'ircs://irc.example.com/chan', 'xmpp:me@example.com', '/blogposts', '#faq'])
+    for (const href of [
+      'https://example.com',
+      'http://example.com',
+      'mailto:me@example.com',
+      'irc://irc.example.com/chan',
+      'ircs://irc.example.com/chan',
+      'xmpp:me@example.com',
+      '/blogposts',
+      '#faq',
+    ])
       expect(html).toContain(`href="${href}"`)
   })
   it('removes links with other schemes', () => {
@@ -42,7 +55,9 @@ describe('sanitizing', () => {
     expect(html).not.toMatch(/href=/)
   })
   it('removes styles, forms and iframes', () => {
-    const html = sanitizeHtml('<p style="position:fixed">x</p><form action="https://evil"><input name="p"></form><iframe src="https://evil"></iframe><style>p{}</style>')
+    const html = sanitizeHtml(
+      '<p style="position:fixed">x</p><form action="https://evil"><input name="p"></form><iframe src="https://evil"></iframe><style>p{}</style>',
+    )
     expect(html).toBe('<p>x</p>')
   })
 })

@@ -9,7 +9,21 @@ import { hasHtmlTags } from './posts'
  */
 export const ALLOWED_URI = /^(?:(?:https?|ircs?|mailto|xmpp):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i
 
-const FORBID_TAGS = ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'iframe', 'object', 'embed', 'base', 'meta', 'link']
+const FORBID_TAGS = [
+  'style',
+  'form',
+  'input',
+  'button',
+  'textarea',
+  'select',
+  'option',
+  'iframe',
+  'object',
+  'embed',
+  'base',
+  'meta',
+  'link',
+]
 const FORBID_ATTR = ['style', 'srcset', 'formaction', 'action']
 
 export function sanitizeHtml(html: string): string {
@@ -31,8 +45,14 @@ export function renderPostBody(content: string): string {
 }
 
 /** A complete, standalone HTML document for the HTML download. */
-export function htmlDocument(opts: { title: string; description: string; language?: string; bodyHtml: string }): string {
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+export function htmlDocument(opts: {
+  title: string
+  description: string
+  language?: string
+  bodyHtml: string
+}): string {
+  const esc = (s: string) =>
+    s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
   return [
     '<!doctype html>',
     `<html lang="${esc(opts.language ?? 'en')}">`,

@@ -14,7 +14,9 @@ export const COUNTRY_OPTIONS: Option[] = [...countries, ...regions]
   .map((c) => ({ value: c.code, label: c.name, iso: c.iso }))
   .sort(byLabel)
 
-export const LANGUAGE_OPTIONS: Option[] = languages.map((l) => ({ value: l.code, label: l.name, iso: l.iso })).sort(byLabel)
+export const LANGUAGE_OPTIONS: Option[] = languages
+  .map((l) => ({ value: l.code, label: l.name, iso: l.iso }))
+  .sort(byLabel)
 
 const countryById = new Map(COUNTRY_OPTIONS.map((o) => [o.value, o]))
 const languageById = new Map(LANGUAGE_OPTIONS.map((o) => [o.value, o]))

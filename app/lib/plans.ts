@@ -21,9 +21,33 @@ export const PLANS: Array<{
   months: number
   envKey: 'STRIPE_PRICE_MONTHLY' | 'STRIPE_PRICE_QUARTERLY' | 'STRIPE_PRICE_YEARLY'
 }> = [
-  { id: 'monthly', title: 'Premium Monthly', description: 'Billed every month. Cancel anytime.', price: 49.9, period: 'per month', months: 1, envKey: 'STRIPE_PRICE_MONTHLY' },
-  { id: 'quarterly', title: 'Premium Every 3 Months', description: 'Billed every 3 months.', price: 129.9, period: 'per 3 months', months: 3, envKey: 'STRIPE_PRICE_QUARTERLY' },
-  { id: 'yearly', title: 'Premium Yearly', description: 'Billed once a year. Best value.', price: 499.9, period: 'per year', months: 12, envKey: 'STRIPE_PRICE_YEARLY' },
+  {
+    id: 'monthly',
+    title: 'Premium Monthly',
+    description: 'Billed every month. Cancel anytime.',
+    price: 49.9,
+    period: 'per month',
+    months: 1,
+    envKey: 'STRIPE_PRICE_MONTHLY',
+  },
+  {
+    id: 'quarterly',
+    title: 'Premium Every 3 Months',
+    description: 'Billed every 3 months.',
+    price: 129.9,
+    period: 'per 3 months',
+    months: 3,
+    envKey: 'STRIPE_PRICE_QUARTERLY',
+  },
+  {
+    id: 'yearly',
+    title: 'Premium Yearly',
+    description: 'Billed once a year. Best value.',
+    price: 499.9,
+    period: 'per year',
+    months: 12,
+    envKey: 'STRIPE_PRICE_YEARLY',
+  },
 ]
 
 /**
@@ -51,5 +75,6 @@ export function limitsFor(status: 'trial' | 'active' | 'past_due' | 'canceled') 
 export const QUOTA_MESSAGES: Record<QuotaKind, string> = {
   keywordSearches:
     'You have reached your trial limit for keyword searches. Please go to your profile to upgrade your subscription.',
-  blogPosts: 'You have reached your trial limit for blog posts. Please go to your profile to upgrade your subscription.',
+  blogPosts:
+    'You have reached your trial limit for blog posts. Please go to your profile to upgrade your subscription.',
 }

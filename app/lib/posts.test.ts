@@ -44,11 +44,14 @@ describe('hasHtmlTags', () => {
 
 describe('plainText and excerpt', () => {
   it('removes Markdown markup', () => {
-    const md = '# Title\n\n## Section\n\nSome **bold**, _italic_ and `code` with a [link](https://x.com).\n\n- one\n- two\n\n> quote'
+    const md =
+      '# Title\n\n## Section\n\nSome **bold**, _italic_ and `code` with a [link](https://x.com).\n\n- one\n- two\n\n> quote'
     expect(plainText(md)).toBe('Title Section Some bold, italic and code with a link. one two quote')
   })
   it('removes HTML tags and decodes entities', () => {
-    expect(plainText('<h1>Hi</h1><p>Tom &amp; Jerry&#39;s <script>alert(1)</script><b>show</b></p>')).toBe("Hi Tom & Jerry's show")
+    expect(plainText('<h1>Hi</h1><p>Tom &amp; Jerry&#39;s <script>alert(1)</script><b>show</b></p>')).toBe(
+      "Hi Tom & Jerry's show",
+    )
   })
   it('takes the first 400 characters followed by ...', () => {
     const words = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ')
@@ -81,7 +84,9 @@ describe('slugify', () => {
 
 describe('titles, meta descriptions and sections', () => {
   it('keeps a title containing the keyword and prefixes one that does not', () => {
-    expect(titleWithKeyword('The Ultimate Guide to CRM for Startups', 'crm for startups')).toBe('The Ultimate Guide to CRM for Startups')
+    expect(titleWithKeyword('The Ultimate Guide to CRM for Startups', 'crm for startups')).toBe(
+      'The Ultimate Guide to CRM for Startups',
+    )
     expect(titleWithKeyword('A Practical Guide', 'crm for startups')).toBe('Crm for startups: A Practical Guide')
     expect(titleWithKeyword('', 'seo')).toBe('Seo')
   })
@@ -93,7 +98,9 @@ describe('titles, meta descriptions and sections', () => {
     expect(clampText('short', 160)).toBe('short')
   })
   it('drops a repeated leading heading and demotes H1/H2 inside a section', () => {
-    expect(cleanSectionBody('## Why It Matters\n\nText\n\n## Inner\n\n### Kept\n\n# Top')).toBe('Text\n\n### Inner\n\n### Kept\n\n### Top')
+    expect(cleanSectionBody('## Why It Matters\n\nText\n\n## Inner\n\n### Kept\n\n# Top')).toBe(
+      'Text\n\n### Inner\n\n### Kept\n\n### Top',
+    )
   })
   it('assembles one article with H1, sections, FAQ and conclusion', () => {
     const md = assembleArticle({

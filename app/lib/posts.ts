@@ -20,7 +20,9 @@ export type PostStatus = 'queued' | 'generating' | 'completed' | 'failed'
 export function formatLongDate(value: Date | string | number): string {
   const date = value instanceof Date ? value : new Date(value)
   if (Number.isNaN(date.getTime())) return ''
-  return new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(date)
+  return new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(
+    date,
+  )
 }
 
 /** True when the content holds HTML markup (an element tag), rather than Markdown. */
@@ -99,7 +101,10 @@ export function slugify(text: string): string {
 
 /** The H1 must contain the keyword: keeps a title that does, otherwise puts the keyword in front. */
 export function titleWithKeyword(title: string, keyword: string): string {
-  const clean = title.replace(/\s+/g, ' ').trim().replace(/^#+\s*/, '')
+  const clean = title
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^#+\s*/, '')
   const kw = keyword.replace(/\s+/g, ' ').trim()
   if (!clean) return capitalize(kw)
   if (clean.toLowerCase().includes(kw.toLowerCase())) return clean
@@ -160,7 +165,10 @@ export function assembleArticle(parts: ArticleParts): string {
 }
 
 function oneLine(text: string) {
-  return text.replace(/\s+/g, ' ').replace(/^#+\s*/, '').trim()
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/^#+\s*/, '')
+    .trim()
 }
 
 /**

@@ -20,7 +20,8 @@ describe('the SEO guide', () => {
     const ids = SEO_GUIDE.chapters.map((c) => c.id)
     expect(new Set(ids).size).toBe(ids.length)
     const titles = SEO_GUIDE.chapters.map((c) => c.title.toLowerCase()).join(' | ')
-    for (const topic of ['keyword', 'intent', 'content', 'internal links', 'patience', 'measuring']) expect(titles).toContain(topic)
+    for (const topic of ['keyword', 'intent', 'content', 'internal links', 'patience', 'measuring'])
+      expect(titles).toContain(topic)
     const words = JSON.stringify(SEO_GUIDE).split(/\s+/).length
     expect(words).toBeGreaterThan(2200)
   })

@@ -13,10 +13,26 @@ export type GuideChapter = { id: string; title: string; summary: string; blocks:
 
 /** The difficulty bands the keyword screen shows (0–29 Easy, 30–59 Medium, 60–79 Hard, 80+ Very Hard). */
 export const GUIDE_DIFFICULTY_BANDS = [
-  { label: 'Easy', range: '0–29', advice: 'Your starting point. A new site with helpful posts can reach page one in weeks to a few months.' },
-  { label: 'Medium', range: '30–59', advice: 'Reachable once you have 15–30 good posts and a few links. Plan them for month three onwards.' },
-  { label: 'Hard', range: '60–79', advice: 'Needs real authority: strong backlinks and a cluster of posts around the topic. Build toward them.' },
-  { label: 'Very Hard', range: '80+', advice: 'Dominated by big brands. Skip them for now and target their long-tail variants instead.' },
+  {
+    label: 'Easy',
+    range: '0–29',
+    advice: 'Your starting point. A new site with helpful posts can reach page one in weeks to a few months.',
+  },
+  {
+    label: 'Medium',
+    range: '30–59',
+    advice: 'Reachable once you have 15–30 good posts and a few links. Plan them for month three onwards.',
+  },
+  {
+    label: 'Hard',
+    range: '60–79',
+    advice: 'Needs real authority: strong backlinks and a cluster of posts around the topic. Build toward them.',
+  },
+  {
+    label: 'Very Hard',
+    range: '80+',
+    advice: 'Dominated by big brands. Skip them for now and target their long-tail variants instead.',
+  },
 ] as const
 
 export type Guide = { title: string; subtitle: string; intro: string[]; chapters: GuideChapter[] }
@@ -29,7 +45,8 @@ export function readingMinutes(guide: Guide) {
 
 export const SEO_GUIDE: Guide = {
   title: 'The Founder’s Guide to SEO',
-  subtitle: 'How to choose keywords you can win, write content that ranks, and grow organic traffic without an SEO team.',
+  subtitle:
+    'How to choose keywords you can win, write content that ranks, and grow organic traffic without an SEO team.',
   intro: [
     'Search engine optimisation has a reputation for being a dark art. It is not. For a young company it comes down to a handful of decisions made well and repeated patiently: pick searches you can realistically win, answer them better than anyone else, connect your pages, and give it time.',
     'This guide is the playbook we use ourselves. It is written for founders and small teams who have a product, a website and no time to become SEO experts. Read it once end to end, then come back to the chapter you need.',
@@ -66,7 +83,8 @@ export const SEO_GUIDE: Guide = {
     {
       id: 'choosing-keywords',
       title: 'Choosing keywords you can actually win',
-      summary: 'Search volume, ranking difficulty and business value: how to weigh them, and the difficulty bands we use.',
+      summary:
+        'Search volume, ranking difficulty and business value: how to weigh them, and the difficulty bands we use.',
       blocks: [
         {
           kind: 'p',
@@ -122,7 +140,12 @@ export const SEO_GUIDE: Guide = {
           head: ['Intent', 'The searcher wants to…', 'Example', 'Page that ranks'],
           rows: [
             ['Informational', 'learn or solve a problem', 'how to reduce churn in saas', 'A how-to guide or explainer'],
-            ['Commercial', 'compare options before buying', 'best crm for freelancers', 'A comparison or “best of” list'],
+            [
+              'Commercial',
+              'compare options before buying',
+              'best crm for freelancers',
+              'A comparison or “best of” list',
+            ],
             ['Transactional', 'buy or sign up now', 'invoice software free trial', 'A product or pricing page'],
             ['Navigational', 'reach a specific site', 'notion login', 'That brand’s own page'],
           ],
@@ -277,10 +300,26 @@ export const SEO_GUIDE: Guide = {
           caption: 'What to look at, and when',
           head: ['How often', 'Look at', 'Act on'],
           rows: [
-            ['Weekly', 'Impressions and clicks for the whole site', 'Is the trend up? If flat for a month, publish more Easy-band posts.'],
-            ['Monthly', 'Queries with many impressions at position 8–20', 'Improve those posts: add sections, examples and internal links. Page two is the cheapest traffic you can win.'],
-            ['Monthly', 'Pages with a low click-through rate', 'Rewrite the title and meta description to promise a clearer benefit.'],
-            ['Quarterly', 'Sign-ups and revenue from organic visitors', 'Double down on the topics that bring customers, not just visits.'],
+            [
+              'Weekly',
+              'Impressions and clicks for the whole site',
+              'Is the trend up? If flat for a month, publish more Easy-band posts.',
+            ],
+            [
+              'Monthly',
+              'Queries with many impressions at position 8–20',
+              'Improve those posts: add sections, examples and internal links. Page two is the cheapest traffic you can win.',
+            ],
+            [
+              'Monthly',
+              'Pages with a low click-through rate',
+              'Rewrite the title and meta description to promise a clearer benefit.',
+            ],
+            [
+              'Quarterly',
+              'Sign-ups and revenue from organic visitors',
+              'Double down on the topics that bring customers, not just visits.',
+            ],
           ],
         },
         {

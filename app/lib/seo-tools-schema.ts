@@ -6,12 +6,7 @@ const text = (required: string) =>
   z
     .string({ required_error: required, invalid_type_error: required })
     .transform((v) => v.replace(/\s+/g, ' ').trim())
-    .pipe(
-      z
-        .string()
-        .min(1, required)
-        .max(MAX_INPUT_LENGTH, `Please use at most ${MAX_INPUT_LENGTH} characters.`),
-    )
+    .pipe(z.string().min(1, required).max(MAX_INPUT_LENGTH, `Please use at most ${MAX_INPUT_LENGTH} characters.`))
 
 const honeypot = { [HONEYPOT_FIELD]: z.string().optional() }
 

@@ -16,7 +16,14 @@ describe('seoMeta', () => {
   })
 
   it('does not repeat the brand, adds noindex and JSON-LD when asked', () => {
-    const meta = seoMeta({ title: 'Rankwell: SEO', description: 'd', path: '/', appUrl: 'http://localhost:3000', noindex: true, jsonLd: [{ '@type': 'Thing' }] })
+    const meta = seoMeta({
+      title: 'Rankwell: SEO',
+      description: 'd',
+      path: '/',
+      appUrl: 'http://localhost:3000',
+      noindex: true,
+      jsonLd: [{ '@type': 'Thing' }],
+    })
     expect(meta).toContainEqual({ title: 'Rankwell: SEO' })
     expect(meta).toContainEqual({ name: 'robots', content: 'noindex, follow' })
     expect(meta).toContainEqual({ 'script:ld+json': { '@type': 'Thing' } })
@@ -45,7 +52,9 @@ describe('JSON-LD', () => {
 
   it('turns questions and answers into an FAQPage', () => {
     const data = faqJsonLd([{ question: 'Q?', answer: 'A.' }])
-    expect(data.mainEntity).toEqual([{ '@type': 'Question', name: 'Q?', acceptedAnswer: { '@type': 'Answer', text: 'A.' } }])
+    expect(data.mainEntity).toEqual([
+      { '@type': 'Question', name: 'Q?', acceptedAnswer: { '@type': 'Answer', text: 'A.' } },
+    ])
   })
 })
 

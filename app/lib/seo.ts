@@ -67,7 +67,12 @@ export function organizationJsonLd(appUrl: string, supportEmail?: string) {
     name: SITE_NAME,
     url: absoluteUrl(appUrl, '/'),
     logo: absoluteUrl(appUrl, '/favicon.svg'),
-    ...(supportEmail ? { email: supportEmail, contactPoint: { '@type': 'ContactPoint', contactType: 'customer support', email: supportEmail } } : {}),
+    ...(supportEmail
+      ? {
+          email: supportEmail,
+          contactPoint: { '@type': 'ContactPoint', contactType: 'customer support', email: supportEmail },
+        }
+      : {}),
   }
 }
 
@@ -139,7 +144,8 @@ export const SITEMAP_PATHS: ReadonlyArray<{ path: string; changefreq: 'weekly' |
   { path: '/signup', changefreq: 'monthly', priority: 0.5 },
 ]
 
-const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+const xmlEscape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 export function sitemapXml(appUrl: string) {
   const urls = SITEMAP_PATHS.map(

@@ -1,11 +1,22 @@
 import type { MetaFunction } from '@remix-run/node'
 import { FAQS } from '#app/components/landing/content'
-import { Benefits, Faq, FinalCta, Hero, PricingSection, Problem, Steps, Testimonials, VideoSection } from '#app/components/landing/sections'
+import {
+  Benefits,
+  Faq,
+  FinalCta,
+  Hero,
+  PricingSection,
+  Problem,
+  Steps,
+  Testimonials,
+  VideoSection,
+} from '#app/components/landing/sections'
 import { appUrlFrom, faqJsonLd, organizationJsonLd, seoMeta, softwareJsonLd } from '#app/lib/seo'
 
 export const meta: MetaFunction = ({ matches }) => {
   const appUrl = appUrlFrom(matches)
-  const supportEmail = (matches.find((m) => m.id === 'root')?.data as { supportEmail?: string } | undefined)?.supportEmail
+  const supportEmail = (matches.find((m) => m.id === 'root')?.data as { supportEmail?: string } | undefined)
+    ?.supportEmail
   return seoMeta({
     title: 'Rankwell: Keyword Research and AI Blog Posts for Founders',
     description:

@@ -4,7 +4,10 @@ import { AUTOPILOT_MESSAGES, setAutopilotEnabled } from '#app/server/autopilot.s
 import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
 
 const toggleSchema = z.object({
-  enabled: z.boolean({ required_error: 'enabled must be true or false.', invalid_type_error: 'enabled must be true or false.' }),
+  enabled: z.boolean({
+    required_error: 'enabled must be true or false.',
+    invalid_type_error: 'enabled must be true or false.',
+  }),
 })
 
 /**
@@ -17,7 +20,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const { enabled } = await parseJson(request, toggleSchema)
   const result = await setAutopilotEnabled(userId, enabled)
   if (result.ok) {
-    return json({ autoPilotEnabled: result.enabled, message: result.enabled ? AUTOPILOT_MESSAGES.enabled : AUTOPILOT_MESSAGES.disabled })
+    return json({
+      autoPilotEnabled: result.enabled,
+      message: result.enabled ? AUTOPILOT_MESSAGES.enabled : AUTOPILOT_MESSAGES.disabled,
+    })
   }
   if (result.reason === 'plan') return apiError(402, AUTOPILOT_MESSAGES.planRequired, { redirect_to_profile: true })
   return apiError(503, AUTOPILOT_MESSAGES.toggleFailed)

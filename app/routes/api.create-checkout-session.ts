@@ -4,7 +4,9 @@ import { z } from 'zod'
 import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
 import { BillingError, createCheckoutSession, planForPriceId } from '#app/server/billing.server'
 
-const body = z.object({ priceId: z.string({ required_error: 'priceId is required.' }).trim().min(1, 'priceId is required.') })
+const body = z.object({
+  priceId: z.string({ required_error: 'priceId is required.' }).trim().min(1, 'priceId is required.'),
+})
 
 /** POST /api/create-checkout-session {priceId} → {sessionId, url}: a Stripe Checkout session for one of our plans. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -12,7 +14,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireApiUser(request)
   const { priceId } = await parseJson(request, body)
   const plan = planForPriceId(priceId)
-  if (!plan) return apiError(400, 'Unknown price. Choose one of the plans on the pricing page.', { errors: { priceId: ['Unknown price.'] } })
+  if (!plan)
+    return apiError(400, 'Unknown price. Choose one of the plans on the pricing page.', {
+      errors: { priceId: ['Unknown price.'] },
+    })
   try {
     return json(await createCheckoutSession(user, plan))
   } catch (error) {

@@ -5,7 +5,10 @@ import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
 import { createPost, POST_MESSAGES } from '#app/server/posts.server'
 
 const bodySchema = z.object({
-  keywordId: z.string({ required_error: 'keywordId is required', invalid_type_error: 'keywordId must be a string' }).trim().min(1, 'keywordId is required'),
+  keywordId: z
+    .string({ required_error: 'keywordId is required', invalid_type_error: 'keywordId must be a string' })
+    .trim()
+    .min(1, 'keywordId is required'),
   requestKey: z.string().trim().min(1).max(200).optional(),
 })
 
@@ -18,11 +21,23 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed')
   const user = await requireApiUser(request)
   const body = await parseJson(request, bodySchema)
-  const requestKey = body.requestKey ?? request.headers.get('Idempotency-Key')?.trim().slice(0, 200) ?? crypto.randomUUID()
-  const result = await createPost({ userId: user.id, keywordId: body.keywordId, requestKey: `api:${requestKey}`, source: 'manual' })
+  const requestKey =
+    body.requestKey ?? request.headers.get('Idempotency-Key')?.trim().slice(0, 200) ?? crypto.randomUUID()
+  const result = await createPost({
+    userId: user.id,
+    keywordId: body.keywordId,
+    requestKey: `api:${requestKey}`,
+    source: 'manual',
+  })
   if (result.ok)
     return json(
-      { message: POST_MESSAGES.created, _id: result.postId, post_id: result.postId, status: 'queued', created: result.created },
+      {
+        message: POST_MESSAGES.created,
+        _id: result.postId,
+        post_id: result.postId,
+        status: 'queued',
+        created: result.created,
+      },
       { status: result.created ? 202 : 200 },
     )
   if (result.reason === 'quota') return apiError(402, QUOTA_MESSAGES.blogPosts, { redirect_to_profile: true })

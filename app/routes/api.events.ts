@@ -7,7 +7,8 @@ import { methodNotAllowed, readJsonBody } from '#app/server/public-api.server'
  * may arrive as text/plain). Answers 204, 400 for a bad event, 429 when one client sends too many.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return json({ message: 'Method not allowed.' }, { status: 405, headers: { Allow: 'POST' } })
+  if (request.method !== 'POST')
+    return json({ message: 'Method not allowed.' }, { status: 405, headers: { Allow: 'POST' } })
   try {
     const body = await readJsonBody(request)
     if (!body) return json({ message: 'The request body must be a JSON object.' }, { status: 400 })
@@ -15,7 +16,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (outcome.status === 204) return new Response(null, { status: 204 })
     return json(
       { message: outcome.message },
-      { status: outcome.status, headers: outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : {} },
+      {
+        status: outcome.status,
+        headers: outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : {},
+      },
     )
   } catch (error) {
     console.error('[analytics] could not store events', error)

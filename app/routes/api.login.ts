@@ -8,7 +8,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
   const input = await parseJson(request, signInSchema)
   const result = await signIn(request, input)
-  if (!result.ok) return json({ message: result.message }, { status: result.status, headers: retryAfterHeaders(result) })
+  if (!result.ok)
+    return json({ message: result.message }, { status: result.status, headers: retryAfterHeaders(result) })
   const token = await issueApiToken(result.user, request.headers.get('user-agent'))
   return json({ token, onboardingComplete: result.user.onboardingComplete, message: AUTH_MESSAGES.signedIn })
 }

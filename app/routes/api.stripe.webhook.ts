@@ -7,7 +7,8 @@ import { handleStripeWebhook } from '#app/server/billing.server'
  * changes nothing. Exempt from the cookie origin check (app/server/security.server.ts): it is authenticated by signature.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return json({ message: 'Method not allowed.' }, { status: 405, headers: { Allow: 'POST' } })
+  if (request.method !== 'POST')
+    return json({ message: 'Method not allowed.' }, { status: 405, headers: { Allow: 'POST' } })
   const payload = await request.text()
   try {
     const result = await handleStripeWebhook(payload, request.headers.get('stripe-signature'))

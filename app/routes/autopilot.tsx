@@ -100,7 +100,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(form.get('intent') ?? '')
   const ok = (message: string) => toast().redirectWithSuccess('/autopilot', { message, duration: TOAST_MS })
   const fail = (data: ActionData, message: string, status = 400, description?: string) =>
-    json<ActionData>({ ...data, toast: { type: 'error', message, duration: TOAST_MS, ...(description ? { description } : {}) } }, { status })
+    json<ActionData>(
+      { ...data, toast: { type: 'error', message, duration: TOAST_MS, ...(description ? { description } : {}) } },
+      { status },
+    )
 
   switch (intent) {
     case 'toggle': {
@@ -116,7 +119,11 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case 'cadence': {
       const cadence = parseCadence(form.get('cadenceDays'))
-      if (!cadence) return json<ActionData>({ intent, errors: { cadenceDays: 'Choose how often Auto Pilot writes.' } }, { status: 400 })
+      if (!cadence)
+        return json<ActionData>(
+          { intent, errors: { cadenceDays: 'Choose how often Auto Pilot writes.' } },
+          { status: 400 },
+        )
       try {
         await setCadence(user.id, cadence)
       } catch (error) {
@@ -129,7 +136,11 @@ export async function action({ request }: ActionFunctionArgs) {
       const value = String(form.get('webhookUrl') ?? '')
       try {
         const result = await saveWebhookUrl(user.id, value)
-        if (!result.ok) return json<ActionData>({ intent, errors: { webhookUrl: result.error }, values: { webhookUrl: value } }, { status: 400 })
+        if (!result.ok)
+          return json<ActionData>(
+            { intent, errors: { webhookUrl: result.error }, values: { webhookUrl: value } },
+            { status: 400 },
+          )
       } catch (error) {
         console.error('[autopilot] could not save the webhook URL', error)
         return fail({ intent, values: { webhookUrl: value } }, AUTOPILOT_MESSAGES.webhookFailed, 500)
@@ -145,9 +156,12 @@ export async function action({ request }: ActionFunctionArgs) {
     case 'test-event':
     case 'redeliver': {
       const limit = await hit(`webhook-send:${user.id}`, { limit: 20, windowSeconds: 60, failOpen: true })
-      if (!limit.allowed) return fail({ intent }, `Too many deliveries at once. Try again in ${limit.retryAfterSeconds} seconds.`, 429)
+      if (!limit.allowed)
+        return fail({ intent }, `Too many deliveries at once. Try again in ${limit.retryAfterSeconds} seconds.`, 429)
       const result =
-        intent === 'test-event' ? await sendTestEvent(user.id) : await redeliver(user.id, String(form.get('deliveryId') ?? ''))
+        intent === 'test-event'
+          ? await sendTestEvent(user.id)
+          : await redeliver(user.id, String(form.get('deliveryId') ?? ''))
       if (!result.ok) return fail({ intent }, result.message)
       return ok(intent === 'test-event' ? 'Test event sent. It appears under Recent deliveries.' : 'Redelivery queued.')
     }
@@ -181,14 +195,18 @@ function DataTable({
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600">
           <tr>
             {columns.map((column, i) => (
-              <th key={i} scope="col" className={i < columns.length - 1 ? `py-2 ${gap}` : 'py-2'}>{column}</th>
+              <th key={i} scope="col" className={i < columns.length - 1 ? `py-2 ${gap}` : 'py-2'}>
+                {column}
+              </th>
             ))}
           </tr>
         </thead>
         <tbody>
           {empty ? (
             <tr>
-              <td colSpan={columns.length} className="py-6 text-center text-slate-600">{empty}</td>
+              <td colSpan={columns.length} className="py-6 text-center text-slate-600">
+                {empty}
+              </td>
             </tr>
           ) : (
             children
@@ -206,7 +224,14 @@ function useHydrated() {
 }
 
 const dateTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: 'UTC' }) + ' UTC'
+  new Date(iso).toLocaleString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZone: 'UTC',
+  }) + ' UTC'
 
 export default function AutopilotPage() {
   const data = useLoaderData<typeof loader>()
@@ -243,14 +268,23 @@ export default function AutopilotPage() {
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
-      <PageHeader title="Auto Pilot" subtitle="Rankwell picks a keyword, writes the post and publishes it to your site, on its own." />
+      <PageHeader
+        title="Auto Pilot"
+        subtitle="Rankwell picks a keyword, writes the post and publishes it to your site, on its own."
+      />
       <Toaster toast={clientToast} />
 
       {data.loadError ? (
-        <p role="alert" className="mb-6 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900">{data.loadError}</p>
+        <p role="alert" className="mb-6 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+          {data.loadError}
+        </p>
       ) : null}
       {data.notice && data.enabled ? (
-        <p role="status" data-testid="autopilot-notice" className="mb-6 rounded-xl border border-yellow-200 bg-yellow-50 p-4 text-sm text-yellow-900">
+        <p
+          role="status"
+          data-testid="autopilot-notice"
+          className="mb-6 rounded-xl border border-yellow-200 bg-yellow-50 p-4 text-sm text-yellow-900"
+        >
           {data.notice}
         </p>
       ) : null}
@@ -258,8 +292,12 @@ export default function AutopilotPage() {
       <div className="grid gap-6 lg:grid-cols-2">
         <section className="card" aria-labelledby="business-heading">
           <div className="flex items-start justify-between gap-4">
-            <h2 id="business-heading" className="text-lg font-semibold text-slate-900">Business Details</h2>
-            <Link to="/profile" className="text-sm font-semibold text-brand-700 hover:underline">Edit in profile</Link>
+            <h2 id="business-heading" className="text-lg font-semibold text-slate-900">
+              Business Details
+            </h2>
+            <Link to="/profile" className="text-sm font-semibold text-brand-700 hover:underline">
+              Edit in profile
+            </Link>
           </div>
           <dl className="mt-4 grid gap-3 text-sm">
             {(
@@ -273,17 +311,21 @@ export default function AutopilotPage() {
             ).map(([label, value]) => (
               <div key={label} className="grid grid-cols-3 gap-2">
                 <dt className="font-medium text-slate-600">{label}</dt>
-                <dd className="col-span-2 break-words text-slate-900">{value || <span className="text-slate-500">Not set</span>}</dd>
+                <dd className="col-span-2 break-words text-slate-900">
+                  {value || <span className="text-slate-500">Not set</span>}
+                </dd>
               </div>
             ))}
           </dl>
         </section>
 
         <section className="card" aria-labelledby="toggle-heading">
-          <h2 id="toggle-heading" className="text-lg font-semibold text-slate-900">Auto Pilot</h2>
+          <h2 id="toggle-heading" className="text-lg font-semibold text-slate-900">
+            Auto Pilot
+          </h2>
           <p className="mt-1 text-sm text-slate-600">
-            While it is on, Auto Pilot researches keywords from your business details, writes a post for the best unused one
-            and sends it to your webhook. Posts count against your plan&apos;s blog posts.
+            While it is on, Auto Pilot researches keywords from your business details, writes a post for the best unused
+            one and sends it to your webhook. Posts count against your plan&apos;s blog posts.
           </p>
           <toggle.Form method="post" className="mt-4 flex items-center gap-3">
             <input type="hidden" name="intent" value="toggle" />
@@ -296,13 +338,20 @@ export default function AutopilotPage() {
               disabled={!data.loaded || (!data.allowed && !optimisticEnabled)}
               className={`relative inline-flex h-7 w-12 shrink-0 items-center rounded-full transition disabled:cursor-not-allowed disabled:opacity-50 ${optimisticEnabled ? 'bg-brand-600' : 'bg-slate-300'}`}
             >
-              <span className={`inline-block h-5 w-5 rounded-full bg-white shadow transition ${optimisticEnabled ? 'translate-x-6' : 'translate-x-1'}`} />
+              <span
+                className={`inline-block h-5 w-5 rounded-full bg-white shadow transition ${optimisticEnabled ? 'translate-x-6' : 'translate-x-1'}`}
+              />
             </button>
-            <span className="text-sm font-semibold text-slate-900" data-testid="autopilot-state">{optimisticEnabled ? 'On' : 'Off'}</span>
+            <span className="text-sm font-semibold text-slate-900" data-testid="autopilot-state">
+              {optimisticEnabled ? 'On' : 'Off'}
+            </span>
           </toggle.Form>
           {!data.allowed && data.loaded ? (
             <p className="mt-3 text-sm text-slate-700">
-              {AUTOPILOT_MESSAGES.planRequired} <Link to="/profile" className="font-semibold text-brand-700 underline">Upgrade Now</Link>
+              {AUTOPILOT_MESSAGES.planRequired}{' '}
+              <Link to="/profile" className="font-semibold text-brand-700 underline">
+                Upgrade Now
+              </Link>
             </p>
           ) : null}
           <Form method="post" className="mt-6 flex flex-wrap items-end gap-3">
@@ -314,20 +363,31 @@ export default function AutopilotPage() {
               error={actionData?.intent === 'cadence' ? actionData.errors?.cadenceDays : undefined}
               className="min-w-[14rem] flex-1"
             />
-            <SubmitButton intent="cadence" className="btn-secondary" pendingText="Saving...">Save schedule</SubmitButton>
+            <SubmitButton intent="cadence" className="btn-secondary" pendingText="Saving...">
+              Save schedule
+            </SubmitButton>
           </Form>
         </section>
       </div>
 
       {showSections && data.webhook ? (
-        <WebhookSection webhook={data.webhook} deliveries={data.deliveries} actionData={actionData} onToast={setClientToast} />
+        <WebhookSection
+          webhook={data.webhook}
+          deliveries={data.deliveries}
+          actionData={actionData}
+          onToast={setClientToast}
+        />
       ) : null}
 
       {showSections ? (
         <section className="card mt-6" aria-labelledby="status-heading">
           <div className="flex items-center justify-between gap-4">
-            <h2 id="status-heading" className="text-lg font-semibold text-slate-900">Auto Pilot Status</h2>
-            <Link to="/autopilot" className="text-sm font-semibold text-brand-700 hover:underline" preventScrollReset>Refresh</Link>
+            <h2 id="status-heading" className="text-lg font-semibold text-slate-900">
+              Auto Pilot Status
+            </h2>
+            <Link to="/autopilot" className="text-sm font-semibold text-brand-700 hover:underline" preventScrollReset>
+              Refresh
+            </Link>
           </div>
           <DataTable
             className="mt-4"
@@ -348,7 +408,12 @@ export default function AutopilotPage() {
                   </td>
                   <td className="py-3">
                     {row.blogPost._id ? (
-                      <Link to={`/blogpost/${row.blogPost._id}`} className="font-semibold text-brand-700 hover:underline">View Post</Link>
+                      <Link
+                        to={`/blogpost/${row.blogPost._id}`}
+                        className="font-semibold text-brand-700 hover:underline"
+                      >
+                        View Post
+                      </Link>
                     ) : row.postStatus === 'failed' ? (
                       <span className="text-red-700">Failed</span>
                     ) : (
@@ -399,18 +464,28 @@ function WebhookSection({
 
   return (
     <section className="card mt-6" aria-labelledby="webhook-heading">
-      <h2 id="webhook-heading" className="text-lg font-semibold text-slate-900">Webhook Integration</h2>
+      <h2 id="webhook-heading" className="text-lg font-semibold text-slate-900">
+        Webhook Integration
+      </h2>
       <p className="mt-1 text-sm text-slate-600">
         Each finished post is sent as a signed <code>post.published</code> event (Standard Webhooks) to this URL.
       </p>
 
       {webhook.disabledAt ? (
-        <div role="alert" data-testid="webhook-disabled" className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-          <p className="font-semibold">Webhook deliveries are paused: the endpoint was disabled on {dateTime(webhook.disabledAt)}.</p>
+        <div
+          role="alert"
+          data-testid="webhook-disabled"
+          className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900"
+        >
+          <p className="font-semibold">
+            Webhook deliveries are paused: the endpoint was disabled on {dateTime(webhook.disabledAt)}.
+          </p>
           <p className="mt-1 break-words">{webhook.disabledReason}</p>
           <p className="mt-1">Fix your endpoint, then re-enable it (saving the URL re-enables it too).</p>
           <Form method="post" className="mt-3">
-            <SubmitButton intent="reenable" className="btn-secondary" pendingText="Re-enabling...">Re-enable webhook</SubmitButton>
+            <SubmitButton intent="reenable" className="btn-secondary" pendingText="Re-enabling...">
+              Re-enable webhook
+            </SubmitButton>
           </Form>
         </div>
       ) : null}
@@ -427,14 +502,24 @@ function WebhookSection({
           error={webhookError}
           className="min-w-[16rem] flex-1"
         />
-        <SubmitButton intent="save-webhook" className="btn-primary mt-6" pendingText="Saving...">Save</SubmitButton>
+        <SubmitButton intent="save-webhook" className="btn-primary mt-6" pendingText="Saving...">
+          Save
+        </SubmitButton>
       </Form>
 
       {webhook.url ? (
         <div className="mt-4 flex flex-wrap items-end gap-3">
           <div className="min-w-[16rem] flex-1">
-            <label htmlFor="saved-webhook-url" className="label">Saved webhook URL</label>
-            <input id="saved-webhook-url" className="input font-mono" readOnly value={webhook.url} onFocus={(e) => e.currentTarget.select()} />
+            <label htmlFor="saved-webhook-url" className="label">
+              Saved webhook URL
+            </label>
+            <input
+              id="saved-webhook-url"
+              className="input font-mono"
+              readOnly
+              value={webhook.url}
+              onFocus={(e) => e.currentTarget.select()}
+            />
           </div>
           {hydrated ? (
             <button type="button" className="btn-secondary" onClick={() => void copy()} data-testid="copy-webhook">
@@ -446,14 +531,24 @@ function WebhookSection({
 
       <div className="mt-4 flex flex-wrap items-end gap-3">
         <div className="min-w-[16rem] flex-1">
-          <label htmlFor="webhook-secret" className="label">Signing secret</label>
-          <input id="webhook-secret" className="input font-mono" readOnly value={webhook.secret} onFocus={(e) => e.currentTarget.select()} />
+          <label htmlFor="webhook-secret" className="label">
+            Signing secret
+          </label>
+          <input
+            id="webhook-secret"
+            className="input font-mono"
+            readOnly
+            value={webhook.secret}
+            onFocus={(e) => e.currentTarget.select()}
+          />
           <p className="mt-1 text-xs text-slate-600">
             Verify the <code>webhook-signature</code> header with this secret (any Standard Webhooks library does it).
           </p>
         </div>
         <Form method="post">
-          <SubmitButton intent="rotate-secret" className="btn-secondary" pendingText="Rotating...">Rotate secret</SubmitButton>
+          <SubmitButton intent="rotate-secret" className="btn-secondary" pendingText="Rotating...">
+            Rotate secret
+          </SubmitButton>
         </Form>
       </div>
 
@@ -461,7 +556,9 @@ function WebhookSection({
         <h3 className="text-base font-semibold text-slate-900">Recent deliveries</h3>
         {webhook.url && !webhook.disabledAt ? (
           <Form method="post">
-            <SubmitButton intent="test-event" className="btn-secondary" pendingText="Sending...">Send test event</SubmitButton>
+            <SubmitButton intent="test-event" className="btn-secondary" pendingText="Sending...">
+              Send test event
+            </SubmitButton>
           </Form>
         ) : null}
       </div>
@@ -469,15 +566,37 @@ function WebhookSection({
         className="mt-3"
         testId="deliveries"
         gap="pr-3"
-        columns={['Time', 'Event', 'HTTP status', 'Duration', 'Error', <span key="actions" className="sr-only">Actions</span>]}
+        columns={[
+          'Time',
+          'Event',
+          'HTTP status',
+          'Duration',
+          'Error',
+          <span key="actions" className="sr-only">
+            Actions
+          </span>,
+        ]}
         empty={deliveries.length === 0 ? 'No deliveries yet.' : null}
       >
         {deliveries.map((d) => (
-          <tr key={d.id} className="border-b border-slate-100 align-top" data-testid="delivery-row" data-status={d.status}>
+          <tr
+            key={d.id}
+            className="border-b border-slate-100 align-top"
+            data-testid="delivery-row"
+            data-status={d.status}
+          >
             <td className="whitespace-nowrap py-2 pr-3">{dateTime(d.createdAt)}</td>
             <td className="py-2 pr-3 font-mono text-xs">{d.eventType}</td>
             <td className="py-2 pr-3">
-              <span className={d.status === 'delivered' ? 'text-green-700' : d.status === 'failed' ? 'text-red-700' : 'text-slate-700'}>
+              <span
+                className={
+                  d.status === 'delivered'
+                    ? 'text-green-700'
+                    : d.status === 'failed'
+                      ? 'text-red-700'
+                      : 'text-slate-700'
+                }
+              >
                 {d.lastStatusCode ?? '—'}
               </span>
               <span className="block text-xs text-slate-600">
@@ -490,13 +609,17 @@ function WebhookSection({
                       : 'Sending'}
               </span>
             </td>
-            <td className="whitespace-nowrap py-2 pr-3 tabular-nums">{d.lastDurationMs === null ? '—' : `${d.lastDurationMs} ms`}</td>
+            <td className="whitespace-nowrap py-2 pr-3 tabular-nums">
+              {d.lastDurationMs === null ? '—' : `${d.lastDurationMs} ms`}
+            </td>
             <td className="max-w-xs break-words py-2 pr-3 text-xs text-slate-700">{d.lastError ?? ''}</td>
             <td className="py-2">
               {d.status !== 'pending' && !webhook.disabledAt ? (
                 <Form method="post">
                   <input type="hidden" name="deliveryId" value={d.id} />
-                  <SubmitButton intent="redeliver" className="btn-secondary px-3 py-1.5 text-xs" pendingText="...">Redeliver</SubmitButton>
+                  <SubmitButton intent="redeliver" className="btn-secondary px-3 py-1.5 text-xs" pendingText="...">
+                    Redeliver
+                  </SubmitButton>
                 </Form>
               ) : null}
             </td>

@@ -26,7 +26,11 @@ export async function action({ request }: ActionFunctionArgs) {
     const endsOn = formatShortDate(result.endsAt)
     return toast().redirectWithSuccess(
       '/profile',
-      { message: result.message, description: endsOn ? `Premium stays active until ${endsOn}.` : undefined, duration: TOAST_MS },
+      {
+        message: result.message,
+        description: endsOn ? `Premium stays active until ${endsOn}.` : undefined,
+        duration: TOAST_MS,
+      },
       { status: 303 },
     )
   } catch (error) {
@@ -41,11 +45,19 @@ export default function CancelSubscription() {
   return (
     <div className="mx-auto max-w-lg px-4 py-16">
       <div className="card" role="dialog" aria-labelledby="cancel-title" aria-describedby="cancel-message">
-        <h1 id="cancel-title" className="text-xl font-semibold text-slate-900">Cancel Subscription</h1>
-        <p id="cancel-message" className="mt-3 text-slate-700">{cancelConfirmMessage(endsOn)}</p>
+        <h1 id="cancel-title" className="text-xl font-semibold text-slate-900">
+          Cancel Subscription
+        </h1>
+        <p id="cancel-message" className="mt-3 text-slate-700">
+          {cancelConfirmMessage(endsOn)}
+        </p>
         <Form method="post" className="mt-6 flex justify-end gap-3">
-          <Link to="/profile" className="btn-secondary">Close</Link>
-          <SubmitButton className="btn-danger" pendingText="Canceling...">Cancel Subscription</SubmitButton>
+          <Link to="/profile" className="btn-secondary">
+            Close
+          </Link>
+          <SubmitButton className="btn-danger" pendingText="Canceling...">
+            Cancel Subscription
+          </SubmitButton>
         </Form>
       </div>
     </div>

@@ -15,7 +15,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const format = url.searchParams.get('format') === 'html' ? 'html' : 'md'
   const post = await getPost(user.id, params.id ?? '')
   const text = (status: number, body: string) =>
-    new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
+    new Response(body, {
+      status,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+    })
   if (!post) return text(404, POST_MESSAGES.notFound)
   if (post.status !== 'completed') return text(409, 'This blog post is not ready yet.')
 
@@ -33,7 +36,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const view = url.searchParams.get('view') === 'source'
   return new Response(body, {
     headers: {
-      'Content-Type': view ? 'text/plain; charset=utf-8' : format === 'md' ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8',
+      'Content-Type': view
+        ? 'text/plain; charset=utf-8'
+        : format === 'md'
+          ? 'text/markdown; charset=utf-8'
+          : 'text/html; charset=utf-8',
       'Content-Disposition': `${view ? 'inline' : 'attachment'}; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
       'Cache-Control': 'private, no-store',
     },

@@ -48,21 +48,29 @@ export default function BlogPostPage() {
     return (
       <div className="mx-auto max-w-3xl px-4 py-16 text-center">
         <p className="text-lg text-slate-700">{POST_MESSAGES.notFound}</p>
-        <Link to="/blogposts" className="btn-secondary mt-6">Back to Blog Posts</Link>
+        <Link to="/blogposts" className="btn-secondary mt-6">
+          Back to Blog Posts
+        </Link>
       </div>
     )
 
   return (
     <article className="mx-auto max-w-3xl px-4 py-10">
       <p className="text-sm">
-        <Link to="/blogposts" className="text-brand-700 hover:text-brand-800">← Blog Posts</Link>
+        <Link to="/blogposts" className="text-brand-700 hover:text-brand-800">
+          ← Blog Posts
+        </Link>
       </p>
       <header className="mt-4 border-b border-slate-200 pb-6">
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{post.title}</h1>
         <p className="mt-2 text-sm text-slate-500">
           <time dateTime={post.createdAt}>{formatLongDate(post.createdAt)}</time>
         </p>
-        {post.status === 'completed' ? <PostTools post={post} /> : <PostProgress post={post} redirectTo={`/blogpost/${post.id}`} />}
+        {post.status === 'completed' ? (
+          <PostTools post={post} />
+        ) : (
+          <PostProgress post={post} redirectTo={`/blogpost/${post.id}`} />
+        )}
       </header>
       {post.status === 'completed' ? (
         <div
@@ -111,10 +119,18 @@ function PostTools({ post }: { post: { id: string; markdown: string; html: strin
           </button>
         </>
       ) : null}
-      <a href={`${base}?format=md`} download className="btn-secondary py-1.5">Download .md</a>
-      <a href={`${base}?format=html`} download className="btn-secondary py-1.5">Download .html</a>
-      <a href={`${base}?format=html&view=source`} className="btn-secondary py-1.5" target="_blank" rel="noreferrer">View HTML</a>
-      <span role="status" className="text-slate-600">{failed ? 'Copying is blocked by your browser: use the download links.' : ''}</span>
+      <a href={`${base}?format=md`} download className="btn-secondary py-1.5">
+        Download .md
+      </a>
+      <a href={`${base}?format=html`} download className="btn-secondary py-1.5">
+        Download .html
+      </a>
+      <a href={`${base}?format=html&view=source`} className="btn-secondary py-1.5" target="_blank" rel="noreferrer">
+        View HTML
+      </a>
+      <span role="status" className="text-slate-600">
+        {failed ? 'Copying is blocked by your browser: use the download links.' : ''}
+      </span>
     </div>
   )
 }

@@ -76,7 +76,10 @@ export default function BlogPostsPage() {
     <div className="mx-auto max-w-6xl px-4 py-10">
       <PageHeader title="Your SEO Content Library" subtitle="AI-optimized posts driving organic growth" />
       <Suspense fallback={<LoadingPosts />}>
-        <Await resolve={data.cards} errorElement={<p className="text-slate-600">Your blog posts could not be loaded. Please reload the page.</p>}>
+        <Await
+          resolve={data.cards}
+          errorElement={<p className="text-slate-600">Your blog posts could not be loaded. Please reload the page.</p>}
+        >
           {(cards) => <Library initial={cards} />}
         </Await>
       </Suspense>
@@ -126,7 +129,9 @@ function EmptyLibrary() {
     <div className="card mx-auto max-w-xl py-12 text-center">
       <h2 className="text-2xl font-semibold text-slate-900">Start Your Content Journey</h2>
       <p className="mt-3 text-slate-600">Create your first SEO-optimized blog post to drive organic traffic</p>
-      <Link to="/keywords" className="btn-primary mt-6">Explore Keywords</Link>
+      <Link to="/keywords" className="btn-primary mt-6">
+        Explore Keywords
+      </Link>
     </div>
   )
 }

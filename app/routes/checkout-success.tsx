@@ -24,10 +24,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!sessionId) throw redirect('/pricing')
   const result = await confirmCheckout(user.id, sessionId)
   if (result === 'invalid') {
-    throw await toast().redirectWithError('/pricing', { message: 'We could not find that checkout. Please choose a plan again.', duration: TOAST_MS })
+    throw await toast().redirectWithError('/pricing', {
+      message: 'We could not find that checkout. Please choose a plan again.',
+      duration: TOAST_MS,
+    })
   }
   if (result === 'open') {
-    throw await toast().redirectWithError('/pricing', { message: 'Your checkout was not completed. Please choose a plan to continue.', duration: TOAST_MS })
+    throw await toast().redirectWithError('/pricing', {
+      message: 'Your checkout was not completed. Please choose a plan to continue.',
+      duration: TOAST_MS,
+    })
   }
   return json({ ok: true }, { headers: { 'Cache-Control': 'no-store' } })
 }
@@ -36,11 +42,18 @@ export default function CheckoutSuccess() {
   return (
     <div className="mx-auto max-w-xl px-4 py-24 text-center">
       <div className="card">
-        <p aria-hidden="true" className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-green-100 text-2xl text-green-700">✓</p>
+        <p
+          aria-hidden="true"
+          className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-green-100 text-2xl text-green-700"
+        >
+          ✓
+        </p>
         <h1 className="mt-4 text-3xl font-bold text-slate-900">Subscription Successful!</h1>
         <p className="mt-4 text-slate-700">Your subscription is now active. Thank you for subscribing!</p>
         <p className="mt-6 text-sm text-slate-600">Taking you to your keyword ideas…</p>
-        <Link to={NEXT} className="btn-primary mt-4">Continue to Keyword Ideas</Link>
+        <Link to={NEXT} className="btn-primary mt-4">
+          Continue to Keyword Ideas
+        </Link>
       </div>
     </div>
   )

@@ -31,13 +31,17 @@ export default function Ebook() {
           <p className="mt-5 max-w-xl text-lg text-brand-50">{SEO_GUIDE.subtitle}</p>
         </div>
         <div className="mt-12 flex flex-wrap items-center justify-between gap-4">
-          <p className="text-sm text-brand-100">{SEO_GUIDE.chapters.length} chapters · about {readingMinutes(SEO_GUIDE)} minutes to read</p>
+          <p className="text-sm text-brand-100">
+            {SEO_GUIDE.chapters.length} chapters · about {readingMinutes(SEO_GUIDE)} minutes to read
+          </p>
           <PrintButton />
         </div>
       </header>
 
       <section aria-labelledby="ebook-contents-title" className="ebook-contents mt-12">
-        <h2 id="ebook-contents-title" className="text-2xl font-bold text-slate-900">Contents</h2>
+        <h2 id="ebook-contents-title" className="text-2xl font-bold text-slate-900">
+          Contents
+        </h2>
         <ol className="mt-4 space-y-2">
           {SEO_GUIDE.chapters.map((c, i) => (
             <li key={c.id} className="flex gap-3">
@@ -51,7 +55,9 @@ export default function Ebook() {
         </ol>
         <h2 className="mt-12 text-2xl font-bold text-slate-900">Before you start</h2>
         {SEO_GUIDE.intro.map((p) => (
-          <p key={p} className="mt-4 leading-relaxed text-slate-700">{p}</p>
+          <p key={p} className="mt-4 leading-relaxed text-slate-700">
+            {p}
+          </p>
         ))}
       </section>
 
@@ -62,12 +68,16 @@ export default function Ebook() {
       <section className="guide-chapter mt-16 rounded-2xl border border-slate-200 bg-slate-50 p-8 text-center">
         <h2 className="text-2xl font-bold text-slate-900">Put it into practice</h2>
         <p className="mx-auto mt-3 max-w-xl text-slate-700">
-          Rankwell finds the keywords you can win (with volume and difficulty for your country and language), writes the posts
-          with AI and publishes them on Auto Pilot. Start with a free 7-day trial, no credit card required.
+          Rankwell finds the keywords you can win (with volume and difficulty for your country and language), writes the
+          posts with AI and publishes them on Auto Pilot. Start with a free 7-day trial, no credit card required.
         </p>
         <div className="mt-6 flex flex-wrap justify-center gap-3 print:hidden">
-          <Link to="/signup" className="btn-primary">Start your free trial</Link>
-          <Link to="/free-tools" className="btn-secondary">Try the free SEO tools</Link>
+          <Link to="/signup" className="btn-primary">
+            Start your free trial
+          </Link>
+          <Link to="/free-tools" className="btn-secondary">
+            Try the free SEO tools
+          </Link>
         </div>
         <p className="mt-4 hidden text-sm text-slate-700 print:block">Start your free trial at {appUrl}/signup</p>
       </section>

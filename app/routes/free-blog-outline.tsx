@@ -64,16 +64,38 @@ export default function FreeBlogOutline() {
       features={{
         heading: 'Outlines that make writing easy',
         features: [
-          { icon: 'list', title: '3-5 Main Sections', text: 'A clear structure of 3-5 main sections, each with the key points to cover.' },
-          { icon: 'target', title: 'Matches Search Intent', text: 'Sections follow the questions your readers have, in the order they have them.' },
-          { icon: 'pen', title: 'Intro and Conclusion', text: 'An opening that names the reader’s problem and a closing with a clear next step.' },
-          { icon: 'clock', title: 'Write Faster', text: 'Skip the blank page: fill in the sections and your first draft is done.' },
+          {
+            icon: 'list',
+            title: '3-5 Main Sections',
+            text: 'A clear structure of 3-5 main sections, each with the key points to cover.',
+          },
+          {
+            icon: 'target',
+            title: 'Matches Search Intent',
+            text: 'Sections follow the questions your readers have, in the order they have them.',
+          },
+          {
+            icon: 'pen',
+            title: 'Intro and Conclusion',
+            text: 'An opening that names the reader’s problem and a closing with a clear next step.',
+          },
+          {
+            icon: 'clock',
+            title: 'Write Faster',
+            text: 'Skip the blank page: fill in the sections and your first draft is done.',
+          },
         ],
       }}
       steps={[
         { title: 'Enter your topic', text: 'Type the topic or keyword your post is about.' },
-        { title: 'AI builds the structure', text: 'Our AI lays out an introduction, main sections with key points and a conclusion.' },
-        { title: 'Write your post', text: 'Use the outline as your guide and publish a complete, well-structured post.' },
+        {
+          title: 'AI builds the structure',
+          text: 'Our AI lays out an introduction, main sections with key points and a conclusion.',
+        },
+        {
+          title: 'Write your post',
+          text: 'Use the outline as your guide and publish a complete, well-structured post.',
+        },
       ]}
       closing={{
         title: 'Ready to Streamline Your Writing?',

@@ -26,7 +26,9 @@ function Titles({ result }: { result: ToolResult['titles'] }) {
   return (
     <div className="card" data-testid="tool-result">
       <h2 className="text-xl font-bold text-slate-900">Suggested Blog Titles</h2>
-      <p className="mt-1 text-sm text-slate-600">SEO Score: how much of the ~70 characters a search result shows the title uses.</p>
+      <p className="mt-1 text-sm text-slate-600">
+        SEO Score: how much of the ~70 characters a search result shows the title uses.
+      </p>
       <ul className="mt-4 space-y-3">
         {result.titles.map((title) => {
           const score = seoScore(title)
@@ -35,7 +37,9 @@ function Titles({ result }: { result: ToolResult['titles'] }) {
               <p className="font-semibold text-slate-900">{title}</p>
               <p className="mt-2 flex flex-wrap items-center gap-3 text-sm text-slate-600">
                 <span>{characterCount(title)} characters</span>
-                <span className={`rounded-full px-2.5 py-0.5 font-semibold ${scoreClass(score)}`}>SEO Score: {score}%</span>
+                <span className={`rounded-full px-2.5 py-0.5 font-semibold ${scoreClass(score)}`}>
+                  SEO Score: {score}%
+                </span>
               </p>
             </li>
           )
@@ -68,16 +72,35 @@ export default function FreeBlogTitle() {
       features={{
         heading: 'Titles that rank and get clicked',
         features: [
-          { icon: 'target', title: 'Keyword First', text: 'Your keyword goes near the start of every title, where searchers and Google look first.' },
-          { icon: 'chart', title: 'SEO Score', text: 'Each title is scored by length: around 70 characters uses the full width of a search result.' },
-          { icon: 'sparkles', title: 'Varied Formats', text: 'How-tos, lists, guides, questions and comparisons, so you can match the search intent.' },
-          { icon: 'bulb', title: 'Honest Hooks', text: 'Titles that earn the click with a clear benefit and then deliver on it, no clickbait.' },
+          {
+            icon: 'target',
+            title: 'Keyword First',
+            text: 'Your keyword goes near the start of every title, where searchers and Google look first.',
+          },
+          {
+            icon: 'chart',
+            title: 'SEO Score',
+            text: 'Each title is scored by length: around 70 characters uses the full width of a search result.',
+          },
+          {
+            icon: 'sparkles',
+            title: 'Varied Formats',
+            text: 'How-tos, lists, guides, questions and comparisons, so you can match the search intent.',
+          },
+          {
+            icon: 'bulb',
+            title: 'Honest Hooks',
+            text: 'Titles that earn the click with a clear benefit and then deliver on it, no clickbait.',
+          },
         ],
       }}
       steps={[
         { title: 'Enter your keyword', text: 'Type the main keyword your post should rank for.' },
         { title: 'AI writes titles', text: 'Our AI drafts titles in several formats, each built around your keyword.' },
-        { title: 'Pick the best one', text: 'Compare character counts and SEO scores, then pick the title that fits your post.' },
+        {
+          title: 'Pick the best one',
+          text: 'Compare character counts and SEO scores, then pick the title that fits your post.',
+        },
       ]}
       closing={{
         title: 'Ready to Boost Your Content?',

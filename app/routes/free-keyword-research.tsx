@@ -22,7 +22,10 @@ function Keywords({ result }: { result: ToolResult['keywords'] }) {
       <ol className="mt-4 divide-y divide-slate-100">
         {result.keywords.map((keyword, i) => (
           <li key={keyword} className="flex items-center gap-3 py-3">
-            <span className="flex h-7 w-7 flex-none items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-700" aria-hidden="true">
+            <span
+              className="flex h-7 w-7 flex-none items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-700"
+              aria-hidden="true"
+            >
               {i + 1}
             </span>
             <span className="font-medium text-slate-800">{keyword}</span>
@@ -39,7 +42,9 @@ export default function FreeKeywordResearch() {
       title="Free Keyword Research Tool"
       intro="Type the topic you want to write about and get a list of keywords people really search for: specific, long-tail phrases a young website can rank for."
       formLabel="Keyword research"
-      fields={[{ label: 'Content Topic', name: 'topic', placeholder: 'e.g. sustainable fashion for young professionals' }]}
+      fields={[
+        { label: 'Content Topic', name: 'topic', placeholder: 'e.g. sustainable fashion for young professionals' },
+      ]}
       pendingText="Analyzing Topic..."
       submitText="Generate Keywords"
       renderResult={(result) => <Keywords result={result} />}
@@ -56,16 +61,38 @@ export default function FreeKeywordResearch() {
       features={{
         heading: 'Keyword research that fits a young website',
         features: [
-          { icon: 'search', title: 'Deep Analysis', text: 'The AI looks at your topic from every angle your readers do: problems, questions, comparisons and buying decisions.' },
-          { icon: 'target', title: 'Relevance Score', text: 'Ideas stay close to your topic, so every keyword is one you could write a genuinely useful post about.' },
-          { icon: 'bulb', title: 'Content Ideas', text: 'Each keyword doubles as a blog post idea. Pick one and you know what to write next.' },
-          { icon: 'layers', title: 'Long-Tail Keywords', text: 'Specific 3–6 word phrases with less competition and clearer intent: the searches new sites can win.' },
+          {
+            icon: 'search',
+            title: 'Deep Analysis',
+            text: 'The AI looks at your topic from every angle your readers do: problems, questions, comparisons and buying decisions.',
+          },
+          {
+            icon: 'target',
+            title: 'Relevance Score',
+            text: 'Ideas stay close to your topic, so every keyword is one you could write a genuinely useful post about.',
+          },
+          {
+            icon: 'bulb',
+            title: 'Content Ideas',
+            text: 'Each keyword doubles as a blog post idea. Pick one and you know what to write next.',
+          },
+          {
+            icon: 'layers',
+            title: 'Long-Tail Keywords',
+            text: 'Specific 3–6 word phrases with less competition and clearer intent: the searches new sites can win.',
+          },
         ],
       }}
       steps={[
-        { title: 'Enter your topic', text: 'Describe what you want to write about in a few words, the more specific the better.' },
+        {
+          title: 'Enter your topic',
+          text: 'Describe what you want to write about in a few words, the more specific the better.',
+        },
         { title: 'AI analysis', text: 'Our AI expands the topic into the searches your future readers actually type.' },
-        { title: 'Get your keywords', text: 'Pick the keywords that fit your business and turn each one into a blog post.' },
+        {
+          title: 'Get your keywords',
+          text: 'Pick the keywords that fit your business and turn each one into a blog post.',
+        },
       ]}
       closing={{
         title: 'Ready to Find Better Keywords?',

@@ -94,10 +94,14 @@ function StrategyView({ strategy }: { strategy: SeoStrategy }) {
         tileTitle={(theme) => theme.theme}
         tile={(theme) => (
           <>
-            <p className="mt-1 text-xs font-medium uppercase tracking-wide text-slate-600">Intent: {theme.search_intent}</p>
+            <p className="mt-1 text-xs font-medium uppercase tracking-wide text-slate-600">
+              Intent: {theme.search_intent}
+            </p>
             <ul className="mt-3 flex flex-wrap gap-2">
               {theme.keywords.map((k) => (
-                <li key={k} className="rounded-full bg-brand-50 px-3 py-1 text-sm text-brand-800">{k}</li>
+                <li key={k} className="rounded-full bg-brand-50 px-3 py-1 text-sm text-brand-800">
+                  {k}
+                </li>
               ))}
             </ul>
           </>
@@ -164,11 +168,16 @@ export default function FreeSeoStrategy() {
       afterResults={
         <section aria-labelledby="strategy-cta" className="px-4 py-10">
           <div className="mx-auto flex max-w-4xl flex-col items-center gap-4 rounded-2xl bg-slate-900 px-6 py-8 text-center text-white">
-            <h2 id="strategy-cta" className="text-2xl font-bold">Put your strategy on Auto Pilot</h2>
+            <h2 id="strategy-cta" className="text-2xl font-bold">
+              Put your strategy on Auto Pilot
+            </h2>
             <p className="max-w-2xl text-slate-300">
-              Rankwell researches the keywords, writes the posts and publishes them for you, so your strategy actually gets done.
+              Rankwell researches the keywords, writes the posts and publishes them for you, so your strategy actually
+              gets done.
             </p>
-            <Link to="/signup" className="btn bg-white px-5 py-3 text-base text-slate-900 hover:bg-brand-50">Start Your Free Trial</Link>
+            <Link to="/signup" className="btn bg-white px-5 py-3 text-base text-slate-900 hover:bg-brand-50">
+              Start Your Free Trial
+            </Link>
             <p className="text-sm text-slate-300">{TRIAL_NOTE}</p>
           </div>
         </section>
@@ -176,10 +185,26 @@ export default function FreeSeoStrategy() {
       features={{
         heading: 'A strategy made for your business',
         features: [
-          { icon: 'target', title: 'Personalised', text: 'Built around your business type and market segment, not a generic checklist.' },
-          { icon: 'search', title: 'Keyword Themes', text: 'The topics your customers search for, grouped by intent with example keywords.' },
-          { icon: 'layers', title: 'Content Pillars', text: 'Pillar topics with post ideas, so you always know what to write next.' },
-          { icon: 'chart', title: '90-Day Roadmap', text: 'What to do in weeks 1-4, 5-8 and 9-12, and the KPIs that show it is working.' },
+          {
+            icon: 'target',
+            title: 'Personalised',
+            text: 'Built around your business type and market segment, not a generic checklist.',
+          },
+          {
+            icon: 'search',
+            title: 'Keyword Themes',
+            text: 'The topics your customers search for, grouped by intent with example keywords.',
+          },
+          {
+            icon: 'layers',
+            title: 'Content Pillars',
+            text: 'Pillar topics with post ideas, so you always know what to write next.',
+          },
+          {
+            icon: 'chart',
+            title: '90-Day Roadmap',
+            text: 'What to do in weeks 1-4, 5-8 and 9-12, and the KPIs that show it is working.',
+          },
         ],
       }}
       steps={[

@@ -52,14 +52,18 @@ export default function FreeTools() {
           <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">100% free, no sign-up</p>
           <h1 className="mt-3 text-3xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">Free SEO Tools</h1>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-slate-600">
-            Plan, research and outline your content with the same AI that powers Rankwell. Pick a tool and get results in seconds.
+            Plan, research and outline your content with the same AI that powers Rankwell. Pick a tool and get results
+            in seconds.
           </p>
         </div>
       </section>
       <section aria-label="Tools" className="px-4 pb-16">
         <ul className="mx-auto grid max-w-5xl gap-6 md:grid-cols-2">
           {TOOLS.map((tool) => (
-            <li key={tool.to} className="card group relative flex flex-col transition hover:border-brand-300 hover:shadow-md">
+            <li
+              key={tool.to}
+              className="card group relative flex flex-col transition hover:border-brand-300 hover:shadow-md"
+            >
               <span className="inline-flex h-12 w-12 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
                 <Icon name={tool.icon} />
               </span>
@@ -69,7 +73,10 @@ export default function FreeTools() {
                 </Link>
               </h2>
               <p className="mt-2 flex-1 text-slate-600">{tool.text}</p>
-              <p className="mt-4 inline-flex items-center gap-1 text-sm font-semibold text-brand-700" aria-hidden="true">
+              <p
+                className="mt-4 inline-flex items-center gap-1 text-sm font-semibold text-brand-700"
+                aria-hidden="true"
+              >
                 {tool.cta} <span className="transition group-hover:translate-x-0.5">→</span>
               </p>
             </li>
@@ -78,11 +85,16 @@ export default function FreeTools() {
       </section>
       <section aria-labelledby="tools-cta" className="px-4 pb-20">
         <div className="mx-auto max-w-4xl rounded-3xl bg-slate-900 px-6 py-10 text-center text-white sm:px-12">
-          <h2 id="tools-cta" className="text-2xl font-bold sm:text-3xl">Want the whole workflow done for you?</h2>
+          <h2 id="tools-cta" className="text-2xl font-bold sm:text-3xl">
+            Want the whole workflow done for you?
+          </h2>
           <p className="mx-auto mt-3 max-w-2xl text-slate-300">
-            Rankwell finds keywords with real search volume and difficulty, writes complete SEO posts and publishes them on Auto Pilot.
+            Rankwell finds keywords with real search volume and difficulty, writes complete SEO posts and publishes them
+            on Auto Pilot.
           </p>
-          <Link to="/signup" className="btn mt-6 bg-white px-5 py-3 text-base text-slate-900 hover:bg-brand-50">Try Rankwell Free</Link>
+          <Link to="/signup" className="btn mt-6 bg-white px-5 py-3 text-base text-slate-900 hover:bg-brand-50">
+            Try Rankwell Free
+          </Link>
           <p className="mt-3 text-sm text-slate-300">{TRIAL_NOTE}</p>
         </div>
       </section>

@@ -27,10 +27,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const { question } = formFields(form, ['question'] as const)
   const parsed = helpSchema.safeParse({ question })
   if (!parsed.success) {
-    return json<HelpActionData>({ ok: false, ...describeErrors(parsed.error), question: question ?? '' }, { status: 400 })
+    return json<HelpActionData>(
+      { ok: false, ...describeErrors(parsed.error), question: question ?? '' },
+      { status: 400 },
+    )
   }
   const result = await submitHelpRequest(user, parsed.data)
-  if (!result.ok) return json<HelpActionData>({ ok: false, message: result.message, question: parsed.data.question }, { status: result.status })
+  if (!result.ok)
+    return json<HelpActionData>(
+      { ok: false, message: result.message, question: parsed.data.question },
+      { status: result.status },
+    )
   const sent = { message: HELP_MESSAGES.sent, duration: TOAST_MS }
   // The modal (a fetcher) wants an answer it can close on; the page goes back where the person came from.
   if (form.get('mode') === 'modal') return toast().jsonWithSuccess<HelpActionData>({ ok: true }, sent)
@@ -47,7 +54,9 @@ export default function Help() {
         <p className="mb-6 mt-1 text-slate-600">We&apos;ll respond within 24 hours</p>
         <HelpForm redirectTo={redirectTo} result={result && !result.ok ? result : undefined} />
         <p className="mt-4 text-sm">
-          <Link to={redirectTo} className="text-brand-700 hover:underline">Close and go back</Link>
+          <Link to={redirectTo} className="text-brand-700 hover:underline">
+            Close and go back
+          </Link>
         </p>
       </div>
     </div>

@@ -35,16 +35,24 @@ export default function HowGrow() {
         </div>
         <div className="min-w-0 rounded-3xl border border-slate-200 bg-white px-5 py-8 sm:px-10">
           {SEO_GUIDE.intro.map((p) => (
-            <p key={p} className="mb-4 text-lg leading-relaxed text-slate-700">{p}</p>
+            <p key={p} className="mb-4 text-lg leading-relaxed text-slate-700">
+              {p}
+            </p>
           ))}
           <div className="mt-10">
             <GuideBody />
           </div>
 
-          <section aria-labelledby="launch-title" className="mt-16 rounded-2xl bg-slate-900 px-6 py-8 text-center text-white">
-            <h2 id="launch-title" className="text-2xl font-bold">Ready to put it into practice?</h2>
+          <section
+            aria-labelledby="launch-title"
+            className="mt-16 rounded-2xl bg-slate-900 px-6 py-8 text-center text-white"
+          >
+            <h2 id="launch-title" className="text-2xl font-bold">
+              Ready to put it into practice?
+            </h2>
             <p className="mx-auto mt-3 max-w-xl text-slate-300">
-              Search a topic close to your product, keep the Easy keywords, and turn the best one into your first post today.
+              Search a topic close to your product, keep the Easy keywords, and turn the best one into your first post
+              today.
             </p>
             <Link to="/keywords" className="btn mt-6 bg-white px-5 py-3 text-base text-slate-900 hover:bg-brand-50">
               <Icon name="rocket" className="h-5 w-5" /> Launch Your Strategy

@@ -38,7 +38,10 @@ const reasonToStatus = { quota: 402, provider_error: 502, unavailable: 503 } as 
 
 function successToast(count: number, query: string) {
   return count > 0
-    ? toast().redirectWithSuccess('/keywords', { message: `Found ${count} keyword ideas for “${query}”.`, duration: TOAST_MS })
+    ? toast().redirectWithSuccess('/keywords', {
+        message: `Found ${count} keyword ideas for “${query}”.`,
+        duration: TOAST_MS,
+      })
     : toast().redirectWithInfo('/keywords', {
         message: `No keyword ideas found for “${query}”. Try a broader keyword or topic.`,
         duration: TOAST_MS,
@@ -111,7 +114,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     defaults,
     formKey: JSON.stringify(defaults),
     autoRun,
-    dialog: dialogParam && Object.hasOwn(DIALOGS, dialogParam) ? dialogOf(dialogParam as DialogKind, `url-${dialogParam}`) : prefillDialog,
+    dialog:
+      dialogParam && Object.hasOwn(DIALOGS, dialogParam)
+        ? dialogOf(dialogParam as DialogKind, `url-${dialogParam}`)
+        : prefillDialog,
   })
 }
 
@@ -124,11 +130,17 @@ export async function action({ request }: ActionFunctionArgs) {
     languageCode: String(form.get('languageCode') ?? ''),
   }
   if (form.get('intent') !== 'search') {
-    return json({ dialog: { id: crypto.randomUUID(), message: SEARCH_VALIDATION_MESSAGE, upgrade: false }, values }, { status: 400 })
+    return json(
+      { dialog: { id: crypto.randomUUID(), message: SEARCH_VALIDATION_MESSAGE, upgrade: false }, values },
+      { status: 400 },
+    )
   }
   const parsed = keywordSearchSchema.safeParse(values)
   if (!parsed.success) {
-    return json({ dialog: { id: crypto.randomUUID(), message: searchProblem(parsed.error), upgrade: false }, values }, { status: 400 })
+    return json(
+      { dialog: { id: crypto.randomUUID(), message: searchProblem(parsed.error), upgrade: false }, values },
+      { status: 400 },
+    )
   }
   const result = await searchKeywords(user.id, parsed.data)
   if (result.ok) return successToast(result.keywords.length, parsed.data.query)
@@ -137,9 +149,15 @@ export async function action({ request }: ActionFunctionArgs) {
 
 function AnalyzingOverlay() {
   return (
-    <div className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/60 p-4" data-testid="analyzing-overlay">
+    <div
+      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/60 p-4"
+      data-testid="analyzing-overlay"
+    >
       <div role="status" aria-live="polite" className="w-full max-w-sm rounded-2xl bg-white p-8 text-center shadow-xl">
-        <span aria-hidden="true" className="mx-auto mb-4 block h-10 w-10 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
+        <span
+          aria-hidden="true"
+          className="mx-auto mb-4 block h-10 w-10 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600"
+        />
         <h2 className="text-lg font-semibold text-slate-900">Analyzing Keywords</h2>
         <p className="mt-2 text-sm text-slate-600">Our AI is evaluating search patterns and competition levels...</p>
       </div>
@@ -156,7 +174,10 @@ function SourceNotice({ source }: { source: KeywordSource | null }) {
         ? 'No keyword data provider is configured, so new searches show volumes and difficulty estimated by AI, marked “Estimate”.'
         : SEARCH_UNAVAILABLE_MESSAGE
   return (
-    <p className={`mb-6 rounded-lg border px-4 py-3 text-sm ${source ? 'border-sky-200 bg-sky-50 text-sky-900' : 'border-yellow-200 bg-yellow-50 text-yellow-900'}`} data-testid="source-notice">
+    <p
+      className={`mb-6 rounded-lg border px-4 py-3 text-sm ${source ? 'border-sky-200 bg-sky-50 text-sky-900' : 'border-yellow-200 bg-yellow-50 text-yellow-900'}`}
+      data-testid="source-notice"
+    >
       {text}
     </p>
   )
@@ -201,11 +222,45 @@ export default function KeywordsPage() {
         subtitle="Discover high-impact keywords your customers search for, with their monthly volume and how hard they are to rank for."
       />
       <SourceNotice source={data.source} />
-      <Form method="post" action="/keywords" key={data.formKey} noValidate className="card mb-8 grid gap-4 md:grid-cols-[2fr_1fr_1fr_auto] md:items-end">
-        <Field label="Keyword/Topic" name="query" placeholder="saas marketing" defaultValue={values.query} autoComplete="off" aria-required="true" maxLength={200} />
-        <SelectField label="Country" name="countryCode" placeholder="Select country" options={COUNTRY_OPTIONS} defaultValue={values.countryCode} aria-required="true" />
-        <SelectField label="Language" name="languageCode" placeholder="Select language" options={LANGUAGE_OPTIONS} defaultValue={values.languageCode} aria-required="true" />
-        <SubmitButton intent="search" pending={searching} pendingText="Analyzing..." className="btn-primary whitespace-nowrap" {...(data.source ? {} : { disabled: true })}>
+      <Form
+        method="post"
+        action="/keywords"
+        key={data.formKey}
+        noValidate
+        className="card mb-8 grid gap-4 md:grid-cols-[2fr_1fr_1fr_auto] md:items-end"
+      >
+        <Field
+          label="Keyword/Topic"
+          name="query"
+          placeholder="saas marketing"
+          defaultValue={values.query}
+          autoComplete="off"
+          aria-required="true"
+          maxLength={200}
+        />
+        <SelectField
+          label="Country"
+          name="countryCode"
+          placeholder="Select country"
+          options={COUNTRY_OPTIONS}
+          defaultValue={values.countryCode}
+          aria-required="true"
+        />
+        <SelectField
+          label="Language"
+          name="languageCode"
+          placeholder="Select language"
+          options={LANGUAGE_OPTIONS}
+          defaultValue={values.languageCode}
+          aria-required="true"
+        />
+        <SubmitButton
+          intent="search"
+          pending={searching}
+          pendingText="Analyzing..."
+          className="btn-primary whitespace-nowrap"
+          {...(data.source ? {} : { disabled: true })}
+        >
           Find Keywords
         </SubmitButton>
       </Form>

@@ -3,12 +3,21 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { FormMessage } from '#app/components/auth-layout'
 import { CustomerFields, MarketSelects, WebsiteField } from '#app/components/business-fields'
 import { SubmitButton } from '#app/components/ui/submit-button'
-import { businessValues, describeErrors, marketFieldsFromForm, onboardingSchema, type FieldErrors } from '#app/lib/account-schemas'
+import {
+  businessValues,
+  describeErrors,
+  marketFieldsFromForm,
+  onboardingSchema,
+  type FieldErrors,
+} from '#app/lib/account-schemas'
 import { firstSearchPath } from '#app/lib/account-routing'
 import { completeOnboarding, profileFields } from '#app/server/account.server'
 import { requireUser } from '#app/server/session.server'
 
-export const meta: MetaFunction = () => [{ title: 'Set up your business | Rankwell' }, { name: 'robots', content: 'noindex' }]
+export const meta: MetaFunction = () => [
+  { title: 'Set up your business | Rankwell' },
+  { name: 'robots', content: 'noindex' },
+]
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
@@ -48,7 +57,10 @@ export default function Onboarding() {
             values={values}
             errors={errors}
             marketSegment={{ placeholder: 'e.g. Owners of small online shops' }}
-            productService={{ placeholder: 'e.g. email marketing software', hint: 'Your first keyword search starts from this.' }}
+            productService={{
+              placeholder: 'e.g. email marketing software',
+              hint: 'Your first keyword search starts from this.',
+            }}
           />
           <MarketSelects values={values} errors={errors} />
           <SubmitButton className="btn-primary w-full py-3 text-base" pendingText="Saving...">

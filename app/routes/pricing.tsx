@@ -11,7 +11,11 @@ import { getUser } from '#app/server/session.server'
 
 export const meta: MetaFunction = () => [
   { title: 'Pricing: Rankwell Premium plans' },
-  { name: 'description', content: 'Premium Monthly $49.90, Every 3 Months $129.90 or Yearly $499.90, each with 500 keyword analyses and 100 AI-generated blog posts a month and Auto Pilot.' },
+  {
+    name: 'description',
+    content:
+      'Premium Monthly $49.90, Every 3 Months $129.90 or Yearly $499.90, each with 500 keyword analyses and 100 AI-generated blog posts a month and Auto Pilot.',
+  },
 ]
 
 const SIGN_IN_URL = `/signin?${new URLSearchParams({ redirectTo: '/pricing' })}`
@@ -60,7 +64,10 @@ export default function Pricing() {
   const { signedIn, configured, plans, current } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
-  const pendingPlan = navigation.state !== 'idle' && navigation.formAction?.startsWith('/pricing') ? navigation.formData?.get('plan') : null
+  const pendingPlan =
+    navigation.state !== 'idle' && navigation.formAction?.startsWith('/pricing')
+      ? navigation.formData?.get('plan')
+      : null
   const currentTitle = plans.find((p) => p.id === current)?.title
   return (
     <div className="mx-auto max-w-6xl px-4 py-16">
@@ -73,25 +80,44 @@ export default function Pricing() {
       </div>
 
       {!configured ? (
-        <p role="alert" className="mx-auto mt-8 max-w-2xl rounded-xl border border-yellow-200 bg-yellow-50 p-4 text-sm text-yellow-900">
+        <p
+          role="alert"
+          className="mx-auto mt-8 max-w-2xl rounded-xl border border-yellow-200 bg-yellow-50 p-4 text-sm text-yellow-900"
+        >
           {BILLING_MESSAGES.notConfigured}
         </p>
       ) : null}
       {currentTitle ? (
-        <p role="status" className="mx-auto mt-8 max-w-2xl rounded-xl border border-green-200 bg-green-50 p-4 text-sm text-green-900">
-          You are on {currentTitle}. Manage your subscription from your <Link to="/profile" className="font-semibold underline">profile</Link>.
+        <p
+          role="status"
+          className="mx-auto mt-8 max-w-2xl rounded-xl border border-green-200 bg-green-50 p-4 text-sm text-green-900"
+        >
+          You are on {currentTitle}. Manage your subscription from your{' '}
+          <Link to="/profile" className="font-semibold underline">
+            profile
+          </Link>
+          .
         </p>
       ) : null}
       {actionData?.error && !actionData.plan ? (
-        <p role="alert" className="field-error mx-auto mt-8 max-w-2xl text-center">{actionData.error}</p>
+        <p role="alert" className="field-error mx-auto mt-8 max-w-2xl text-center">
+          {actionData.error}
+        </p>
       ) : null}
 
       <div className="mt-12 grid gap-6 md:grid-cols-3">
         {plans.map((plan) => {
           const error = actionData?.plan === plan.id ? actionData.error : null
           return (
-            <section key={plan.id} className="card flex flex-col" aria-labelledby={`plan-${plan.id}`} data-testid={`plan-${plan.id}`}>
-              <h2 id={`plan-${plan.id}`} className="text-lg font-semibold text-slate-900">{plan.title}</h2>
+            <section
+              key={plan.id}
+              className="card flex flex-col"
+              aria-labelledby={`plan-${plan.id}`}
+              data-testid={`plan-${plan.id}`}
+            >
+              <h2 id={`plan-${plan.id}`} className="text-lg font-semibold text-slate-900">
+                {plan.title}
+              </h2>
               <p className="mt-2 text-sm text-slate-600">{plan.description}</p>
               <p className="mt-6">
                 <span className="text-4xl font-bold text-slate-900">{plan.price}</span>{' '}
@@ -100,7 +126,9 @@ export default function Pricing() {
               <ul className="mt-6 flex-1 space-y-2 text-sm text-slate-700">
                 {plan.features.map((f) => (
                   <li key={f} className="flex gap-2">
-                    <span aria-hidden="true" className="text-brand-600">✓</span>
+                    <span aria-hidden="true" className="text-brand-600">
+                      ✓
+                    </span>
                     {f}
                   </li>
                 ))}
@@ -121,10 +149,18 @@ export default function Pricing() {
                     </SubmitButton>
                   </Form>
                 ) : (
-                  <Link to={SIGN_IN_URL} className="btn-primary w-full">Get Started</Link>
+                  <Link to={SIGN_IN_URL} className="btn-primary w-full">
+                    Get Started
+                  </Link>
                 )}
-                {error ? <p id={`plan-${plan.id}-error`} role="alert" className="field-error">{error}</p> : null}
-                {!plan.available && configured ? <p className="mt-2 text-xs text-slate-600">{BILLING_MESSAGES.planUnavailable}</p> : null}
+                {error ? (
+                  <p id={`plan-${plan.id}-error`} role="alert" className="field-error">
+                    {error}
+                  </p>
+                ) : null}
+                {!plan.available && configured ? (
+                  <p className="mt-2 text-xs text-slate-600">{BILLING_MESSAGES.planUnavailable}</p>
+                ) : null}
               </div>
             </section>
           )
@@ -133,7 +169,11 @@ export default function Pricing() {
 
       {!signedIn ? (
         <p className="mt-10 text-center text-sm text-slate-600">
-          Not ready yet? <Link to="/signup" className="font-semibold text-brand-700 underline">Start your {TRIAL_DAYS}-day free trial</Link>: no credit card required.
+          Not ready yet?{' '}
+          <Link to="/signup" className="font-semibold text-brand-700 underline">
+            Start your {TRIAL_DAYS}-day free trial
+          </Link>
+          : no credit card required.
         </p>
       ) : null}
     </div>

@@ -60,7 +60,9 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div>
       <dt className="text-sm text-slate-600">{label}</dt>
-      <dd className="mt-1 break-words font-medium text-slate-900">{children || <span className="font-normal text-slate-500">Not set</span>}</dd>
+      <dd className="mt-1 break-words font-medium text-slate-900">
+        {children || <span className="font-normal text-slate-500">Not set</span>}
+      </dd>
     </div>
   )
 }
@@ -80,27 +82,49 @@ export default function Profile() {
         <section className="card lg:col-span-2" aria-labelledby="profile-title" data-testid="profile-card">
           <div className="flex items-start justify-between gap-4">
             <div>
-              <h2 id="profile-title" className="text-lg font-semibold">{profile.name || 'Your account'}</h2>
+              <h2 id="profile-title" className="text-lg font-semibold">
+                {profile.name || 'Your account'}
+              </h2>
               <p className="text-sm text-slate-600">{profile.email}</p>
             </div>
             {isEditing ? null : (
-              <Link to="/profile?edit=1" preventScrollReset className="btn-secondary">Edit</Link>
+              <Link to="/profile?edit=1" preventScrollReset className="btn-secondary">
+                Edit
+              </Link>
             )}
           </div>
 
           {isEditing ? (
             <Form method="post" className="mt-6 space-y-5" aria-label="Edit profile">
               <FormMessage message={actionData?.message} tone="error" />
-              <Field label="Name" name="name" required maxLength={100} autoComplete="name" defaultValue={values.name} error={errors.name} />
-              <CustomerFields values={values} errors={errors} marketSegment={{ hint: 'Your market segment: who you sell to.' }} />
+              <Field
+                label="Name"
+                name="name"
+                required
+                maxLength={100}
+                autoComplete="name"
+                defaultValue={values.name}
+                error={errors.name}
+              />
+              <CustomerFields
+                values={values}
+                errors={errors}
+                marketSegment={{ hint: 'Your market segment: who you sell to.' }}
+              />
               <fieldset id="business-details" className="space-y-5 rounded-xl border border-slate-200 p-4">
-                <legend className="px-1 text-sm font-semibold text-slate-800">Business details (used by Auto Pilot)</legend>
+                <legend className="px-1 text-sm font-semibold text-slate-800">
+                  Business details (used by Auto Pilot)
+                </legend>
                 <WebsiteField values={values} errors={errors} />
                 <MarketSelects values={values} errors={errors} />
               </fieldset>
               <div className="flex justify-end gap-3">
-                <Link to="/profile" preventScrollReset className="btn-secondary">Cancel</Link>
-                <SubmitButton intent="update-profile" pendingText="Saving...">Save</SubmitButton>
+                <Link to="/profile" preventScrollReset className="btn-secondary">
+                  Cancel
+                </Link>
+                <SubmitButton intent="update-profile" pendingText="Saving...">
+                  Save
+                </SubmitButton>
               </div>
             </Form>
           ) : (
@@ -126,10 +150,14 @@ export default function Profile() {
         <div className="space-y-6">
           <SubscriptionCard summary={summary} />
           <section className="card" aria-labelledby="session-title">
-            <h2 id="session-title" className="text-lg font-semibold">Session</h2>
+            <h2 id="session-title" className="text-lg font-semibold">
+              Session
+            </h2>
             <p className="mt-1 text-sm text-slate-600">Signed in as {profile.email}.</p>
             <Form method="post" action="/logout" className="mt-4">
-              <button type="submit" className="btn-secondary w-full">Log Out</button>
+              <button type="submit" className="btn-secondary w-full">
+                Log Out
+              </button>
             </Form>
           </section>
         </div>
@@ -141,12 +169,17 @@ export default function Profile() {
 export function ErrorBoundary() {
   const error = useRouteError()
   const data = isRouteErrorResponse(error) ? (error.data as { message?: unknown } | string | undefined) : undefined
-  const message = typeof data === 'object' && data && typeof data.message === 'string' ? data.message : PROFILE_MESSAGES.loadFailed
+  const message =
+    typeof data === 'object' && data && typeof data.message === 'string' ? data.message : PROFILE_MESSAGES.loadFailed
   return (
     <div className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="text-2xl font-bold">Profile</h1>
-      <p className="mt-4 text-red-700" role="alert">{message}</p>
-      <Link to="/profile" className="btn-primary mt-8">Try again</Link>
+      <p className="mt-4 text-red-700" role="alert">
+        {message}
+      </p>
+      <Link to="/profile" className="btn-primary mt-8">
+        Try again
+      </Link>
     </div>
   )
 }

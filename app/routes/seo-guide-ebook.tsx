@@ -34,7 +34,10 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     return json<LeadData>(
       { ok: false, message: LEAD_MESSAGES.failed, placement, email },
-      { status: outcome.status, headers: outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : {} },
+      {
+        status: outcome.status,
+        headers: outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : {},
+      },
     )
   } catch (error) {
     console.error('[leads] could not store the lead', error)
@@ -50,7 +53,11 @@ function EbookForm({ placement }: { placement: Placement }) {
   const data = busy ? undefined : ((fetcher.data as LeadData | undefined) ?? fromPage)
   const sent = data?.ok === true
   return (
-    <fetcher.Form method="post" className="w-full max-w-lg" aria-label={placement === 'top' ? 'Get the ebook' : 'Get the ebook (bottom of page)'}>
+    <fetcher.Form
+      method="post"
+      className="w-full max-w-lg"
+      aria-label={placement === 'top' ? 'Get the ebook' : 'Get the ebook (bottom of page)'}
+    >
       <input type="hidden" name="intent" value={placement} />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
         <Field
@@ -87,10 +94,15 @@ function EbookForm({ placement }: { placement: Placement }) {
 
 function Cover() {
   return (
-    <div aria-hidden="true" className="mx-auto w-56 rotate-2 rounded-r-2xl rounded-l-md bg-gradient-to-br from-brand-600 to-brand-900 p-6 text-white shadow-2xl sm:w-64">
+    <div
+      aria-hidden="true"
+      className="mx-auto w-56 rotate-2 rounded-l-md rounded-r-2xl bg-gradient-to-br from-brand-600 to-brand-900 p-6 text-white shadow-2xl sm:w-64"
+    >
       <p className="text-xs font-semibold uppercase tracking-widest text-brand-100">Free ebook</p>
       <p className="mt-6 text-2xl font-extrabold leading-tight">{SEO_GUIDE.title}</p>
-      <p className="mt-3 text-sm text-brand-100">Keywords, content, links and patience: the playbook for small teams.</p>
+      <p className="mt-3 text-sm text-brand-100">
+        Keywords, content, links and patience: the playbook for small teams.
+      </p>
       <div className="mt-10 flex items-center gap-2 text-sm font-semibold">
         <Icon name="trend" className="h-5 w-5" /> Rankwell
       </div>
@@ -105,9 +117,13 @@ export default function SeoGuideEbook() {
         <div className="mx-auto grid max-w-6xl items-center gap-12 lg:grid-cols-2">
           <div>
             <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Free SEO Ebook</p>
-            <h1 className="mt-3 text-3xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">{SEO_GUIDE.title}</h1>
+            <h1 className="mt-3 text-3xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">
+              {SEO_GUIDE.title}
+            </h1>
             <p className="mt-5 text-lg text-slate-600">{SEO_GUIDE.subtitle}</p>
-            <p className="mt-3 text-slate-600">Enter your email and we’ll send you the link right away. Free, no strings attached.</p>
+            <p className="mt-3 text-slate-600">
+              Enter your email and we’ll send you the link right away. Free, no strings attached.
+            </p>
             <div className="mt-6">
               <EbookForm placement="top" />
             </div>
@@ -118,7 +134,9 @@ export default function SeoGuideEbook() {
 
       <section aria-labelledby="inside-title" className="px-4 py-16">
         <div className="mx-auto max-w-5xl">
-          <h2 id="inside-title" className="text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">What’s inside</h2>
+          <h2 id="inside-title" className="text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+            What’s inside
+          </h2>
           <ol className="mt-10 grid gap-5 md:grid-cols-3">
             {SEO_GUIDE.chapters.map((chapter, i) => (
               <li key={chapter.id} className="card">
@@ -133,8 +151,12 @@ export default function SeoGuideEbook() {
 
       <section aria-labelledby="ebook-bottom-title" className="px-4 pb-20">
         <div className="mx-auto flex max-w-4xl flex-col items-center gap-5 rounded-3xl bg-brand-700 px-6 py-10 text-center text-white sm:px-12">
-          <h2 id="ebook-bottom-title" className="text-2xl font-bold sm:text-3xl">Get the guide in your inbox</h2>
-          <p className="max-w-2xl text-brand-50">Read it in your browser or save it as a PDF. Then put it into practice with our free SEO tools.</p>
+          <h2 id="ebook-bottom-title" className="text-2xl font-bold sm:text-3xl">
+            Get the guide in your inbox
+          </h2>
+          <p className="max-w-2xl text-brand-50">
+            Read it in your browser or save it as a PDF. Then put it into practice with our free SEO tools.
+          </p>
           <div className="w-full max-w-lg rounded-2xl bg-white p-4 text-slate-900">
             <EbookForm placement="bottom" />
           </div>

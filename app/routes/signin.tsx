@@ -1,6 +1,12 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
-import { AuthForm, authFormState, HONEYPOT_FIELD, useAuthErrorState, type AuthFormState } from '#app/components/auth-layout'
+import {
+  AuthForm,
+  authFormState,
+  HONEYPOT_FIELD,
+  useAuthErrorState,
+  type AuthFormState,
+} from '#app/components/auth-layout'
 import { Field } from '#app/components/ui/field'
 import { AUTH_MESSAGES, formFields, signInSchema } from '#app/lib/account-schemas'
 import { landingPath, signInErrorMessage } from '#app/lib/account-routing'
@@ -46,8 +52,23 @@ function SignInView({ state }: { state: AuthFormState<{ email: string }> }) {
       hidden={<input type="hidden" name="redirectTo" value={state.redirectTo} />}
       submit={{ label: 'Sign In', pending: 'Signing in...' }}
     >
-      <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} error={state.errors?.email} />
-      <Field label="Password" name="password" type="password" autoComplete="current-password" required error={state.errors?.password} />
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        defaultValue={state.values?.email}
+        error={state.errors?.email}
+      />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        error={state.errors?.password}
+      />
     </AuthForm>
   )
 }

@@ -1,6 +1,12 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
-import { AuthForm, authFormState, HONEYPOT_FIELD, useAuthErrorState, type AuthFormState } from '#app/components/auth-layout'
+import {
+  AuthForm,
+  authFormState,
+  HONEYPOT_FIELD,
+  useAuthErrorState,
+  type AuthFormState,
+} from '#app/components/auth-layout'
 import { Field } from '#app/components/ui/field'
 import { AUTH_MESSAGES, formFields, MIN_PASSWORD_LENGTH, signUpSchema } from '#app/lib/account-schemas'
 import { landingPath } from '#app/lib/account-routing'
@@ -53,8 +59,24 @@ function SignUpView({ state }: { state: AuthFormState<{ name: string; email: str
       }
       submit={{ label: 'Create Account', pending: 'Creating account...' }}
     >
-      <Field label="Name" name="name" type="text" autoComplete="name" required defaultValue={state.values?.name} error={state.errors?.name} />
-      <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} error={state.errors?.email} />
+      <Field
+        label="Name"
+        name="name"
+        type="text"
+        autoComplete="name"
+        required
+        defaultValue={state.values?.name}
+        error={state.errors?.name}
+      />
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        defaultValue={state.values?.email}
+        error={state.errors?.email}
+      />
       <Field
         label="Password"
         name="password"

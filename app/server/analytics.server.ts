@@ -15,7 +15,8 @@ export async function recordEvents(raw: unknown, request: Request): Promise<Even
   const parsed = analyticsPayload.safeParse(raw)
   if (!parsed.success) return { status: 400, message: 'Invalid analytics event.' }
   const limited = await hit(`events:${clientIp(request)}`, { ...EVENTS_LIMIT, failOpen: true })
-  if (!limited.allowed) return { status: 429, message: 'Too many events.', retryAfterSeconds: limited.retryAfterSeconds }
+  if (!limited.allowed)
+    return { status: 429, message: 'Too many events.', retryAfterSeconds: limited.retryAfterSeconds }
   await db.insert(schema.analyticsEvents).values(
     parsed.data.map((event) => ({
       type: event.type,

@@ -78,7 +78,11 @@ export async function requireApiUserId(request: Request): Promise<string> {
   }
   const claims = verifyApiToken(token)
   if (!claims) throw apiError(401, 'Invalid or expired token.')
-  const [user] = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, claims.sub)).limit(1)
+  const [user] = await db
+    .select({ id: schema.users.id })
+    .from(schema.users)
+    .where(eq(schema.users.id, claims.sub))
+    .limit(1)
   if (!user) throw apiError(403, 'User not found.')
   const session = await findSession(claims.sid)
   if (!session || session.userId !== user.id) throw apiError(403, 'Session has ended. Please log in again.')

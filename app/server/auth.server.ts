@@ -1,7 +1,13 @@
 import crypto from 'node:crypto'
 import { json } from '@remix-run/node'
 import type { z } from 'zod'
-import { AUTH_MESSAGES, describeErrors, type FieldErrors, type SignInInput, type SignUpInput } from '#app/lib/account-schemas'
+import {
+  AUTH_MESSAGES,
+  describeErrors,
+  type FieldErrors,
+  type SignInInput,
+  type SignUpInput,
+} from '#app/lib/account-schemas'
 import { hashPassword, verifyPassword } from './password.server'
 import { clientIp, hit, resetBucket, type RateLimitResult } from './rate-limit.server'
 import { createSession, sessionCookie } from './session.server'
@@ -24,8 +30,7 @@ export const AUTH_RATE_LIMITS = {
 type User = NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>
 
 export type AuthResult =
-  | { ok: true; user: User }
-  | { ok: false; status: 401 | 409 | 429; message: string; retryAfterSeconds?: number }
+  { ok: true; user: User } | { ok: false; status: 401 | 409 | 429; message: string; retryAfterSeconds?: number }
 
 function rateLimited(result: RateLimitResult): AuthResult {
   const minutes = Math.max(1, Math.ceil(result.retryAfterSeconds / 60))
@@ -38,7 +43,8 @@ function rateLimited(result: RateLimitResult): AuthResult {
 }
 
 /** Buckets are keyed by a hash of the address, so raw e-mail addresses never sit in Redis keys. */
-const accountKey = (email: string) => crypto.createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 32)
+const accountKey = (email: string) =>
+  crypto.createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 32)
 
 async function limit(kind: 'signin' | 'signup', request: Request, email: string): Promise<AuthResult | null> {
   const perIp = kind === 'signin' ? AUTH_RATE_LIMITS.signInPerIp : AUTH_RATE_LIMITS.signUpPerIp
@@ -110,7 +116,8 @@ export async function authPageAction<I, V>(
     success: (user: User) => { to: string; message: string }
   },
 ) {
-  if (honeypot) return json<AuthPageActionData<V>>({ message: AUTH_MESSAGES.generic, errors: {}, values }, { status: 400 })
+  if (honeypot)
+    return json<AuthPageActionData<V>>({ message: AUTH_MESSAGES.generic, errors: {}, values }, { status: 400 })
   const parsed = schema.safeParse(fields)
   if (!parsed.success) return json<AuthPageActionData<V>>({ ...describeErrors(parsed.error), values }, { status: 400 })
   const result = await submit(parsed.data)

@@ -24,7 +24,6 @@ import { generateWebhookSecret, publishPostToWebhook } from './webhooks.server'
 
 export { AUTOPILOT_MESSAGES, canUseAutopilot }
 
-
 type Settings = typeof schema.autopilotSettings.$inferSelect
 
 /** The user's settings row (created on first use). */
@@ -168,7 +167,10 @@ export async function rotateWebhookSecret(userId: string) {
 // ---------------------------------------------------------------------------
 
 /** The keywords Auto Pilot chose, newest first, with their post once it is written. Empty while Auto Pilot is off. */
-export async function getStatusList(userId: string, limit = 50): Promise<Array<AutopilotStatusRow & { createdAt: string; postStatus: string | null }>> {
+export async function getStatusList(
+  userId: string,
+  limit = 50,
+): Promise<Array<AutopilotStatusRow & { createdAt: string; postStatus: string | null }>> {
   const settings = await getSettings(userId)
   if (!settings.enabled) return []
   const rows = await db
@@ -240,7 +242,11 @@ export type RunOutcome =
  * One Auto Pilot run for a slot. Throws on errors worth retrying (the job retries; the slot can then be claimed
  * again); records skipped runs with a note and shows the user a notice when something needs their attention.
  */
-export async function runAutopilot(userId: string, slot: string, log: (msg: string, extra?: Record<string, unknown>) => void = () => {}): Promise<RunOutcome> {
+export async function runAutopilot(
+  userId: string,
+  slot: string,
+  log: (msg: string, extra?: Record<string, unknown>) => void = () => {},
+): Promise<RunOutcome> {
   const settings = await getSettings(userId)
   if (!settings.enabled) return { status: 'off' }
   const runId = await claimSlot(userId, slot)
@@ -254,7 +260,8 @@ export async function runAutopilot(userId: string, slot: string, log: (msg: stri
   }
 
   try {
-    if (!(await canUseAutopilot(userId))) return await skip('plan does not include Auto Pilot', AUTOPILOT_MESSAGES.planNotice)
+    if (!(await canUseAutopilot(userId)))
+      return await skip('plan does not include Auto Pilot', AUTOPILOT_MESSAGES.planNotice)
     const requestKey = `autopilot-${slot}`
 
     // A retried run whose post was already created picks up where it stopped.
@@ -270,7 +277,11 @@ export async function runAutopilot(userId: string, slot: string, log: (msg: stri
 
     const [user] = await db.select().from(schema.users).where(eq(schema.users.id, userId)).limit(1)
     if (!user) return await skip('user not found')
-    const seeds = [...new Set([seedQuery(user.productService), seedQuery(user.marketSegment)].filter((s): s is string => Boolean(s)))]
+    const seeds = [
+      ...new Set(
+        [seedQuery(user.productService), seedQuery(user.marketSegment)].filter((s): s is string => Boolean(s)),
+      ),
+    ]
     if (seeds.length === 0) return await skip('no business details', AUTOPILOT_MESSAGES.detailsNotice)
     const market = {
       countryCode: user.countryCode || '2840',
@@ -290,7 +301,8 @@ export async function runAutopilot(userId: string, slot: string, log: (msg: stri
     }
     if (errors.length === seeds.length) {
       const first = errors[0] as Error
-      if (first?.name === 'KeywordsUnavailableError') return await skip('keyword research unavailable', AUTOPILOT_MESSAGES.unavailableNotice)
+      if (first?.name === 'KeywordsUnavailableError')
+        return await skip('keyword research unavailable', AUTOPILOT_MESSAGES.unavailableNotice)
       throw first
     }
 
@@ -314,7 +326,10 @@ export async function runAutopilot(userId: string, slot: string, log: (msg: stri
       .select({ keyword: schema.blogPosts.keyword })
       .from(schema.blogPosts)
       .where(and(eq(schema.blogPosts.userId, userId), ne(schema.blogPosts.status, 'failed')))
-    const chosen = pickBestKeyword(candidates, written.map((w) => normalizeKeyword(w.keyword)))
+    const chosen = pickBestKeyword(
+      candidates,
+      written.map((w) => normalizeKeyword(w.keyword)),
+    )
     if (!chosen) return await skip('no unused keyword', AUTOPILOT_MESSAGES.noKeywordNotice)
 
     const created = await createPost({ userId, keywordId: chosen.id, requestKey, source: 'autopilot' })
@@ -328,7 +343,9 @@ export async function runAutopilot(userId: string, slot: string, log: (msg: stri
     log('autopilot run wrote a post', { userId, slot, keyword: chosen.keyword, postId: created.postId })
     return { status: 'completed', postId: created.postId, keywordId: chosen.id, keyword: chosen.keyword }
   } catch (error) {
-    await finishRun(runId, { status: 'failed', note: String((error as Error)?.message ?? error).slice(0, 500) }).catch(() => {})
+    await finishRun(runId, { status: 'failed', note: String((error as Error)?.message ?? error).slice(0, 500) }).catch(
+      () => {},
+    )
     throw error
   }
 }
@@ -339,7 +356,8 @@ export async function runAutopilot(userId: string, slot: string, log: (msg: stri
  */
 export async function publishAutopilotPost(postId: string) {
   const [post] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, postId)).limit(1)
-  if (!post || post.source !== 'autopilot' || post.status !== 'completed') return { published: false, reason: 'not a finished Auto Pilot post' }
+  if (!post || post.source !== 'autopilot' || post.status !== 'completed')
+    return { published: false, reason: 'not a finished Auto Pilot post' }
   const settings = await getSettings(post.userId)
   if (!settings.enabled) return { published: false, reason: 'auto pilot is off' }
   if (!settings.webhookUrl) return { published: false, reason: 'no webhook url' }

@@ -54,7 +54,10 @@ export function billingAvailability() {
   const configured = Boolean(stripeClient())
   return {
     configured,
-    plans: Object.fromEntries(PLANS.map((p) => [p.id, configured && Boolean(priceIdFor(p.id))])) as Record<PlanId, boolean>,
+    plans: Object.fromEntries(PLANS.map((p) => [p.id, configured && Boolean(priceIdFor(p.id))])) as Record<
+      PlanId,
+      boolean
+    >,
   }
 }
 
@@ -107,7 +110,8 @@ export async function createCheckoutSession(user: { id: string; email: string; n
   const price = priceIdFor(plan)
   if (!price) throw new BillingError(503, BILLING_MESSAGES.planUnavailable)
   const row = await subscriptionRow(user.id)
-  if (PREMIUM.includes(row.status) && row.stripeSubscriptionId) throw new BillingError(409, BILLING_MESSAGES.alreadySubscribed)
+  if (PREMIUM.includes(row.status) && row.stripeSubscriptionId)
+    throw new BillingError(409, BILLING_MESSAGES.alreadySubscribed)
   await limitSessions('checkout', user.id)
   const appUrl = getEnv().APP_URL.replace(/\/+$/, '')
   try {
@@ -152,8 +156,10 @@ export async function createPortalSession(userId: string) {
 export async function cancelSubscription(userId: string) {
   const stripe = requireStripe()
   const row = await subscriptionRow(userId)
-  if (!PREMIUM.includes(row.status) || !row.stripeSubscriptionId) throw new BillingError(400, BILLING_MESSAGES.nothingToCancel)
-  if (row.cancelAtPeriodEnd) return { message: BILLING_MESSAGES.alreadyCanceled, endsAt: row.currentPeriodEnd?.toISOString() ?? null }
+  if (!PREMIUM.includes(row.status) || !row.stripeSubscriptionId)
+    throw new BillingError(400, BILLING_MESSAGES.nothingToCancel)
+  if (row.cancelAtPeriodEnd)
+    return { message: BILLING_MESSAGES.alreadyCanceled, endsAt: row.currentPeriodEnd?.toISOString() ?? null }
   let updated: Stripe.Subscription
   try {
     updated = await stripe.subscriptions.update(row.stripeSubscriptionId, { cancel_at_period_end: true })
@@ -173,7 +179,10 @@ export async function cancelSubscription(userId: string) {
  * On return from Checkout: checks that the session belongs to the user and has been paid, and applies the
  * subscription right away (the webhook may still be on its way).
  */
-export async function confirmCheckout(userId: string, sessionId: string): Promise<'complete' | 'open' | 'invalid' | 'unknown'> {
+export async function confirmCheckout(
+  userId: string,
+  sessionId: string,
+): Promise<'complete' | 'open' | 'invalid' | 'unknown'> {
   const stripe = stripeClient()
   if (!stripe) return 'invalid'
   let session: Stripe.Checkout.Session
@@ -224,13 +233,19 @@ const HANDLED = new Set([
 export async function handleStripeWebhook(payload: string, signature: string | null): Promise<WebhookResult> {
   const stripe = stripeClient()
   const secret = getEnv().STRIPE_WEBHOOK_SECRET
-  if (!stripe || !secret) return { status: 503, body: { message: 'Stripe webhooks are not configured on this server.' } }
+  if (!stripe || !secret)
+    return { status: 503, body: { message: 'Stripe webhooks are not configured on this server.' } }
   if (!signature) return { status: 400, body: { message: 'Missing Stripe-Signature header.' } }
   let event: Stripe.Event
   try {
     event = stripe.webhooks.constructEvent(payload, signature, secret)
   } catch (error) {
-    return { status: 400, body: { message: `Webhook signature verification failed: ${error instanceof Error ? error.message : 'invalid signature'}` } }
+    return {
+      status: 400,
+      body: {
+        message: `Webhook signature verification failed: ${error instanceof Error ? error.message : 'invalid signature'}`,
+      },
+    }
   }
   if (!HANDLED.has(event.type)) return { status: 200, body: { received: true } }
   const applied = await db.transaction(async (tx) => {
@@ -252,7 +267,9 @@ async function applyEvent(tx: Tx, stripe: Stripe, event: Stripe.Event) {
       const session = event.data.object
       if (session.mode !== 'subscription') return
       const userId = sessionOwner(session)
-      const row = userId ? await lockRow(tx, eq(schema.subscriptions.userId, userId)) : await rowForCustomer(tx, idOf(session.customer))
+      const row = userId
+        ? await lockRow(tx, eq(schema.subscriptions.userId, userId))
+        : await rowForCustomer(tx, idOf(session.customer))
       if (!row) return
       await attachCustomer(tx, row, idOf(session.customer))
       const subscriptionId = idOf(session.subscription)
@@ -319,12 +336,19 @@ async function rowForUser(tx: Tx, userId: string | null | undefined) {
 
 async function attachCustomer(tx: Tx, row: SubscriptionRow, customerId: string | null) {
   if (!customerId || row.stripeCustomerId) return
-  await tx.update(schema.subscriptions).set({ stripeCustomerId: customerId, updatedAt: new Date() }).where(eq(schema.subscriptions.userId, row.userId))
+  await tx
+    .update(schema.subscriptions)
+    .set({ stripeCustomerId: customerId, updatedAt: new Date() })
+    .where(eq(schema.subscriptions.userId, row.userId))
   row.stripeCustomerId = customerId
 }
 
 /** Stripe's current state of a subscription; the given copy only when the API no longer knows it. */
-async function currentSubscription(stripe: Stripe, id: string, fallback?: Stripe.Subscription): Promise<Stripe.Subscription> {
+async function currentSubscription(
+  stripe: Stripe,
+  id: string,
+  fallback?: Stripe.Subscription,
+): Promise<Stripe.Subscription> {
   try {
     return await stripe.subscriptions.retrieve(id)
   } catch (error) {

@@ -51,7 +51,11 @@ const schema = z.object({
   /** Webhook retries: the first retry waits this long, each next one 5× longer (capped at a quarter of the window). */
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(5_000),
   /** Webhook retries stop, and an endpoint failing without a success for this long is disabled (default 24 h). */
-  WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().positive().default(24 * 3600 * 1000),
+  WEBHOOK_DISABLE_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3600 * 1000),
   /** Time limit of one webhook request. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Trust the first X-Forwarded-For hop as the client's IP (only behind a proxy that sets it). */
@@ -97,10 +101,10 @@ export function services() {
     dataforseo: Boolean(env.DATAFORSEO_LOGIN && env.DATAFORSEO_PASSWORD),
     googleAds: Boolean(
       env.GOOGLE_ADS_DEVELOPER_TOKEN &&
-        env.GOOGLE_ADS_CLIENT_ID &&
-        env.GOOGLE_ADS_CLIENT_SECRET &&
-        env.GOOGLE_ADS_REFRESH_TOKEN &&
-        env.GOOGLE_ADS_CUSTOMER_ID,
+      env.GOOGLE_ADS_CLIENT_ID &&
+      env.GOOGLE_ADS_CLIENT_SECRET &&
+      env.GOOGLE_ADS_REFRESH_TOKEN &&
+      env.GOOGLE_ADS_CUSTOMER_ID,
     ),
     stripe: Boolean(env.STRIPE_SECRET_KEY),
     google: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),

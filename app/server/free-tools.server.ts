@@ -138,7 +138,9 @@ const SPECS: { [T in ToolId]: Spec<T> } = {
         .filter((s) => s.title)
         .slice(0, 8)
       if (!sections.length) return null
-      return { outline: { introduction: raw.outline.introduction.trim(), sections, conclusion: raw.outline.conclusion.trim() } }
+      return {
+        outline: { introduction: raw.outline.introduction.trim(), sections, conclusion: raw.outline.conclusion.trim() },
+      }
     },
   },
   strategy: {
@@ -173,8 +175,12 @@ const SPECS: { [T in ToolId]: Spec<T> } = {
     parse: z.object({
       summary: z.string(),
       target_audience: z.string(),
-      keyword_themes: z.array(z.object({ theme: z.string(), search_intent: z.string(), keywords: z.array(z.string()) })),
-      content_pillars: z.array(z.object({ title: z.string(), description: z.string(), post_ideas: z.array(z.string()) })),
+      keyword_themes: z.array(
+        z.object({ theme: z.string(), search_intent: z.string(), keywords: z.array(z.string()) }),
+      ),
+      content_pillars: z.array(
+        z.object({ title: z.string(), description: z.string(), post_ideas: z.array(z.string()) }),
+      ),
       quick_wins: z.array(z.string()),
       on_page_checklist: z.array(z.string()),
       link_building: z.array(z.string()),
@@ -250,7 +256,12 @@ export async function runFreeTool<T extends ToolId>(tool: T, raw: unknown, reque
 
   const limited = await hit(`free-tools:${clientIp(request)}`, FREE_TOOL_LIMIT)
   if (!limited.allowed) {
-    return { ok: false, status: 429, message: rateLimitMessage(limited.retryAfterSeconds), retryAfterSeconds: limited.retryAfterSeconds }
+    return {
+      ok: false,
+      status: 429,
+      message: rateLimitMessage(limited.retryAfterSeconds),
+      retryAfterSeconds: limited.retryAfterSeconds,
+    }
   }
 
   const key = cacheKey(tool, input)
@@ -264,7 +275,8 @@ export async function runFreeTool<T extends ToolId>(tool: T, raw: unknown, reque
     return {
       ok: false,
       status: 503,
-      message: 'Our free tools are very popular today and have reached their daily limit. Please come back tomorrow, or start a free trial.',
+      message:
+        'Our free tools are very popular today and have reached their daily limit. Please come back tomorrow, or start a free trial.',
       retryAfterSeconds: budget.retryAfterSeconds,
     }
   }
@@ -319,6 +331,9 @@ export async function toolPageAction<T extends ToolId>(tool: T, request: Request
     )
   } catch (error) {
     console.error(`[free-tools] ${tool}: unexpected failure`, error)
-    return json({ ok: false as const, message: TOOL_MESSAGES[tool].failed, values }, { status: 503, headers: { 'Retry-After': '60' } })
+    return json(
+      { ok: false as const, message: TOOL_MESSAGES[tool].failed, values },
+      { status: 503, headers: { 'Retry-After': '60' } },
+    )
   }
 }

@@ -23,7 +23,10 @@ export const OAUTH_CODE_TTL_MS = 60_000
 const PENDING_CODE_KEY = 'pending-code'
 
 export class GoogleSignInError extends Error {
-  constructor(readonly code: 'google-unverified' | 'google-conflict' | 'google-failed', message: string) {
+  constructor(
+    readonly code: 'google-unverified' | 'google-conflict' | 'google-failed',
+    message: string,
+  ) {
     super(message)
   }
 }
@@ -131,7 +134,11 @@ export async function finishGoogleSignIn(
   const url = new URL(request.url)
   const clear = () => storage.destroySession(session)
   if (url.searchParams.get('error')) {
-    return { ok: false, error: url.searchParams.get('error') === 'access_denied' ? 'google-denied' : 'google-failed', setCookie: await clear() }
+    return {
+      ok: false,
+      error: url.searchParams.get('error') === 'access_denied' ? 'google-denied' : 'google-failed',
+      setCookie: await clear(),
+    }
   }
   let user: GoogleUser
   try {
@@ -146,21 +153,30 @@ export async function finishGoogleSignIn(
   const code = await mintOAuthCode(user.id)
   session.unset('oauth2:state')
   session.set(PENDING_CODE_KEY, hashCode(code))
-  return { ok: true, to: `/oauth-callback?${new URLSearchParams({ token: code })}`, setCookie: await storage.commitSession(session) }
+  return {
+    ok: true,
+    to: `/oauth-callback?${new URLSearchParams({ token: code })}`,
+    setCookie: await storage.commitSession(session),
+  }
 }
 
 /** Signs in by Google `sub`; otherwise links or creates the account by the verified e-mail address. */
 export async function findOrCreateGoogleUser(profile: GoogleProfile): Promise<GoogleUser> {
   const sub = String(profile._json?.sub ?? profile.id ?? '')
   if (!sub) throw new GoogleSignInError('google-failed', 'Google did not say who you are.')
-  const pick = (u: { id: string; onboardingComplete: boolean }) => ({ id: u.id, onboardingComplete: u.onboardingComplete })
+  const pick = (u: { id: string; onboardingComplete: boolean }) => ({
+    id: u.id,
+    onboardingComplete: u.onboardingComplete,
+  })
 
   const [bySub] = await db.select().from(schema.users).where(eq(schema.users.googleSub, sub)).limit(1)
   if (bySub) return pick(bySub)
 
   const email = profile._json?.email ?? profile.emails?.[0]?.value
-  const verified = (profile._json?.email_verified as unknown) === true || (profile._json?.email_verified as unknown) === 'true'
-  if (!email || !verified) throw new GoogleSignInError('google-unverified', 'Your Google email address is not verified.')
+  const verified =
+    (profile._json?.email_verified as unknown) === true || (profile._json?.email_verified as unknown) === 'true'
+  if (!email || !verified)
+    throw new GoogleSignInError('google-unverified', 'Your Google email address is not verified.')
 
   const existing = await findUserByEmail(email)
   if (existing) {
@@ -188,7 +204,9 @@ const hashCode = (code: string) => crypto.createHash('sha256').update(code).dige
 
 export async function mintOAuthCode(userId: string): Promise<string> {
   const code = crypto.randomBytes(32).toString('base64url')
-  await db.insert(schema.oauthCodes).values({ codeHash: hashCode(code), userId, expiresAt: new Date(Date.now() + OAUTH_CODE_TTL_MS) })
+  await db
+    .insert(schema.oauthCodes)
+    .values({ codeHash: hashCode(code), userId, expiresAt: new Date(Date.now() + OAUTH_CODE_TTL_MS) })
   // Housekeeping: codes are useless a minute after minting.
   await db.delete(schema.oauthCodes).where(lt(schema.oauthCodes.expiresAt, new Date(Date.now() - 24 * 3600 * 1000)))
   return code
@@ -206,14 +224,25 @@ export async function redeemOAuthCode(
   const session = await storage.getSession(request.headers.get('Cookie'))
   const hash = hashCode(code)
   const bound = session.get(PENDING_CODE_KEY)
-  const setCookie = session.has(PENDING_CODE_KEY) || session.has('oauth2:state') ? await storage.destroySession(session) : null
-  if (typeof bound !== 'string' || bound.length !== hash.length || !crypto.timingSafeEqual(Buffer.from(bound), Buffer.from(hash))) {
+  const setCookie =
+    session.has(PENDING_CODE_KEY) || session.has('oauth2:state') ? await storage.destroySession(session) : null
+  if (
+    typeof bound !== 'string' ||
+    bound.length !== hash.length ||
+    !crypto.timingSafeEqual(Buffer.from(bound), Buffer.from(hash))
+  ) {
     return { user: null, setCookie }
   }
   const [row] = await db
     .update(schema.oauthCodes)
     .set({ usedAt: sql`now()` })
-    .where(and(eq(schema.oauthCodes.codeHash, hash), isNull(schema.oauthCodes.usedAt), gt(schema.oauthCodes.expiresAt, sql`now()`)))
+    .where(
+      and(
+        eq(schema.oauthCodes.codeHash, hash),
+        isNull(schema.oauthCodes.usedAt),
+        gt(schema.oauthCodes.expiresAt, sql`now()`),
+      ),
+    )
     .returning({ userId: schema.oauthCodes.userId })
   if (!row) return { user: null, setCookie }
   const [user] = await db

@@ -3,7 +3,13 @@ import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { compareKeywords, keywordCacheKey, keywordSearchSchema, type KeywordSource } from '#app/lib/keywords'
 import { db, schema } from './db.server'
-import { keywordProvider, KeywordProviderError, type KeywordIdea, type KeywordProvider, type ProviderQuery } from './keyword-providers'
+import {
+  keywordProvider,
+  KeywordProviderError,
+  type KeywordIdea,
+  type KeywordProvider,
+  type ProviderQuery,
+} from './keyword-providers'
 import { consumeQuota, refundQuota } from './quota.server'
 import { redis } from './redis.server'
 
@@ -12,7 +18,13 @@ import { redis } from './redis.server'
  * (table saved_keywords, one row per keyword and market; a new search of the same keyword updates its row and
  * dates it anew), and the quota-counted search of the Keywords screen and POST /api/search.
  */
-export type KeywordQuery = { query: string; countryCode: string; languageCode: string; countryName?: string; languageName?: string }
+export type KeywordQuery = {
+  query: string
+  countryCode: string
+  languageCode: string
+  countryName?: string
+  languageName?: string
+}
 export type SavedKeyword = typeof schema.savedKeywords.$inferSelect
 
 export { KeywordProviderError }
@@ -67,7 +79,9 @@ async function readCache(key: string): Promise<KeywordIdea[] | null> {
   const [hit] = await db
     .select({ results: schema.keywordCache.results })
     .from(schema.keywordCache)
-    .where(and(eq(schema.keywordCache.key, key), gt(schema.keywordCache.createdAt, new Date(Date.now() - CACHE_TTL_MS))))
+    .where(
+      and(eq(schema.keywordCache.key, key), gt(schema.keywordCache.createdAt, new Date(Date.now() - CACHE_TTL_MS))),
+    )
     .limit(1)
   const parsed = hit ? cachedIdeasSchema.safeParse(hit.results) : null
   return parsed?.success ? parsed.data : null
@@ -89,7 +103,11 @@ async function writeCache(key: string, source: KeywordSource, ideas: KeywordIdea
  * The provider's ideas for a query and market: the cached answer when a fresh one exists (`cached`, a lookup the
  * caller may have started early), else a provider call whose answer is being written to the cache (`stored`).
  */
-async function fetchIdeas(provider: KeywordProvider, q: ProviderQuery, cached: Promise<KeywordIdea[] | null>): Promise<Fetched> {
+async function fetchIdeas(
+  provider: KeywordProvider,
+  q: ProviderQuery,
+  cached: Promise<KeywordIdea[] | null>,
+): Promise<Fetched> {
   const hit = await cached
   if (hit) return { ideas: hit, stored: Promise.resolve() }
   const key = keywordCacheKey(provider.id, q)
@@ -153,7 +171,13 @@ const asDate = (v: Date | string) => (v instanceof Date ? v : new Date(v))
  * sorts as new. One statement; Drizzle's conflict target takes columns only and the unique index is on
  * lower(keyword), so it is SQL.
  */
-async function saveIdeas(userId: string, query: ProviderQuery, source: KeywordSource, ideas: KeywordIdea[], viaAutoPilot: boolean) {
+async function saveIdeas(
+  userId: string,
+  query: ProviderQuery,
+  source: KeywordSource,
+  ideas: KeywordIdea[],
+  viaAutoPilot: boolean,
+) {
   const rows = cleanIdeas(ideas)
   if (rows.length === 0) return []
   const values = rows.map(
@@ -239,7 +263,9 @@ export async function searchKeywords(userId: string, q: KeywordQuery): Promise<S
   try {
     return { ok: true, keywords: await research(userId, query, provider, false, cached) }
   } catch (error) {
-    await refundQuota(userId, 'keywordSearches', db, quota).catch((e: unknown) => console.error('[keywords] refund failed:', e))
+    await refundQuota(userId, 'keywordSearches', db, quota).catch((e: unknown) =>
+      console.error('[keywords] refund failed:', e),
+    )
     console.error('[keywords] search failed:', error instanceof Error ? error.message : error)
     return { ok: false, reason: 'provider_error' }
   }
@@ -275,7 +301,10 @@ export async function listSavedKeywords(userId: string, opts: { limit?: number }
     .orderBy(desc(t.createdAt), sql`${t.avgMonthlySearches} desc nulls last`, asc(t.id))
   const [rows, [count]] = await Promise.all([
     opts.limit === undefined ? rowsQuery : rowsQuery.limit(opts.limit),
-    db.select({ total: sql<number>`count(*)::int` }).from(t).where(where),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(t)
+      .where(where),
   ])
   return { rows: rows as SavedKeywordListRow[], total: count?.total ?? 0 }
 }

@@ -19,7 +19,10 @@ export const LEAD_MESSAGES = {
 
 export const leadInput = z.object({
   email: z
-    .string({ required_error: 'Please enter your email address.', invalid_type_error: 'Please enter your email address.' })
+    .string({
+      required_error: 'Please enter your email address.',
+      invalid_type_error: 'Please enter your email address.',
+    })
     .trim()
     .min(1, 'Please enter your email address.')
     .max(254, 'Please enter a valid email address.')
@@ -35,7 +38,13 @@ export const LEAD_LIMIT = { limit: 5, windowSeconds: 60 * 60 }
 
 export type LeadOutcome =
   | { ok: true; status: 200; message: string; emailed: boolean }
-  | { ok: false; status: 400 | 429 | 502 | 503; message: string; errors?: Record<string, string>; retryAfterSeconds?: number }
+  | {
+      ok: false
+      status: 400 | 429 | 502 | 503
+      message: string
+      errors?: Record<string, string>
+      retryAfterSeconds?: number
+    }
 
 export function ebookUrl() {
   return new URL('/ebook', getEnv().APP_URL).toString()
@@ -61,7 +70,8 @@ function ebookMail(to: string) {
     '',
     '— The Rankwell team',
   ].join('\n')
-  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+  const escape = (s: string) =>
+    s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
   const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">
 <p>Hi,</p>
 <p>Thanks for your interest in <strong>${escape(SEO_GUIDE.title)}</strong>. Here is your copy:</p>
@@ -93,15 +103,16 @@ export async function captureLead(raw: unknown, request: Request): Promise<LeadO
     }
   }
   if (!mailConfigured()) {
-    return { ok: false, status: 503, message: 'E-mail is not configured on this server, so the ebook cannot be sent. Please try again later.' }
+    return {
+      ok: false,
+      status: 503,
+      message: 'E-mail is not configured on this server, so the ebook cannot be sent. Please try again later.',
+    }
   }
 
   const email = parsed.data.email
   const lower = email.toLowerCase()
-  await db
-    .insert(schema.leads)
-    .values({ email })
-    .onConflictDoNothing()
+  await db.insert(schema.leads).values({ email }).onConflictDoNothing()
   // Claim the send: only one request per address gets the row back, and an address gets at most one e-mail a day.
   const [previous] = await db
     .select({ emailedAt: schema.leads.emailedAt })
@@ -125,7 +136,10 @@ export async function captureLead(raw: unknown, request: Request): Promise<LeadO
     return { ok: true, status: 200, message: LEAD_MESSAGES.success, emailed: true }
   } catch (error) {
     console.error('[leads] ebook e-mail failed', error instanceof Error ? error.message : error)
-    await db.update(schema.leads).set({ emailedAt: previous?.emailedAt ?? null }).where(eq(schema.leads.id, claimed.id))
+    await db
+      .update(schema.leads)
+      .set({ emailedAt: previous?.emailedAt ?? null })
+      .where(eq(schema.leads.id, claimed.id))
     return { ok: false, status: 502, message: LEAD_MESSAGES.failed }
   }
 }

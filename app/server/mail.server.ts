@@ -21,7 +21,13 @@ export function mailConfigured() {
 }
 
 /** Sends one e-mail through SMTP. Throws when SMTP is not configured or the server refuses. */
-export async function sendMail(message: { to: string; subject: string; text: string; html?: string; replyTo?: string }) {
+export async function sendMail(message: {
+  to: string
+  subject: string
+  text: string
+  html?: string
+  replyTo?: string
+}) {
   const info = await transport().sendMail({ from: getEnv().MAIL_FROM, ...message })
   return { messageId: info.messageId as string }
 }

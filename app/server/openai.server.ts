@@ -52,15 +52,17 @@ function usageOf(completion: OpenAI.Chat.Completions.ChatCompletion): AiUsage {
 }
 
 /** A JSON answer that matches `jsonSchema` (strict) and the zod schema `parse`. */
-export async function chatJson<S extends z.ZodTypeAny>(opts: Messages & {
-  name: string
-  jsonSchema: Record<string, unknown>
-  parse: S
-  temperature?: number
-  maxRetries?: number
-  timeoutMs?: number
-  signal?: AbortSignal
-}): Promise<AiResult<z.infer<S>>> {
+export async function chatJson<S extends z.ZodTypeAny>(
+  opts: Messages & {
+    name: string
+    jsonSchema: Record<string, unknown>
+    parse: S
+    temperature?: number
+    maxRetries?: number
+    timeoutMs?: number
+    signal?: AbortSignal
+  },
+): Promise<AiResult<z.infer<S>>> {
   const started = Date.now()
   const model = getEnv().OPENAI_MODEL
   const completion = await openai({ maxRetries: opts.maxRetries, timeoutMs: opts.timeoutMs }).chat.completions.create(
@@ -85,12 +87,15 @@ export async function chatJson<S extends z.ZodTypeAny>(opts: Messages & {
     throw new AiOutputError('The model returned malformed JSON.')
   }
   const parsed = opts.parse.safeParse(raw)
-  if (!parsed.success) throw new AiOutputError(`The model's answer did not match the expected shape: ${parsed.error.message}`)
+  if (!parsed.success)
+    throw new AiOutputError(`The model's answer did not match the expected shape: ${parsed.error.message}`)
   return { data: parsed.data, usage: usageOf(completion), model: completion.model || model, ms: Date.now() - started }
 }
 
 /** A plain-text (Markdown) answer. */
-export async function chatText(opts: Messages & { temperature?: number; maxRetries?: number; timeoutMs?: number; signal?: AbortSignal }): Promise<AiResult<string>> {
+export async function chatText(
+  opts: Messages & { temperature?: number; maxRetries?: number; timeoutMs?: number; signal?: AbortSignal },
+): Promise<AiResult<string>> {
   const started = Date.now()
   const model = getEnv().OPENAI_MODEL
   const completion = await openai({ maxRetries: opts.maxRetries, timeoutMs: opts.timeoutMs }).chat.completions.create(

@@ -5,7 +5,14 @@ import { renderPostBody } from '#app/lib/markdown'
 import { assembleArticle, clampText, countWords, slugify, titleWithKeyword } from '#app/lib/posts'
 import { db, schema } from './db.server'
 import { AiNotConfiguredError, AiOutputError, chatJson, chatText, type AiUsage } from './openai.server'
-import { outlineJsonSchema, outlinePrompt, outlineSchema, PROMPT_VERSION, sectionPrompt, type Outline } from './prompts.server'
+import {
+  outlineJsonSchema,
+  outlinePrompt,
+  outlineSchema,
+  PROMPT_VERSION,
+  sectionPrompt,
+  type Outline,
+} from './prompts.server'
 
 /**
  * The generation of one post, as the worker runs it:
@@ -34,7 +41,8 @@ export type GenerationOutcome =
 /** Model output of a previous attempt, if it was written by the current prompt version. */
 function readCheckpoints(steps: unknown) {
   const record = (steps ?? {}) as Record<string, unknown>
-  if (record.version !== PROMPT_VERSION) return { fresh: true, outline: undefined, sections: new Map<number, StepRecord<string>>() }
+  if (record.version !== PROMPT_VERSION)
+    return { fresh: true, outline: undefined, sections: new Map<number, StepRecord<string>>() }
   const outline = outlineStep.safeParse(record.outline)
   const sections = new Map<number, StepRecord<string>>()
   for (const [key, value] of Object.entries(record)) {
@@ -125,7 +133,13 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     const prompt = outlinePrompt(input)
     const t = Date.now()
     outline = record(
-      await chatJson({ ...prompt, jsonSchema: outlineJsonSchema, parse: outlineSchema, maxRetries: 0, timeoutMs: CALL_TIMEOUT_MS }),
+      await chatJson({
+        ...prompt,
+        jsonSchema: outlineJsonSchema,
+        parse: outlineSchema,
+        maxRetries: 0,
+        timeoutMs: CALL_TIMEOUT_MS,
+      }),
     )
     outlineMs = Date.now() - t
     await checkpoint(postId, 'outline', outline)
@@ -141,7 +155,11 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
         return done
       }
       const step = record(
-        await chatText({ ...sectionPrompt({ ...input, outline: outline.data, index }), maxRetries: 0, timeoutMs: CALL_TIMEOUT_MS }),
+        await chatText({
+          ...sectionPrompt({ ...input, outline: outline.data, index }),
+          maxRetries: 0,
+          timeoutMs: CALL_TIMEOUT_MS,
+        }),
       )
       await checkpoint(postId, `section:${index}`, step)
       return step
@@ -203,7 +221,10 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     .where(and(eq(posts.id, postId), inArray(posts.status, ['queued', 'generating'])))
     .returning({ source: posts.source })
   if (!written) {
-    const [now] = await db.select({ status: posts.status, source: posts.source }).from(posts).where(eq(posts.id, postId))
+    const [now] = await db
+      .select({ status: posts.status, source: posts.source })
+      .from(posts)
+      .where(eq(posts.id, postId))
     return now?.status === 'completed' ? { outcome: 'already-completed', source: now.source } : { outcome: 'failed' }
   }
   return { outcome: 'completed', source: written.source, reusedSteps: reused }

@@ -18,8 +18,7 @@ export const isUuid = (value: string) => UUID.test(value)
 export { POST_MESSAGES }
 
 export type CreatePostResult =
-  | { ok: true; postId: string; created: boolean }
-  | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  { ok: true; postId: string; created: boolean } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
 
 class QuotaExceeded extends Error {}
 
@@ -39,7 +38,11 @@ export async function createPost(input: {
   if (!aiConfigured()) return { ok: false, reason: 'unavailable' }
 
   const [keyword] = await db
-    .select({ id: schema.savedKeywords.id, keyword: schema.savedKeywords.keyword, languageName: schema.savedKeywords.languageName })
+    .select({
+      id: schema.savedKeywords.id,
+      keyword: schema.savedKeywords.keyword,
+      languageName: schema.savedKeywords.languageName,
+    })
     .from(schema.savedKeywords)
     .where(and(eq(schema.savedKeywords.id, input.keywordId), eq(schema.savedKeywords.userId, input.userId)))
     .limit(1)
@@ -98,7 +101,10 @@ export async function createPost(input: {
  * 'Try again' on a failed post: takes a quota unit again (it was given back when the post failed), puts the post
  * back in the queue and re-enqueues its job. Checkpointed steps are kept, so work already paid for is reused.
  */
-export async function retryPost(userId: string, postId: string): Promise<{ ok: true } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }> {
+export async function retryPost(
+  userId: string,
+  postId: string,
+): Promise<{ ok: true } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }> {
   if (!isUuid(postId)) return { ok: false, reason: 'not_found' }
   if (!aiConfigured()) return { ok: false, reason: 'unavailable' }
   try {

@@ -55,7 +55,17 @@ const strings = { type: 'array', items: str } as const
 export const outlineJsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['title', 'metaDescription', 'slug', 'introduction', 'sections', 'faqHeading', 'faq', 'conclusionHeading', 'conclusion'],
+  required: [
+    'title',
+    'metaDescription',
+    'slug',
+    'introduction',
+    'sections',
+    'faqHeading',
+    'faq',
+    'conclusionHeading',
+    'conclusion',
+  ],
   properties: {
     title: { ...str, description: 'The H1 title; it must contain the keyword.' },
     metaDescription: { ...str, description: 'Meta description, 140 to 160 characters, containing the keyword.' },

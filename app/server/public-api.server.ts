@@ -15,7 +15,8 @@ export async function readJsonBody(request: Request): Promise<Record<string, unk
 
 /** The action of a POST /api/public/generate-* route: JSON in, the tool's result or `{ message }` out. */
 export async function publicToolAction(tool: ToolId, request: Request) {
-  if (request.method !== 'POST') return json({ message: 'Method not allowed.' }, { status: 405, headers: { Allow: 'POST' } })
+  if (request.method !== 'POST')
+    return json({ message: 'Method not allowed.' }, { status: 405, headers: { Allow: 'POST' } })
   try {
     const body = await readJsonBody(request)
     if (!body) return json({ message: 'The request body must be a JSON object.' }, { status: 400 })
@@ -27,7 +28,10 @@ export async function publicToolAction(tool: ToolId, request: Request) {
     )
   } catch (error) {
     console.error(`[free-tools] ${tool}: unexpected failure`, error)
-    return json({ message: 'The service is temporarily unavailable. Please try again later.' }, { status: 503, headers: { 'Retry-After': '60' } })
+    return json(
+      { message: 'The service is temporarily unavailable. Please try again later.' },
+      { status: 503, headers: { 'Retry-After': '60' } },
+    )
   }
 }
 

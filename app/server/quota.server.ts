@@ -72,9 +72,16 @@ export async function consumeQuota(
  * window: a row whose window has ended is left alone (its next consume starts from 0 anyway), and with
  * `windowStart` (from consumeQuota) nothing is given back once the row has moved on to another window.
  */
-export async function refundQuota(userId: string, kind: QuotaKind, executor: Executor = db, taken?: { windowStart: Date }) {
+export async function refundQuota(
+  userId: string,
+  kind: QuotaKind,
+  executor: Executor = db,
+  taken?: { windowStart: Date },
+) {
   const col = column[kind]
-  const sameWindow = taken ? sql`and date_trunc('milliseconds', ${subs.usagePeriodStart}) = ${taken.windowStart.toISOString()}::timestamptz` : sql``
+  const sameWindow = taken
+    ? sql`and date_trunc('milliseconds', ${subs.usagePeriodStart}) = ${taken.windowStart.toISOString()}::timestamptz`
+    : sql``
   await executor
     .update(subs)
     .set({ [kind === 'keywordSearches' ? 'keywordSearchCount' : 'blogPostCount']: sql`greatest(${col} - 1, 0)` })

@@ -7,7 +7,10 @@ import { redis } from './redis.server'
  */
 export type RateLimitResult = { allowed: boolean; remaining: number; retryAfterSeconds: number }
 
-export async function hit(bucket: string, opts: { limit: number; windowSeconds: number; failOpen?: boolean }): Promise<RateLimitResult> {
+export async function hit(
+  bucket: string,
+  opts: { limit: number; windowSeconds: number; failOpen?: boolean },
+): Promise<RateLimitResult> {
   const key = `rl:${bucket}:${Math.floor(Date.now() / 1000 / opts.windowSeconds)}`
   try {
     const results = await redis().multi().incr(key).expire(key, opts.windowSeconds, 'NX').exec()
@@ -26,7 +29,9 @@ export async function hit(bucket: string, opts: { limit: number; windowSeconds: 
 /** Clears a bucket's current window (e.g. after a successful sign-in). */
 export async function resetBucket(bucket: string, windowSeconds: number) {
   const key = `rl:${bucket}:${Math.floor(Date.now() / 1000 / windowSeconds)}`
-  await redis().del(key).catch(() => {})
+  await redis()
+    .del(key)
+    .catch(() => {})
 }
 
 /**

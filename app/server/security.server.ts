@@ -8,10 +8,7 @@ export function formTargets(env: { STRIPE_API_URL?: string; GOOGLE_OAUTH_URL?: s
 }
 
 /** Security headers on every response, with a per-request CSP nonce for our inline scripts. */
-export function securityHeaders(
-  nonce: string,
-  opts: { dev: boolean; formTargets?: string[] },
-): Record<string, string> {
+export function securityHeaders(nonce: string, opts: { dev: boolean; formTargets?: string[] }): Record<string, string> {
   const scriptSrc = [`'self'`, `'nonce-${nonce}'`, 'https://www.googletagmanager.com']
   const connectSrc = [`'self'`, 'https://www.google-analytics.com', 'https://*.google-analytics.com']
   if (opts.dev) {

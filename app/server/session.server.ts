@@ -87,12 +87,7 @@ export async function requireUser(request: Request, opts: { onboarded?: boolean 
 }
 
 /** Starts a browser session and redirects with its cookie set. */
-export async function signInAndRedirect(
-  request: Request,
-  userId: string,
-  to: string,
-  headers: HeadersInit = {},
-) {
+export async function signInAndRedirect(request: Request, userId: string, to: string, headers: HeadersInit = {}) {
   const session = await createSession(userId, { userAgent: request.headers.get('user-agent') })
   const out = new Headers(headers)
   out.append('Set-Cookie', await sessionCookie().serialize(session.id))

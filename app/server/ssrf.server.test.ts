@@ -41,19 +41,26 @@ describe('blockedAddressReason', () => {
     expect(blockedAddressReason(address)).toContain(kind)
   })
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:808:808::1'])(
-    'allows the public address %s',
-    (address) => {
-      expect(blockedAddressReason(address)).toBeNull()
-    },
-  )
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '2002:808:808::1',
+  ])('allows the public address %s', (address) => {
+    expect(blockedAddressReason(address)).toBeNull()
+  })
 })
 
 describe('vetUrl with private networks not allowed', () => {
   const guard = { allowPrivate: false }
 
   it('allows only http and https', async () => {
-    await expect(vetUrl('ftp://example.com/', { ...guard, lookup: resolvesTo('93.184.216.34') })).rejects.toThrow(/Only http and https/)
+    await expect(vetUrl('ftp://example.com/', { ...guard, lookup: resolvesTo('93.184.216.34') })).rejects.toThrow(
+      /Only http and https/,
+    )
     await expect(vetUrl('file:///etc/passwd', guard)).rejects.toBeInstanceOf(BlockedAddressError)
   })
 
@@ -61,31 +68,52 @@ describe('vetUrl with private networks not allowed', () => {
     const lookup: LookupAll = async () => {
       throw new Error('must not resolve')
     }
-    for (const url of ['http://127.0.0.1:8080/hook', 'http://10.1.2.3/hook', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://[::ffff:a9fe:a9fe]/', 'http://2130706433/', 'http://0x7f.1/']) {
+    for (const url of [
+      'http://127.0.0.1:8080/hook',
+      'http://10.1.2.3/hook',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://2130706433/',
+      'http://0x7f.1/',
+    ]) {
       await expect(vetUrl(url, { ...guard, lookup })).rejects.toBeInstanceOf(BlockedAddressError)
     }
   })
 
   it('refuses localhost and metadata host names by name', async () => {
     for (const host of ['localhost', 'api.localhost', 'metadata.google.internal', 'metadata']) {
-      await expect(vetUrl(`http://${host}/`, { ...guard, lookup: resolvesTo('93.184.216.34') })).rejects.toThrow(/local or metadata/)
+      await expect(vetUrl(`http://${host}/`, { ...guard, lookup: resolvesTo('93.184.216.34') })).rejects.toThrow(
+        /local or metadata/,
+      )
     }
   })
 
   it('refuses a host name when ANY of its addresses is private', async () => {
-    await expect(vetUrl('https://hooks.example.com/in', { ...guard, lookup: resolvesTo('10.0.0.7') })).rejects.toThrow(/resolves to 10\.0\.0\.7/)
-    await expect(vetUrl('https://hooks.example.com/in', { ...guard, lookup: resolvesTo('93.184.216.34', '127.0.0.1') })).rejects.toThrow(/loopback/)
-    await expect(vetUrl('https://hooks.example.com/in', { ...guard, lookup: resolvesTo('::ffff:192.168.0.1') })).rejects.toThrow(/private/)
+    await expect(vetUrl('https://hooks.example.com/in', { ...guard, lookup: resolvesTo('10.0.0.7') })).rejects.toThrow(
+      /resolves to 10\.0\.0\.7/,
+    )
+    await expect(
+      vetUrl('https://hooks.example.com/in', { ...guard, lookup: resolvesTo('93.184.216.34', '127.0.0.1') }),
+    ).rejects.toThrow(/loopback/)
+    await expect(
+      vetUrl('https://hooks.example.com/in', { ...guard, lookup: resolvesTo('::ffff:192.168.0.1') }),
+    ).rejects.toThrow(/private/)
   })
 
   it('passes a host name whose addresses are all public', async () => {
-    const vetted = await vetUrl('https://hooks.example.com/in', { ...guard, lookup: resolvesTo('93.184.216.34', '2606:4700::1') })
+    const vetted = await vetUrl('https://hooks.example.com/in', {
+      ...guard,
+      lookup: resolvesTo('93.184.216.34', '2606:4700::1'),
+    })
     expect(vetted.addresses.map((a) => a.address)).toEqual(['93.184.216.34', '2606:4700::1'])
   })
 
   it('lets everything through when private networks are allowed (development and tests)', async () => {
     await expect(vetUrl('http://127.0.0.1/', { allowPrivate: true })).resolves.toBeTruthy()
-    await expect(vetUrl('http://localhost/', { allowPrivate: true, lookup: resolvesTo('127.0.0.1') })).resolves.toBeTruthy()
+    await expect(
+      vetUrl('http://localhost/', { allowPrivate: true, lookup: resolvesTo('127.0.0.1') }),
+    ).resolves.toBeTruthy()
   })
 })
 
@@ -116,12 +144,21 @@ describe('guardedPost', () => {
   })
 
   const post = (url: string, opts: { allowPrivate: boolean; lookup?: LookupAll; timeoutMs?: number }) =>
-    guardedPost(url, { headers: { 'Content-Type': 'application/json' }, body: '{"a":1}', timeoutMs: opts.timeoutMs ?? 5000, ...opts })
+    guardedPost(url, {
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"a":1}',
+      timeoutMs: opts.timeoutMs ?? 5000,
+      ...opts,
+    })
 
   it('never connects to a loopback receiver when private networks are not allowed', async () => {
     const before = received.length
-    await expect(post(`http://127.0.0.1:${port}/hook`, { allowPrivate: false })).rejects.toBeInstanceOf(BlockedAddressError)
-    await expect(post(`http://receiver.example:${port}/hook`, { allowPrivate: false, lookup: resolvesTo('127.0.0.1') })).rejects.toThrow(/loopback/)
+    await expect(post(`http://127.0.0.1:${port}/hook`, { allowPrivate: false })).rejects.toBeInstanceOf(
+      BlockedAddressError,
+    )
+    await expect(
+      post(`http://receiver.example:${port}/hook`, { allowPrivate: false, lookup: resolvesTo('127.0.0.1') }),
+    ).rejects.toThrow(/loopback/)
     expect(received.length).toBe(before)
   })
 
@@ -143,6 +180,8 @@ describe('guardedPost', () => {
   })
 
   it('gives up after the time limit', async () => {
-    await expect(post(`http://127.0.0.1:${port}/slow`, { allowPrivate: true, timeoutMs: 300 })).rejects.toThrow(/No answer within/)
+    await expect(post(`http://127.0.0.1:${port}/slow`, { allowPrivate: true, timeoutMs: 300 })).rejects.toThrow(
+      /No answer within/,
+    )
   })
 })

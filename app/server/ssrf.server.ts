@@ -167,7 +167,10 @@ export type GuardOptions = { allowPrivate: boolean; lookup?: LookupAll }
  * Checks a URL's scheme and host name and resolves it, vetting every address. Returns the vetted addresses;
  * throws BlockedAddressError when something is not allowed (DNS failures are thrown as they are).
  */
-export async function vetUrl(rawUrl: string | URL, opts: GuardOptions): Promise<{ url: URL; addresses: Array<{ address: string; family: number }> }> {
+export async function vetUrl(
+  rawUrl: string | URL,
+  opts: GuardOptions,
+): Promise<{ url: URL; addresses: Array<{ address: string; family: number }> }> {
   let url: URL
   try {
     url = new URL(rawUrl)
@@ -188,7 +191,8 @@ export async function vetUrl(rawUrl: string | URL, opts: GuardOptions): Promise<
     if (nameReason) throw new BlockedAddressError(`Refused to connect to ${host}: ${nameReason}.`)
   }
   const addresses = await (opts.lookup ?? systemLookup)(host)
-  if (addresses.length === 0) throw Object.assign(new Error(`${host} did not resolve to any address.`), { code: 'ENOTFOUND' })
+  if (addresses.length === 0)
+    throw Object.assign(new Error(`${host} did not resolve to any address.`), { code: 'ENOTFOUND' })
   if (!opts.allowPrivate) {
     for (const { address } of addresses) {
       const reason = blockedAddressReason(address)

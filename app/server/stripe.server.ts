@@ -12,7 +12,11 @@ export function stripeConfigured() {
 }
 
 /** Host, port and protocol for the SDK from a base URL such as `http://127.0.0.1:4242`. */
-export function stripeHostOptions(apiUrl: string | undefined): { host?: string; port?: number; protocol?: 'http' | 'https' } {
+export function stripeHostOptions(apiUrl: string | undefined): {
+  host?: string
+  port?: number
+  protocol?: 'http' | 'https'
+} {
   if (!apiUrl) return {}
   const url = new URL(apiUrl)
   const protocol = url.protocol === 'http:' ? 'http' : 'https'

@@ -22,7 +22,12 @@ export async function createUser(input: { email: string; name: string; password?
   return db.transaction(async (tx) => {
     const [user] = await tx
       .insert(schema.users)
-      .values({ email: normalizeEmail(input.email), name: input.name.trim(), passwordHash, googleSub: input.googleSub ?? null })
+      .values({
+        email: normalizeEmail(input.email),
+        name: input.name.trim(),
+        passwordHash,
+        googleSub: input.googleSub ?? null,
+      })
       .onConflictDoNothing()
       .returning()
     if (!user) return null

@@ -5,9 +5,14 @@ import { generateWebhookSecret, postMessageId, randomMessageId, signWebhook } fr
 describe('Standard Webhooks signatures', () => {
   it('matches the reference test vector', () => {
     const body = '{"type":"article.published","timestamp":"2025-01-01T00:00:00Z","data":{"id":"art_123"}}'
-    expect(signWebhook('whsec_cmVmZGF0YS10ZXN0LWtleS0wMTIzNDU2Nzg5YWJjZA==', 'msg_2Zp9testid000000000000001', 1735689600, body)).toBe(
-      'v1,DbDP07Pp2n3pIaz0hxJryqfcAJjEIQKKPSrglVZlSYE=',
-    )
+    expect(
+      signWebhook(
+        'whsec_cmVmZGF0YS10ZXN0LWtleS0wMTIzNDU2Nzg5YWJjZA==',
+        'msg_2Zp9testid000000000000001',
+        1735689600,
+        body,
+      ),
+    ).toBe('v1,DbDP07Pp2n3pIaz0hxJryqfcAJjEIQKKPSrglVZlSYE=')
   })
 
   it('is verified by the official standardwebhooks library', () => {
@@ -16,7 +21,11 @@ describe('Standard Webhooks signatures', () => {
     const id = randomMessageId()
     const timestamp = Math.floor(Date.now() / 1000)
     const body = JSON.stringify({ type: 'test', timestamp: new Date().toISOString(), data: {} })
-    const headers = { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, id, timestamp, body) }
+    const headers = {
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(secret, id, timestamp, body),
+    }
     expect(new Webhook(secret).verify(body, headers)).toMatchObject({ type: 'test' })
     expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow()
   })

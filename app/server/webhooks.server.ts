@@ -71,7 +71,11 @@ export function testEventBody(now = new Date()) {
 }
 
 async function settingsOf(userId: string) {
-  const [row] = await db.select().from(schema.autopilotSettings).where(eq(schema.autopilotSettings.userId, userId)).limit(1)
+  const [row] = await db
+    .select()
+    .from(schema.autopilotSettings)
+    .where(eq(schema.autopilotSettings.userId, userId))
+    .limit(1)
   return row ?? null
 }
 
@@ -131,7 +135,13 @@ export async function sendTestEvent(userId: string): Promise<WebhookActionResult
   const settings = await settingsOf(userId)
   if (!settings?.webhookUrl) return { ok: false, message: 'Save a webhook URL first.' }
   if (settings.webhookDisabledAt) return { ok: false, message: 'Re-enable the webhook before sending a test event.' }
-  await createDelivery({ userId, messageId: randomMessageId(), eventType: 'test', url: settings.webhookUrl, body: testEventBody() })
+  await createDelivery({
+    userId,
+    messageId: randomMessageId(),
+    eventType: 'test',
+    url: settings.webhookUrl,
+    body: testEventBody(),
+  })
   return { ok: true }
 }
 
@@ -209,23 +219,38 @@ async function attempt(url: string, secret: string, messageId: string, body: str
         'webhook-signature': signWebhook(secret, messageId, timestamp, body),
       },
     })
-    if (res.status >= 200 && res.status < 300) return { kind: 'delivered', statusCode: res.status, durationMs: res.durationMs }
+    if (res.status >= 200 && res.status < 300)
+      return { kind: 'delivered', statusCode: res.status, durationMs: res.durationMs }
     const snippet = res.body.replace(/\s+/g, ' ').trim().slice(0, 200)
     if (res.status >= 300 && res.status < 400) {
       const location = typeof res.headers.location === 'string' ? ` to ${res.headers.location.slice(0, 200)}` : ''
-      return { kind: 'fail', statusCode: res.status, durationMs: res.durationMs, error: `HTTP ${res.status}: redirect${location} not followed` }
+      return {
+        kind: 'fail',
+        statusCode: res.status,
+        durationMs: res.durationMs,
+        error: `HTTP ${res.status}: redirect${location} not followed`,
+      }
     }
     const error = `HTTP ${res.status}${snippet ? `: ${snippet}` : ''}`
     if (isRetryableStatus(res.status)) {
       const retryAfter = res.headers['retry-after']
-      return { kind: 'retry', statusCode: res.status, durationMs: res.durationMs, error, retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) }
+      return {
+        kind: 'retry',
+        statusCode: res.status,
+        durationMs: res.durationMs,
+        error,
+        retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter),
+      }
     }
-    if (res.status === 410) return { kind: 'fail', statusCode: 410, durationMs: res.durationMs, error, disableEndpoint: true }
+    if (res.status === 410)
+      return { kind: 'fail', statusCode: 410, durationMs: res.durationMs, error, disableEndpoint: true }
     return { kind: 'fail', statusCode: res.status, durationMs: res.durationMs, error }
   } catch (err) {
     const durationMs = Math.round(performance.now() - started)
     const { error, retryable } = describeError(err)
-    return retryable ? { kind: 'retry', statusCode: null, durationMs, error, retryAfterMs: null } : { kind: 'fail', statusCode: null, durationMs, error }
+    return retryable
+      ? { kind: 'retry', statusCode: null, durationMs, error, retryAfterMs: null }
+      : { kind: 'fail', statusCode: null, durationMs, error }
   }
 }
 
@@ -264,7 +289,12 @@ async function recordEndpointFailure(
   // Pending retries of this endpoint stop; they stay visible and can be redelivered after re-enabling.
   await db
     .update(schema.webhookDeliveries)
-    .set({ status: 'failed', nextAttemptAt: null, lastError: `Endpoint disabled: ${reason}`.slice(0, 500), updatedAt: new Date() })
+    .set({
+      status: 'failed',
+      nextAttemptAt: null,
+      lastError: `Endpoint disabled: ${reason}`.slice(0, 500),
+      updatedAt: new Date(),
+    })
     .where(and(eq(schema.webhookDeliveries.userId, userId), eq(schema.webhookDeliveries.status, 'pending')))
   return true
 }
@@ -288,9 +318,17 @@ async function firstFailureInWindow(deliveryId: string, since: Date) {
  * One attempt of a delivery (the worker's `deliver-webhook` job). `attemptNumber` is the number of attempts
  * made before this one; the claim only succeeds for the process that moves the counter from it.
  */
-export async function processDelivery(deliveryId: string, attemptNumber: number, log: (msg: string, extra?: Record<string, unknown>) => void = () => {}) {
+export async function processDelivery(
+  deliveryId: string,
+  attemptNumber: number,
+  log: (msg: string, extra?: Record<string, unknown>) => void = () => {},
+) {
   const env = getEnv()
-  const [current] = await db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.id, deliveryId)).limit(1)
+  const [current] = await db
+    .select()
+    .from(schema.webhookDeliveries)
+    .where(eq(schema.webhookDeliveries.id, deliveryId))
+    .limit(1)
   if (!current || current.status !== 'pending') return { skipped: 'not pending' as const }
   const settings = await settingsOf(current.userId)
   if (!settings?.webhookUrl || !settings.webhookSecret) {
@@ -352,7 +390,10 @@ export async function processDelivery(deliveryId: string, attemptNumber: number,
   }
 
   if (outcome.kind === 'fail') {
-    const disabled = await recordEndpointFailure(claimed.userId, outcome.error, { failedAt: attemptedAt, gone: outcome.disableEndpoint })
+    const disabled = await recordEndpointFailure(claimed.userId, outcome.error, {
+      failedAt: attemptedAt,
+      gone: outcome.disableEndpoint,
+    })
     await finish('failed', disabled ? `Endpoint disabled. ${outcome.error}` : outcome.error)
     return { outcome: disabled ? ('endpoint disabled' as const) : ('failed' as const) }
   }

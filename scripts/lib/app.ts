@@ -8,7 +8,17 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { RunningFakes } from '../../tests/fakes/index'
 import { migrateDatabase } from './migrate'
-import { ensureDatabase, freePort, run, startPostgres, startProcess, startRedis, stopProcess, tmpDir, waitForHttp } from './services'
+import {
+  ensureDatabase,
+  freePort,
+  run,
+  startPostgres,
+  startProcess,
+  startRedis,
+  stopProcess,
+  tmpDir,
+  waitForHttp,
+} from './services'
 
 export type Cleanups = Array<() => Promise<void>>
 
@@ -122,7 +132,9 @@ export function startWeb(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanup
 
 /** The worker process (worker/index.ts), stopped at cleanup. */
 export function startWorker(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups }) {
-  const worker = startProcess('worker', process.execPath, ['--import', 'tsx', 'worker/index.ts'], env, { quiet: opts.quiet })
+  const worker = startProcess('worker', process.execPath, ['--import', 'tsx', 'worker/index.ts'], env, {
+    quiet: opts.quiet,
+  })
   opts.cleanups.push(() => stopProcess(worker))
   return worker
 }

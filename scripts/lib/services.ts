@@ -42,7 +42,10 @@ let aptUpdated = false
 /** Installs a Debian package when we are root on Debian; otherwise explains how and returns false. */
 export function aptInstall(pkg: string, why: string): boolean {
   if (!isDebianRoot()) {
-    const hint = process.platform === 'darwin' ? `brew install ${pkg === 'redis-server' ? 'redis' : pkg}` : `sudo apt-get install -y ${pkg}`
+    const hint =
+      process.platform === 'darwin'
+        ? `brew install ${pkg === 'redis-server' ? 'redis' : pkg}`
+        : `sudo apt-get install -y ${pkg}`
     log(`${why} is missing. Install it with: ${hint}`)
     return false
   }
@@ -52,7 +55,10 @@ export function aptInstall(pkg: string, why: string): boolean {
     spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
     aptUpdated = true
   }
-  const result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], { stdio: 'inherit', env })
+  const result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], {
+    stdio: 'inherit',
+    env,
+  })
   return result.status === 0
 }
 
@@ -156,11 +162,23 @@ export async function startRedis(opts: { dataDir: string; port: number; persiste
   }
   let bin = which('redis-server')
   if (!bin) {
-    if (!aptInstall('redis-server', 'redis-server (Redis)')) throw new Error('redis-server is required; see the message above')
+    if (!aptInstall('redis-server', 'redis-server (Redis)'))
+      throw new Error('redis-server is required; see the message above')
     bin = which('redis-server') ?? '/usr/bin/redis-server'
   }
   fs.mkdirSync(opts.dataDir, { recursive: true })
-  const args = ['--port', String(opts.port), '--bind', '127.0.0.1', '--dir', opts.dataDir, '--daemonize', 'no', '--protected-mode', 'yes']
+  const args = [
+    '--port',
+    String(opts.port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    opts.dataDir,
+    '--daemonize',
+    'no',
+    '--protected-mode',
+    'yes',
+  ]
   if (opts.persistent) args.push('--appendonly', 'yes', '--save', '60 1')
   else args.push('--save', '', '--appendonly', 'no')
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
@@ -207,7 +225,13 @@ export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = proces
   })
 }
 
-export function startProcess(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, opts: { quiet?: boolean } = {}) {
+export function startProcess(
+  name: string,
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  opts: { quiet?: boolean } = {},
+) {
   const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
   const prefix = `[${name}] `
   const forward = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {

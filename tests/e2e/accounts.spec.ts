@@ -60,7 +60,11 @@ test('sign up, onboard, and land on the first keyword search', async ({ page }) 
   })
   await expect(page).toHaveURL(/\/keywords/)
   const [row] = await db.select().from(schema.users).where(eq(schema.users.email, email))
-  expect(row).toMatchObject({ onboardingComplete: true, website: 'https://erin.example', marketSegment: 'Freelance designers' })
+  expect(row).toMatchObject({
+    onboardingComplete: true,
+    website: 'https://erin.example',
+    marketSegment: 'Freelance designers',
+  })
 })
 
 test('sign in goes to /keywords once onboarded, otherwise to /onboarding', async ({ page, context }) => {
@@ -99,12 +103,16 @@ test('signing up with a taken e-mail says so', async ({ page }) => {
   await page.getByLabel('Email').fill(existing.email.toUpperCase())
   await page.getByLabel('Password', { exact: true }).fill('a-long-password')
   await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page.getByTestId('form-message')).toHaveText('An account with this email already exists. Please sign in instead.')
+  await expect(page.getByTestId('form-message')).toHaveText(
+    'An account with this email already exists. Please sign in instead.',
+  )
   await expect(page).toHaveURL(/\/signup$/)
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Copy Cat')
 })
 
-test('Google sign-in creates the account, signs the returning user in, and handles a denied consent', async ({ page }) => {
+test('Google sign-in creates the account, signs the returning user in, and handles a denied consent', async ({
+  page,
+}) => {
   const email = uniqueEmail('e2e-google')
 
   // New user: Google's consent page (the fake's plain form), then onboarding.
@@ -151,7 +159,9 @@ test('log out ends the session: the old cookie no longer works', async ({ page, 
   await page.goto('/profile')
   await page.getByRole('button', { name: 'Log Out' }).click()
   await expect(page).toHaveURL(/\/signin$/)
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign In' }).first()).toBeVisible()
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign In' }).first(),
+  ).toBeVisible()
 
   const replay = await browser.newContext({ javaScriptEnabled: withJs() })
   await replay.addCookies([{ name: 'rw_session', value: session!.value, url: baseURL() }])
@@ -161,7 +171,9 @@ test('log out ends the session: the old cookie no longer works', async ({ page, 
   await replay.close()
 })
 
-test('the guard sends signed-out visitors to /signin and back, and unfinished onboarding to /onboarding', async ({ page }) => {
+test('the guard sends signed-out visitors to /signin and back, and unfinished onboarding to /onboarding', async ({
+  page,
+}) => {
   const user = await createTestUser({ onboarded: true })
   await page.goto('/profile?edit=1')
   await expect(page).toHaveURL(/\/signin\?redirectTo=%2Fprofile%3Fedit%3D1$/)

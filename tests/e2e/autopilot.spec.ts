@@ -29,7 +29,13 @@ test.describe('auto pilot screen', () => {
     await page.goto('/autopilot')
     await expect(page.getByRole('heading', { level: 1, name: 'Auto Pilot' })).toBeVisible()
     const details = page.locator('section', { has: page.getByRole('heading', { name: 'Business Details' }) })
-    for (const text of ['https://example.com', 'Indie SaaS founders', 'email marketing software', 'United States', 'English']) {
+    for (const text of [
+      'https://example.com',
+      'Indie SaaS founders',
+      'email marketing software',
+      'United States',
+      'English',
+    ]) {
       await expect(details).toContainText(text)
     }
     await expect(details.getByRole('link', { name: 'Edit in profile' })).toHaveAttribute('href', '/profile')
@@ -107,7 +113,10 @@ test.describe('auto pilot screen', () => {
     await expect(toast(page, 'Webhook URL saved successfully.')).toBeVisible()
     await expect(page.getByLabel('Saved webhook URL')).toHaveValue('https://hooks.example.com/rankwell')
     await expect(page.getByLabel('Saved webhook URL')).toHaveAttribute('readonly', '')
-    const [settings] = await db.select().from(schema.autopilotSettings).where(eq(schema.autopilotSettings.userId, user.id))
+    const [settings] = await db
+      .select()
+      .from(schema.autopilotSettings)
+      .where(eq(schema.autopilotSettings.userId, user.id))
     expect(settings!.webhookUrl).toBe('https://hooks.example.com/rankwell')
 
     if (withJs()) {
@@ -174,10 +183,13 @@ test.describe('auto pilot screen', () => {
       webhookUrl: 'https://hooks.example.com/in',
       webhookDisabledAt: new Date(),
       webhookDisabledReason: 'Every delivery failed for 24 hours. Last error: HTTP 503: unavailable',
-      notice: "Auto Pilot paused: you have used this period's blog posts. It resumes when your quota renews, or upgrade in your profile.",
+      notice:
+        "Auto Pilot paused: you have used this period's blog posts. It resumes when your quota renews, or upgrade in your profile.",
     })
     await page.goto('/autopilot')
-    await expect(page.getByTestId('autopilot-notice')).toContainText("Auto Pilot paused: you have used this period's blog posts")
+    await expect(page.getByTestId('autopilot-notice')).toContainText(
+      "Auto Pilot paused: you have used this period's blog posts",
+    )
     const banner = page.getByTestId('webhook-disabled')
     await expect(banner).toContainText('Webhook deliveries are paused')
     await expect(banner).toContainText('Last error: HTTP 503: unavailable')
@@ -195,7 +207,10 @@ test.describe('auto pilot screen', () => {
     await page.getByRole('button', { name: 'Save schedule' }).click()
     await expect(toast(page, 'Auto Pilot schedule saved.')).toBeVisible()
     await expect(page.getByLabel('How often')).toHaveValue('7')
-    const [settings] = await db.select().from(schema.autopilotSettings).where(eq(schema.autopilotSettings.userId, user.id))
+    const [settings] = await db
+      .select()
+      .from(schema.autopilotSettings)
+      .where(eq(schema.autopilotSettings.userId, user.id))
     expect(settings!.cadenceDays).toBe(7)
   })
 })

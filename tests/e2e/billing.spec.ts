@@ -38,7 +38,11 @@ test.describe('billing', () => {
     const user = await createTestUser()
     await page.goto('/pricing')
     await expect(page.getByRole('heading', { level: 1, name: 'Choose Your Growth Plan' })).toBeVisible()
-    for (const [title, price] of [['Premium Monthly', '$49.90'], ['Premium Every 3 Months', '$129.90'], ['Premium Yearly', '$499.90']] as const) {
+    for (const [title, price] of [
+      ['Premium Monthly', '$49.90'],
+      ['Premium Every 3 Months', '$129.90'],
+      ['Premium Yearly', '$499.90'],
+    ] as const) {
       const plan = page.getByRole('region', { name: title })
       await expect(plan).toContainText(price)
       await expect(plan).toContainText('Auto Pilot mode')
@@ -50,13 +54,20 @@ test.describe('billing', () => {
     await page.getByLabel('Password', { exact: true }).fill(user.password)
     await page.getByRole('button', { name: 'Sign In', exact: true }).click()
     await expect(page).toHaveURL(/\/pricing$/)
-    await expect(page.getByRole('region', { name: 'Premium Yearly' }).getByRole('button', { name: 'Get Started' })).toBeVisible()
+    await expect(
+      page.getByRole('region', { name: 'Premium Yearly' }).getByRole('button', { name: 'Get Started' }),
+    ).toBeVisible()
   })
 
-  test('pricing signed in: Stripe Checkout, the success page, then keyword ideas and an active card', async ({ page }) => {
+  test('pricing signed in: Stripe Checkout, the success page, then keyword ideas and an active card', async ({
+    page,
+  }) => {
     const user = await signedIn(page)
     await page.goto('/pricing')
-    await page.getByRole('region', { name: 'Premium Every 3 Months' }).getByRole('button', { name: 'Get Started' }).click()
+    await page
+      .getByRole('region', { name: 'Premium Every 3 Months' })
+      .getByRole('button', { name: 'Get Started' })
+      .click()
     await expect(page).toHaveURL(new RegExp(`^${stripeFake.url}/checkout/cs_test_`))
     await expect(page.getByTestId('price')).toHaveText('$129.90')
     await page.getByRole('button', { name: 'Pay' }).click()
@@ -79,7 +90,9 @@ test.describe('billing', () => {
     // Billed every 3 months, but the allowance renews a month after the period starts.
     const { usageResetsAt } = await getUsageSummary(user.id)
     expect(new Date(usageResetsAt!).getTime()).toBeLessThan(row.currentPeriodEnd!.getTime())
-    await expect(card(page).getByTestId('usage-resets')).toHaveText(`Your allowance renews monthly: usage resets on ${formatShortDate(usageResetsAt)}.`)
+    await expect(card(page).getByTestId('usage-resets')).toHaveText(
+      `Your allowance renews monthly: usage resets on ${formatShortDate(usageResetsAt)}.`,
+    )
     await expect(card(page).getByRole('button', { name: 'Manage Payment' })).toBeVisible()
     await expect(card(page).getByRole('link', { name: 'Cancel Subscription' })).toBeVisible()
     await expect(card(page).getByRole('link', { name: 'Upgrade Now' })).toHaveCount(0)
@@ -94,7 +107,10 @@ test.describe('billing', () => {
 
   test('trial card: usage against the trial limits, and Upgrade Now once a quota is reached', async ({ page }) => {
     const user = await signedIn(page)
-    await db.update(schema.subscriptions).set({ keywordSearchCount: 3, blogPostCount: 1 }).where(eq(schema.subscriptions.userId, user.id))
+    await db
+      .update(schema.subscriptions)
+      .set({ keywordSearchCount: 3, blogPostCount: 1 })
+      .where(eq(schema.subscriptions.userId, user.id))
     await page.goto('/profile')
     const c = card(page)
     await expect(c.getByTestId('subscription-status')).toHaveText('Free Trial')
@@ -115,7 +131,10 @@ test.describe('billing', () => {
 
   test('expired trial card: the trial has ended and Upgrade Now is offered', async ({ page }) => {
     const user = await signedIn(page)
-    await db.update(schema.subscriptions).set({ trialEndsAt: new Date(Date.now() - 3600_000) }).where(eq(schema.subscriptions.userId, user.id))
+    await db
+      .update(schema.subscriptions)
+      .set({ trialEndsAt: new Date(Date.now() - 3600_000) })
+      .where(eq(schema.subscriptions.userId, user.id))
     await page.goto('/profile')
     await expect(card(page).getByTestId('subscription-notice')).toContainText('Your free trial has ended.')
     await expect(card(page).getByRole('link', { name: 'Upgrade Now' })).toBeVisible()
@@ -165,7 +184,9 @@ test.describe('billing', () => {
     await page.goto(noJs() ? '/billing/cancel' : '/profile')
     if (!noJs()) await card(page).getByRole('link', { name: 'Cancel Subscription' }).click()
     await page.getByRole('button', { name: 'Cancel Subscription' }).last().click()
-    await expect(page.getByRole('alert').filter({ hasText: 'Failed to cancel subscription. Please try again.' })).toBeVisible()
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Failed to cancel subscription. Please try again.' }),
+    ).toBeVisible()
     await expect(card(page).getByRole('link', { name: 'Cancel Subscription' })).toBeVisible()
     expect((await subscription(user.id)).cancelAtPeriodEnd).toBe(false)
   })

@@ -7,7 +7,8 @@ import { ownClientIp, signedIn } from '#tests/setup/browser'
 
 // The spec's copy, verbatim.
 const VALIDATION = 'Please enter a keyword, and select both a country and language.'
-const QUOTA = 'You have reached your trial limit for keyword searches. Please go to your profile to upgrade your subscription.'
+const QUOTA =
+  'You have reached your trial limit for keyword searches. Please go to your profile to upgrade your subscription.'
 const VOLUME_TIP = 'Average monthly search volume for this keyword.'
 const DIFFICULTY_TIP = 'Difficulty score for ranking this keyword. New sites should focus in Easy keywords.'
 
@@ -19,12 +20,18 @@ test.beforeEach(async ({ page }) => {
 const withJs = () => test.info().project.name === 'js'
 
 function uniqueQuery(base = 'content marketing') {
-  const letters = crypto.randomBytes(5).toString('hex').replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!)
+  const letters = crypto
+    .randomBytes(5)
+    .toString('hex')
+    .replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!)
   return `${base} ${letters}`
 }
 
 async function usedSearches(userId: string) {
-  const [row] = await db.select({ n: schema.subscriptions.keywordSearchCount }).from(schema.subscriptions).where(eq(schema.subscriptions.userId, userId))
+  const [row] = await db
+    .select({ n: schema.subscriptions.keywordSearchCount })
+    .from(schema.subscriptions)
+    .where(eq(schema.subscriptions.userId, userId))
   return row!.n
 }
 
@@ -131,7 +138,10 @@ test.describe('keywords', () => {
       const second = uniqueQuery('email marketing')
       params.set('query', second)
       await slowSearchPosts(page)
-      await page.evaluate((to) => (window as unknown as { __remixRouter: { navigate: (to: string) => void } }).__remixRouter.navigate(to), `/keywords?${params}`)
+      await page.evaluate(
+        (to) => (window as unknown as { __remixRouter: { navigate: (to: string) => void } }).__remixRouter.navigate(to),
+        `/keywords?${params}`,
+      )
       await expect(page.getByRole('heading', { name: 'Analyzing Keywords' })).toBeVisible()
       await expect(page.getByLabel('Keyword/Topic')).toHaveValue(second)
       await expect(row(page, second)).toBeVisible()
@@ -163,7 +173,10 @@ test.describe('keywords', () => {
 
   test('quota: over the trial limit the dialog offers Upgrade Now to the profile', async ({ page }) => {
     const user = await signedIn(page)
-    await db.update(schema.subscriptions).set({ keywordSearchCount: 10 }).where(eq(schema.subscriptions.userId, user.id))
+    await db
+      .update(schema.subscriptions)
+      .set({ keywordSearchCount: 10 })
+      .where(eq(schema.subscriptions.userId, user.id))
     await page.goto('/keywords')
     await page.getByLabel('Keyword/Topic').fill(uniqueQuery())
     await page.getByRole('button', { name: 'Find Keywords' }).click()
@@ -176,15 +189,52 @@ test.describe('keywords', () => {
     expect(await usedSearches(user.id)).toBe(10)
   })
 
-  test('estimates and difficulty: AI estimates carry a marker with a tooltip; bands have their colours', async ({ page }) => {
+  test('estimates and difficulty: AI estimates carry a marker with a tooltip; bands have their colours', async ({
+    page,
+  }) => {
     const user = await signedIn(page)
-    const base = { userId: user.id, countryCode: '2840', countryName: 'United States', languageCode: '1000', languageName: 'English' }
+    const base = {
+      userId: user.id,
+      countryCode: '2840',
+      countryName: 'United States',
+      languageCode: '1000',
+      languageName: 'English',
+    }
     const at = new Date()
     await db.insert(schema.savedKeywords).values([
-      { ...base, keyword: 'estimated keyword', avgMonthlySearches: 1500, difficultyScore: 85, source: 'ai_estimate', createdAt: at },
-      { ...base, keyword: 'measured keyword', avgMonthlySearches: 5, difficultyScore: 12, source: 'dataforseo', createdAt: at },
-      { ...base, keyword: 'unknown keyword', avgMonthlySearches: null, difficultyScore: null, source: 'dataforseo', createdAt: at },
-      { ...base, keyword: 'hidden autopilot keyword', avgMonthlySearches: 900, difficultyScore: 40, source: 'dataforseo', searchedViaAutoPilot: true, createdAt: at },
+      {
+        ...base,
+        keyword: 'estimated keyword',
+        avgMonthlySearches: 1500,
+        difficultyScore: 85,
+        source: 'ai_estimate',
+        createdAt: at,
+      },
+      {
+        ...base,
+        keyword: 'measured keyword',
+        avgMonthlySearches: 5,
+        difficultyScore: 12,
+        source: 'dataforseo',
+        createdAt: at,
+      },
+      {
+        ...base,
+        keyword: 'unknown keyword',
+        avgMonthlySearches: null,
+        difficultyScore: null,
+        source: 'dataforseo',
+        createdAt: at,
+      },
+      {
+        ...base,
+        keyword: 'hidden autopilot keyword',
+        avgMonthlySearches: 900,
+        difficultyScore: 40,
+        source: 'dataforseo',
+        searchedViaAutoPilot: true,
+        createdAt: at,
+      },
     ])
     await page.goto('/keywords')
     const estimated = row(page, 'estimated keyword')

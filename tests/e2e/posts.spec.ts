@@ -37,7 +37,11 @@ test('create a post from a keyword, watch it in the library, read it, export it'
   await addKeyword(user, keyword)
   // One section of this post fails once, so the job retries after its backoff (about 5 s): long enough to see the
   // library show the post as 'Generating…' first. The error matches only this test's requests.
-  await fakeControl('openai').enqueue({ status: 500, bodyIncludes: [keyword, 'Write the body of the section'], times: 1 })
+  await fakeControl('openai').enqueue({
+    status: 500,
+    bodyIncludes: [keyword, 'Write the body of the section'],
+    times: 1,
+  })
 
   await page.goto('/keywords')
   const row = page.locator('tr', { hasText: keyword })
@@ -117,7 +121,8 @@ test('a double click on Create Post makes one post; a new page view makes anothe
   const user = await signIn(page)
   const keyword = `double click ${crypto.randomBytes(3).toString('hex')}`
   await addKeyword(user, keyword)
-  const count = async () => (await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.userId, user.id))).length
+  const count = async () =>
+    (await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.userId, user.id))).length
   await page.goto('/keywords')
   await page.locator('tr', { hasText: keyword }).getByRole('button', { name: 'Create Post' }).dblclick()
   await expect(page.getByRole('status').filter({ hasText: SUCCESS })).toBeVisible()

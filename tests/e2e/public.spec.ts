@@ -16,10 +16,13 @@ async function asVisitor(page: Page) {
 
 /** With JavaScript, slow the tool's background submission down a little so that its busy label can be seen. */
 async function slowDownFetcher(page: Page, path: string) {
-  await page.route((url) => url.pathname === path && url.searchParams.has('_data'), async (route) => {
-    await new Promise((r) => setTimeout(r, 700))
-    await route.continue()
-  })
+  await page.route(
+    (url) => url.pathname === path && url.searchParams.has('_data'),
+    async (route) => {
+      await new Promise((r) => setTimeout(r, 700))
+      await route.continue()
+    },
+  )
 }
 
 const TOOLS = [
@@ -194,7 +197,9 @@ test.describe('public site: landing page', () => {
       if (new URL(r.url()).origin !== origin && !r.url().startsWith('data:')) foreign.push(r.url())
     })
     await page.goto('/')
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Grow organic traffic without becoming an SEO expert')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Grow organic traffic without becoming an SEO expert',
+    )
     for (const heading of [
       'SEO works. Doing it yourself doesn’t scale.',
       'From topic to published post in minutes',
@@ -272,14 +277,22 @@ test.describe('public site: landing page', () => {
     const tag = crypto.randomBytes(4).toString('hex')
     const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} })
     const stored = async () =>
-      (await sql<Array<{ path: string }>>`select path from analytics_events where type = 'pageview' and path like ${`%${tag}%`}`).map((r) => r.path)
+      (
+        await sql<
+          Array<{ path: string }>
+        >`select path from analytics_events where type = 'pageview' and path like ${`%${tag}%`}`
+      ).map((r) => r.path)
     try {
       await page.goto(`/?utm_source=${tag}`)
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
       if (isJs()) {
         await expect.poll(stored).toEqual([`/?utm_source=${tag}`])
         // A client-side navigation (no page load) is a location change too.
-        await page.evaluate((to) => (window as unknown as { __remixRouter: { navigate: (to: string) => void } }).__remixRouter.navigate(to), `/free-tools?ref=${tag}`)
+        await page.evaluate(
+          (to) =>
+            (window as unknown as { __remixRouter: { navigate: (to: string) => void } }).__remixRouter.navigate(to),
+          `/free-tools?ref=${tag}`,
+        )
         await expect(page).toHaveURL(new RegExp(`/free-tools\\?ref=${tag}$`))
         await expect.poll(stored).toContain(`/free-tools?ref=${tag}`)
       } else {
@@ -291,5 +304,4 @@ test.describe('public site: landing page', () => {
       await sql.end()
     }
   })
-
 })

@@ -59,7 +59,8 @@ export function fakeControl(name: ControlledFake, env: Env = process.env): FakeC
       const { requests } = await call<{ requests: RecordedRequest[] }>(`${url}/__control/requests`, 'GET')
       return requests.filter(
         (r) =>
-          (!filter?.method || r.method === filter.method.toUpperCase()) && (!filter?.path || r.path.includes(filter.path)),
+          (!filter?.method || r.method === filter.method.toUpperCase()) &&
+          (!filter?.path || r.path.includes(filter.path)),
       )
     },
     latency: async (ms) => {
@@ -101,7 +102,8 @@ export async function waitForSmtpMessage(
   for (;;) {
     const found = (await smtpMessages(opts.to, env)).filter(opts.predicate ?? (() => true))
     if (found.length > 0) return found[found.length - 1]
-    if (Date.now() > deadline) throw new Error(`no SMTP message${opts.to ? ` to ${opts.to}` : ''} within ${opts.timeoutMs ?? 10_000}ms`)
+    if (Date.now() > deadline)
+      throw new Error(`no SMTP message${opts.to ? ` to ${opts.to}` : ''} within ${opts.timeoutMs ?? 10_000}ms`)
     await new Promise((r) => setTimeout(r, 100))
   }
 }
@@ -113,7 +115,11 @@ export interface StripeEventRecord {
   type: string
   created: number
   deliveries: Array<{ at: string; status: number | null; error?: string }>
-  event: { id: string; type: string; data: { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> } } & Record<string, unknown>
+  event: {
+    id: string
+    type: string
+    data: { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> }
+  } & Record<string, unknown>
 }
 
 export function stripeControl(env: Env = process.env) {
@@ -164,8 +170,13 @@ export function googleOAuthControl(env: Env = process.env) {
   const url = baseUrl('googleOAuth', env)
   return {
     ...fakeControl('googleOAuth', env),
-    setIdentity: (identity: { email?: string; name?: string; email_verified?: boolean; sub?: string; picture?: string }) =>
-      call<{ ok: true }>(`${url}/__control/identity`, 'POST', identity),
+    setIdentity: (identity: {
+      email?: string
+      name?: string
+      email_verified?: boolean
+      sub?: string
+      picture?: string
+    }) => call<{ ok: true }>(`${url}/__control/identity`, 'POST', identity),
     setAuto: (decision: 'allow' | 'deny' | null) => call<{ ok: true }>(`${url}/__control/auto`, 'POST', { decision }),
   }
 }

@@ -65,7 +65,12 @@ function secs(ms: number): string {
   return `${(ms / 1000).toFixed(4)} sec.`
 }
 
-function envelope(tasks: TaskResult[], startedAt: number, statusCode = 20000, statusMessage = 'Ok.'): Record<string, unknown> {
+function envelope(
+  tasks: TaskResult[],
+  startedAt: number,
+  statusCode = 20000,
+  statusMessage = 'Ok.',
+): Record<string, unknown> {
   const cost = Math.round(tasks.reduce((s, t) => s + t.cost, 0) * 10000) / 10000
   return {
     version: VERSION,
@@ -80,9 +85,11 @@ function envelope(tasks: TaskResult[], startedAt: number, statusCode = 20000, st
 }
 
 function locationOf(task: Task): string | undefined {
-  if (typeof task.location_code === 'number' || typeof task.location_code === 'string') return String(task.location_code)
+  if (typeof task.location_code === 'number' || typeof task.location_code === 'string')
+    return String(task.location_code)
   if (typeof task.location_name === 'string' && task.location_name.length > 0) return task.location_name
-  if (typeof task.location_coordinate === 'string' && task.location_coordinate.length > 0) return task.location_coordinate
+  if (typeof task.location_coordinate === 'string' && task.location_coordinate.length > 0)
+    return task.location_coordinate
   return undefined
 }
 
@@ -100,7 +107,8 @@ function locationCodeOut(task: Task): number | null {
 
 function languageCodeOut(task: Task): string | null {
   if (typeof task.language_code === 'string') return task.language_code
-  if (typeof task.language_name === 'string') return task.language_name.toLowerCase().startsWith('english') ? 'en' : task.language_name.slice(0, 2).toLowerCase()
+  if (typeof task.language_name === 'string')
+    return task.language_name.toLowerCase().startsWith('english') ? 'en' : task.language_name.slice(0, 2).toLowerCase()
   return null
 }
 
@@ -110,8 +118,10 @@ function stringList(v: unknown, field: string, opts: { max: number; minLen?: num
   const out: string[] = []
   for (const k of v) {
     if (typeof k !== 'string' || k.trim().length === 0) throw new TaskError(40501, `Invalid Field: '${field}'.`)
-    if (/[\u{1F300}-\u{1FAFF}<>{}|\\^]/u.test(k)) throw new TaskError(40501, `Invalid Field: '${field}'. Keyword contains forbidden symbols.`)
-    if (opts.minLen && k.trim().length < opts.minLen) throw new TaskError(40501, `Invalid Field: '${field}'. Keyword is too short.`)
+    if (/[\u{1F300}-\u{1FAFF}<>{}|\\^]/u.test(k))
+      throw new TaskError(40501, `Invalid Field: '${field}'. Keyword contains forbidden symbols.`)
+    if (opts.minLen && k.trim().length < opts.minLen)
+      throw new TaskError(40501, `Invalid Field: '${field}'. Keyword is too short.`)
     out.push(normalizeKeyword(k))
   }
   return out
@@ -119,7 +129,10 @@ function stringList(v: unknown, field: string, opts: { max: number; minLen?: num
 
 const nowStamp = (): string => {
   const d = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1, 8, 12, 33))
-  return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' +00:00')
+  return d
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' +00:00')
 }
 
 function keywordInfo(i: KeywordIdea, extraSe = true): Record<string, unknown> {
@@ -175,7 +188,10 @@ function getPath(obj: unknown, path: string): unknown {
 }
 
 function likeToRegExp(pattern: string): RegExp {
-  const esc = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')
+  const esc = pattern
+    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/%/g, '.*')
+    .replace(/_/g, '.')
   return new RegExp(`^${esc}$`, 'i')
 }
 
@@ -288,7 +304,8 @@ function keywordIdeas(task: Task): unknown[] {
 }
 
 function relatedKeywords(task: Task): unknown[] {
-  if (typeof task.keyword !== 'string' || task.keyword.trim().length === 0) throw new TaskError(40501, "Invalid Field: 'keyword'.")
+  if (typeof task.keyword !== 'string' || task.keyword.trim().length === 0)
+    throw new TaskError(40501, "Invalid Field: 'keyword'.")
   if (!locationOf(task)) throw new TaskError(40501, "Invalid Field: 'location_code'.")
   if (!languageOf(task)) throw new TaskError(40501, "Invalid Field: 'language_code'.")
   const seed = normalizeKeyword(task.keyword)
@@ -296,7 +313,20 @@ function relatedKeywords(task: Task): unknown[] {
   const lang = languageCodeOut(task)
   const depth = Math.max(0, Math.min(4, Number(task.depth ?? 1)))
   if (isEmptySeed([seed])) {
-    return [{ se_type: 'google', seed_keyword: seed, seed_keyword_data: null, location_code: loc, language_code: lang, total_count: 0, items_count: 0, offset: 0, offset_token: null, items: [] }]
+    return [
+      {
+        se_type: 'google',
+        seed_keyword: seed,
+        seed_keyword_data: null,
+        location_code: loc,
+        language_code: lang,
+        total_count: 0,
+        items_count: 0,
+        offset: 0,
+        offset_token: null,
+        items: [],
+      },
+    ]
   }
   const all = generateIdeas([seed], market(task))
   const max = [1, 8, 72, 584, 4680][depth]
@@ -338,8 +368,21 @@ function bulkKeywordDifficulty(task: Task): unknown[] {
   const lang = languageCodeOut(task)
   const items = isEmptySeed(keywords)
     ? []
-    : keywords.map((k) => ({ se_type: 'google', keyword: k, keyword_difficulty: keywordMetrics(k, market(task), 1).keywordDifficulty }))
-  return [{ se_type: 'google', location_code: loc, language_code: lang, total_count: items.length, items_count: items.length, items }]
+    : keywords.map((k) => ({
+        se_type: 'google',
+        keyword: k,
+        keyword_difficulty: keywordMetrics(k, market(task), 1).keywordDifficulty,
+      }))
+  return [
+    {
+      se_type: 'google',
+      location_code: loc,
+      language_code: lang,
+      total_count: items.length,
+      items_count: items.length,
+      items,
+    },
+  ]
 }
 
 function adsRow(i: KeywordIdea, task: Task): Record<string, unknown> {
@@ -355,7 +398,8 @@ function adsRow(i: KeywordIdea, task: Task): Record<string, unknown> {
     low_top_of_page_bid: i.lowTopOfPageBid,
     high_top_of_page_bid: i.highTopOfPageBid,
     cpc: i.cpc,
-    monthly_searches: i.monthly?.map((m) => ({ year: m.year, month: m.month, search_volume: m.searchVolume })).reverse() ?? null,
+    monthly_searches:
+      i.monthly?.map((m) => ({ year: m.year, month: m.month, search_volume: m.searchVolume })).reverse() ?? null,
     keyword_annotations: null,
   }
 }
@@ -451,12 +495,23 @@ export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<Dat
     const data = { api: ep.api, function: ep.fn, ...ep.se, ...(isRecord(task) ? task : {}) }
     const base = { id: taskId(), path: pathParts, data }
     if (extra) {
-      return { ...base, status_code: 40000, status_message: 'You can set only one task at a time.', time: '0 sec.', cost: 0, result_count: 0, result: null }
+      return {
+        ...base,
+        status_code: 40000,
+        status_message: 'You can set only one task at a time.',
+        time: '0 sec.',
+        cost: 0,
+        result_count: 0,
+        result: null,
+      }
     }
     try {
       if (!isRecord(task)) throw new TaskError(40501, "Invalid Field: 'task'.")
       const result = ep.run(task)
-      const itemCount = result.reduce<number>((n, r) => n + (isRecord(r) && Array.isArray(r.items) ? r.items.length : 1), 0)
+      const itemCount = result.reduce<number>(
+        (n, r) => n + (isRecord(r) && Array.isArray(r.items) ? r.items.length : 1),
+        0,
+      )
       return {
         ...base,
         status_code: 20000,
@@ -468,7 +523,15 @@ export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<Dat
       }
     } catch (err) {
       if (err instanceof TaskError) {
-        return { ...base, status_code: err.code, status_message: err.message, time: secs(Date.now() - started), cost: 0, result_count: 0, result: null }
+        return {
+          ...base,
+          status_code: err.code,
+          status_message: err.message,
+          time: secs(Date.now() - started),
+          cost: 0,
+          result_count: 0,
+          result: null,
+        }
       }
       throw err
     }
@@ -479,7 +542,8 @@ export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<Dat
       name: 'dataforseo',
       defaultErrorBody: (status) => ({
         version: VERSION,
-        status_code: status === 401 ? 40100 : status === 402 ? 40200 : status === 404 ? 40400 : status === 429 ? 40202 : 50000,
+        status_code:
+          status === 401 ? 40100 : status === 402 ? 40200 : status === 404 ? 40400 : status === 429 ? 40202 : 50000,
         status_message:
           status === 401
             ? 'You are not authorized to access this resource.'

@@ -54,12 +54,35 @@ afterAll(async () => {
 describe('startFakes env', () => {
   it('exposes exactly the variables the app reads', () => {
     for (const key of [
-      'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_MODEL', 'DATAFORSEO_LOGIN', 'DATAFORSEO_PASSWORD', 'DATAFORSEO_API_URL',
-      'GOOGLE_ADS_DEVELOPER_TOKEN', 'GOOGLE_ADS_CLIENT_ID', 'GOOGLE_ADS_CLIENT_SECRET', 'GOOGLE_ADS_REFRESH_TOKEN',
-      'GOOGLE_ADS_CUSTOMER_ID', 'GOOGLE_ADS_API_URL', 'STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET',
-      'STRIPE_API_URL', 'STRIPE_PRICE_MONTHLY', 'STRIPE_PRICE_QUARTERLY', 'STRIPE_PRICE_YEARLY', 'GOOGLE_CLIENT_ID',
-      'GOOGLE_CLIENT_SECRET', 'GOOGLE_OAUTH_URL', 'SMTP_URL', 'FAKE_SMTP_CONTROL_URL', 'FAKE_OPENAI_URL',
-      'FAKE_DATAFORSEO_URL', 'FAKE_GOOGLE_ADS_URL', 'FAKE_STRIPE_URL', 'FAKE_GOOGLE_OAUTH_URL',
+      'OPENAI_API_KEY',
+      'OPENAI_BASE_URL',
+      'OPENAI_MODEL',
+      'DATAFORSEO_LOGIN',
+      'DATAFORSEO_PASSWORD',
+      'DATAFORSEO_API_URL',
+      'GOOGLE_ADS_DEVELOPER_TOKEN',
+      'GOOGLE_ADS_CLIENT_ID',
+      'GOOGLE_ADS_CLIENT_SECRET',
+      'GOOGLE_ADS_REFRESH_TOKEN',
+      'GOOGLE_ADS_CUSTOMER_ID',
+      'GOOGLE_ADS_API_URL',
+      'STRIPE_SECRET_KEY',
+      'STRIPE_PUBLISHABLE_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'STRIPE_API_URL',
+      'STRIPE_PRICE_MONTHLY',
+      'STRIPE_PRICE_QUARTERLY',
+      'STRIPE_PRICE_YEARLY',
+      'GOOGLE_CLIENT_ID',
+      'GOOGLE_CLIENT_SECRET',
+      'GOOGLE_OAUTH_URL',
+      'SMTP_URL',
+      'FAKE_SMTP_CONTROL_URL',
+      'FAKE_OPENAI_URL',
+      'FAKE_DATAFORSEO_URL',
+      'FAKE_GOOGLE_ADS_URL',
+      'FAKE_STRIPE_URL',
+      'FAKE_GOOGLE_OAUTH_URL',
     ]) {
       expect(env[key], key).toBeTruthy()
     }
@@ -136,7 +159,10 @@ describe('openai fake', () => {
       ],
       response_format: { type: 'json_schema', json_schema: { name: 'article_outline', strict: true, schema } },
     })
-    const parsed = JSON.parse(res.choices[0].message.content ?? '') as { title: string; sections: Array<{ heading: string; keywords: string[] }> }
+    const parsed = JSON.parse(res.choices[0].message.content ?? '') as {
+      title: string
+      sections: Array<{ heading: string; keywords: string[] }>
+    }
     expect(parsed.title.toLowerCase()).toContain('keyword research tools')
     expect(parsed.sections.length).toBeGreaterThanOrEqual(3)
     expect(parsed.sections.length).toBeLessThanOrEqual(5)
@@ -155,7 +181,10 @@ describe('openai fake', () => {
       confidence: z.number().min(0).max(1),
       featured: z.boolean(),
       note: z.string().nullable(),
-      faqs: z.array(z.object({ question: z.string(), answer: z.string() })).min(2).max(4),
+      faqs: z
+        .array(z.object({ question: z.string(), answer: z.string() }))
+        .min(2)
+        .max(4),
       tags: z.array(z.string()).length(2),
     })
     const completion = await client.chat.completions.parse({
@@ -207,17 +236,27 @@ describe('openai fake', () => {
       path: '/chat/completions',
       headers: { 'retry-after-ms': '20' },
       body: {
-        error: { message: 'Rate limit reached for gpt-4o-mini', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+        error: {
+          message: 'Rate limit reached for gpt-4o-mini',
+          type: 'requests',
+          param: null,
+          code: 'rate_limit_exceeded',
+        },
       },
     })
-    const res = await client.chat.completions.create({ model: env.OPENAI_MODEL, messages: [{ role: 'user', content: 'Hello about seo' }] })
+    const res = await client.chat.completions.create({
+      model: env.OPENAI_MODEL,
+      messages: [{ role: 'user', content: 'Hello about seo' }],
+    })
     expect(res.choices[0].message.content).toBeTruthy()
     expect(await countChatCompletions(env)).toBe(2)
     expect(running.fakes.openai?.countChatCompletions()).toBe(2)
 
     await fakeControl('openai', env).enqueue({ status: 429, times: 5, headers: { 'retry-after-ms': '5' } })
     const noRetry = new OpenAI({ apiKey: 'x', baseURL: env.OPENAI_BASE_URL, maxRetries: 0 })
-    const err = await noRetry.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e)
+    const err = await noRetry.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(OpenAI.RateLimitError)
     expect((err as InstanceType<typeof OpenAI.RateLimitError>).code).toBe('rate_limit_exceeded')
   })
@@ -225,7 +264,9 @@ describe('openai fake', () => {
   it('hangs on demand (timeout) and rejects bad auth / bad strict schemas', async () => {
     await fakeControl('openai', env).enqueue({ status: 200, hang: true })
     const impatient = new OpenAI({ apiKey: 'x', baseURL: env.OPENAI_BASE_URL, maxRetries: 0, timeout: 300 })
-    const err = await impatient.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e)
+    const err = await impatient.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(OpenAI.APIConnectionTimeoutError)
 
     const res = await fetch(`${env.OPENAI_BASE_URL}/chat/completions`, {
@@ -241,7 +282,10 @@ describe('openai fake', () => {
       .create({
         model: 'gpt-4o-mini',
         messages: [{ role: 'user', content: 'x' }],
-        response_format: { type: 'json_schema', json_schema: { name: 'x', strict: true, schema: { type: 'object', properties: { a: { type: 'string' } } } } },
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'x', strict: true, schema: { type: 'object', properties: { a: { type: 'string' } } } },
+        },
       })
       .catch((e: unknown) => e)
     expect(bad).toBeInstanceOf(OpenAI.BadRequestError)
@@ -253,7 +297,8 @@ describe('openai fake', () => {
 
 // ---------------------------------------------------------------------------
 describe('dataforseo fake', () => {
-  const auth = (): string => `Basic ${Buffer.from(`${env.DATAFORSEO_LOGIN}:${env.DATAFORSEO_PASSWORD}`).toString('base64')}`
+  const auth = (): string =>
+    `Basic ${Buffer.from(`${env.DATAFORSEO_LOGIN}:${env.DATAFORSEO_PASSWORD}`).toString('base64')}`
   const post = (path: string, body: unknown, authorization = auth()): Promise<Response> =>
     fetch(`${env.DATAFORSEO_API_URL}${path}`, {
       method: 'POST',
@@ -265,11 +310,20 @@ describe('dataforseo fake', () => {
     status_code: number
     tasks_count: number
     tasks_error: number
-    tasks: Array<{ id: string; status_code: number; status_message: string; path: string[]; data: Record<string, unknown>; result: Array<Record<string, unknown>> | null }>
+    tasks: Array<{
+      id: string
+      status_code: number
+      status_message: string
+      path: string[]
+      data: Record<string, unknown>
+      result: Array<Record<string, unknown>> | null
+    }>
   }
 
   it('returns keyword ideas in the real envelope', async () => {
-    const res = await post('/dataforseo_labs/google/keyword_ideas/live', [{ keywords: ['keyword research'], location_code: 2840, language_code: 'en', limit: 50 }])
+    const res = await post('/dataforseo_labs/google/keyword_ideas/live', [
+      { keywords: ['keyword research'], location_code: 2840, language_code: 'en', limit: 50 },
+    ])
     expect(res.status).toBe(200)
     const env1 = (await res.json()) as Envelope
     expect(env1.status_code).toBe(20000)
@@ -277,8 +331,20 @@ describe('dataforseo fake', () => {
     const task = env1.tasks[0]
     expect(task.status_code).toBe(20000)
     expect(task.path).toEqual(['v3', 'dataforseo_labs', 'google', 'keyword_ideas', 'live'])
-    expect(task.data).toMatchObject({ api: 'dataforseo_labs', function: 'keyword_ideas', keywords: ['keyword research'] })
-    const result = task.result?.[0] as { items_count: number; total_count: number; items: Array<{ keyword: string; keyword_info: { search_volume: number | null }; keyword_properties: { keyword_difficulty: number | null } }> }
+    expect(task.data).toMatchObject({
+      api: 'dataforseo_labs',
+      function: 'keyword_ideas',
+      keywords: ['keyword research'],
+    })
+    const result = task.result?.[0] as {
+      items_count: number
+      total_count: number
+      items: Array<{
+        keyword: string
+        keyword_info: { search_volume: number | null }
+        keyword_properties: { keyword_difficulty: number | null }
+      }>
+    }
     expect(result.items_count).toBe(50)
     expect(result.total_count).toBeGreaterThan(50)
     const volumes = result.items.map((i) => i.keyword_info.search_volume)
@@ -289,56 +355,103 @@ describe('dataforseo fake', () => {
     expect(result.items.every((i) => i.keyword.includes('keyword research'))).toBe(true)
 
     // deterministic, but market-dependent
-    const again = (await (await post('/dataforseo_labs/google/keyword_ideas/live', [{ keywords: ['keyword research'], location_code: 2840, language_code: 'en', limit: 50 }])).json()) as Envelope
-    expect((again.tasks[0].result?.[0] as typeof result).items.map((i) => i.keyword_info.search_volume)).toEqual(volumes)
-    const uk = (await (await post('/dataforseo_labs/google/keyword_ideas/live', [{ keywords: ['keyword research'], location_code: 2826, language_code: 'en', limit: 50 }])).json()) as Envelope
-    expect((uk.tasks[0].result?.[0] as typeof result).items.map((i) => i.keyword_info.search_volume)).not.toEqual(volumes)
+    const again = (await (
+      await post('/dataforseo_labs/google/keyword_ideas/live', [
+        { keywords: ['keyword research'], location_code: 2840, language_code: 'en', limit: 50 },
+      ])
+    ).json()) as Envelope
+    expect((again.tasks[0].result?.[0] as typeof result).items.map((i) => i.keyword_info.search_volume)).toEqual(
+      volumes,
+    )
+    const uk = (await (
+      await post('/dataforseo_labs/google/keyword_ideas/live', [
+        { keywords: ['keyword research'], location_code: 2826, language_code: 'en', limit: 50 },
+      ])
+    ).json()) as Envelope
+    expect((uk.tasks[0].result?.[0] as typeof result).items.map((i) => i.keyword_info.search_volume)).not.toEqual(
+      volumes,
+    )
   })
 
   it('handles auth failure, empty results, extra tasks and missing location', async () => {
-    const unauth = await post('/dataforseo_labs/google/keyword_ideas/live', [{ keywords: ['x y z'], location_code: 2840 }], `Basic ${Buffer.from('nope:wrong').toString('base64')}`)
+    const unauth = await post(
+      '/dataforseo_labs/google/keyword_ideas/live',
+      [{ keywords: ['x y z'], location_code: 2840 }],
+      `Basic ${Buffer.from('nope:wrong').toString('base64')}`,
+    )
     expect(unauth.status).toBe(401)
     expect(((await unauth.json()) as Envelope).status_code).toBe(40100)
 
-    const empty = (await (await post('/dataforseo_labs/google/keyword_ideas/live', [{ keywords: ['emptyresult seed'], location_code: 2840, language_code: 'en' }])).json()) as Envelope
+    const empty = (await (
+      await post('/dataforseo_labs/google/keyword_ideas/live', [
+        { keywords: ['emptyresult seed'], location_code: 2840, language_code: 'en' },
+      ])
+    ).json()) as Envelope
     expect(empty.tasks[0].status_code).toBe(20000)
     expect(empty.tasks[0].result?.[0]).toMatchObject({ items_count: 0, items: [] })
 
-    const two = (await (await post('/keywords_data/google_ads/keywords_for_keywords/live', [{ keywords: ['seo'] }, { keywords: ['sem'] }])).json()) as Envelope
+    const two = (await (
+      await post('/keywords_data/google_ads/keywords_for_keywords/live', [{ keywords: ['seo'] }, { keywords: ['sem'] }])
+    ).json()) as Envelope
     expect(two.tasks_error).toBe(1)
     expect(two.tasks[1].status_code).toBe(40000)
     expect(Array.isArray(two.tasks[0].result)).toBe(true)
     expect(two.tasks[0].result?.[0]).toHaveProperty('competition_index')
 
-    const noLoc = (await (await post('/dataforseo_labs/google/keyword_ideas/live', [{ keywords: ['seo tools'] }])).json()) as Envelope
+    const noLoc = (await (
+      await post('/dataforseo_labs/google/keyword_ideas/live', [{ keywords: ['seo tools'] }])
+    ).json()) as Envelope
     expect(noLoc.tasks[0].status_code).toBe(40501)
     expect(noLoc.tasks[0].result).toBeNull()
 
-    const kd = (await (await post('/dataforseo_labs/google/bulk_keyword_difficulty/live', [{ keywords: ['seo tools', 'keyword research'], location_code: 2840, language_code: 'en' }])).json()) as Envelope
+    const kd = (await (
+      await post('/dataforseo_labs/google/bulk_keyword_difficulty/live', [
+        { keywords: ['seo tools', 'keyword research'], location_code: 2840, language_code: 'en' },
+      ])
+    ).json()) as Envelope
     expect(kd.tasks[0].result?.[0]).toMatchObject({ items_count: 2 })
 
-    const related = (await (await post('/dataforseo_labs/google/related_keywords/live', [{ keyword: 'seo tools', location_code: 2840, language_code: 'en', depth: 2, limit: 10 }])).json()) as Envelope
+    const related = (await (
+      await post('/dataforseo_labs/google/related_keywords/live', [
+        { keyword: 'seo tools', location_code: 2840, language_code: 'en', depth: 2, limit: 10 },
+      ])
+    ).json()) as Envelope
     expect(related.tasks[0].status_code).toBe(20000)
     expect((related.tasks[0].result?.[0] as { items: unknown[] }).items.length).toBe(10)
 
-    const sv = (await (await post('/keywords_data/google_ads/search_volume/live', [{ keywords: ['seo tools'], location_code: 2840 }])).json()) as Envelope
+    const sv = (await (
+      await post('/keywords_data/google_ads/search_volume/live', [{ keywords: ['seo tools'], location_code: 2840 }])
+    ).json()) as Envelope
     expect(sv.tasks[0].result?.[0]).toMatchObject({ keyword: 'seo tools' })
   })
 })
 
 // ---------------------------------------------------------------------------
 describe('google ads fake', () => {
-  async function token(url: string, clientId = env.GOOGLE_ADS_CLIENT_ID, refresh = env.GOOGLE_ADS_REFRESH_TOKEN): Promise<Response> {
+  async function token(
+    url: string,
+    clientId = env.GOOGLE_ADS_CLIENT_ID,
+    refresh = env.GOOGLE_ADS_REFRESH_TOKEN,
+  ): Promise<Response> {
     return fetch(`${url}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, client_secret: env.GOOGLE_ADS_CLIENT_SECRET, refresh_token: refresh }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: clientId,
+        client_secret: env.GOOGLE_ADS_CLIENT_SECRET,
+        refresh_token: refresh,
+      }),
     })
   }
   const ideas = (accessToken: string, body: unknown, devToken = env.GOOGLE_ADS_DEVELOPER_TOKEN): Promise<Response> =>
     fetch(`${env.GOOGLE_ADS_API_URL}/v21/customers/${env.GOOGLE_ADS_CUSTOMER_ID}:generateKeywordIdeas`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, 'developer-token': devToken, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'developer-token': devToken,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify(body),
     })
 
@@ -346,7 +459,11 @@ describe('google ads fake', () => {
     const t = await token(env.GOOGLE_ADS_API_URL)
     expect(t.status).toBe(200)
     const tok = (await t.json()) as { access_token: string; expires_in: number; token_type: string; scope: string }
-    expect(tok).toMatchObject({ expires_in: 3599, token_type: 'Bearer', scope: 'https://www.googleapis.com/auth/adwords' })
+    expect(tok).toMatchObject({
+      expires_in: 3599,
+      token_type: 'Bearer',
+      scope: 'https://www.googleapis.com/auth/adwords',
+    })
 
     const body = {
       language: 'languageConstants/1000',
@@ -373,7 +490,9 @@ describe('google ads fake', () => {
     expect(monthly[0].month).toMatch(/^[A-Z]+$/)
     expect(Object.values(page1.results.flatMap((r) => Object.values(r.keywordIdeaMetrics))).includes(null)).toBe(false)
 
-    const page2 = (await (await ideas(tok.access_token, { ...body, pageToken: page1.nextPageToken })).json()) as typeof page1
+    const page2 = (await (
+      await ideas(tok.access_token, { ...body, pageToken: page1.nextPageToken })
+    ).json()) as typeof page1
     expect(page2.results[0].text).not.toBe(page1.results[0].text)
 
     const all = (await (await ideas(tok.access_token, { ...body, pageSize: 10000 })).json()) as typeof page1
@@ -416,22 +535,38 @@ describe('stripe fake', () => {
 
   beforeEach(async () => {
     url.href = env.STRIPE_API_URL
-    stripe = new Stripe(env.STRIPE_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: 'http', maxNetworkRetries: 1 })
+    stripe = new Stripe(env.STRIPE_SECRET_KEY, {
+      host: url.hostname,
+      port: Number(url.port),
+      protocol: 'http',
+      maxNetworkRetries: 1,
+    })
     await stripeControl(env).reset()
     received = []
     webhookStatus = 200
   })
 
   it('signs payloads like Stripe (reference test vector)', () => {
-    expect(signStripePayload('{"id":"evt_test_1","object":"event","type":"invoice.paid"}', 'whsec_test_refdata_secret', 1735689600)).toBe(
-      't=1735689600,v1=19b5533b661f57f731f9486fc5795e94d5b08cf0d67c199aa7ab70ff3ae9dc88',
-    )
+    expect(
+      signStripePayload(
+        '{"id":"evt_test_1","object":"event","type":"invoice.paid"}',
+        'whsec_test_refdata_secret',
+        1735689600,
+      ),
+    ).toBe('t=1735689600,v1=19b5533b661f57f731f9486fc5795e94d5b08cf0d67c199aa7ab70ff3ae9dc88')
   })
 
   it('runs the checkout → subscription → webhooks flow', async () => {
-    const customer = await stripe.customers.create({ email: 'owner@example.com', name: 'Owner', metadata: { userId: 'u_1' } })
+    const customer = await stripe.customers.create({
+      email: 'owner@example.com',
+      name: 'Owner',
+      metadata: { userId: 'u_1' },
+    })
     expect(customer.id).toMatch(/^cus_/)
-    expect((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).toMatchObject({ email: 'owner@example.com', metadata: { userId: 'u_1' } })
+    expect((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).toMatchObject({
+      email: 'owner@example.com',
+      metadata: { userId: 'u_1' },
+    })
 
     const session = await stripe.checkout.sessions.create({
       mode: 'subscription',
@@ -454,7 +589,11 @@ describe('stripe fake', () => {
     expect(html).toContain(`action="/checkout/${session.id}/pay"`)
     expect(html).toContain('href="http://app.local/billing"')
 
-    const pay = await fetch(`${env.STRIPE_API_URL}/checkout/${session.id}/pay`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ email: 'owner@example.com' }) })
+    const pay = await fetch(`${env.STRIPE_API_URL}/checkout/${session.id}/pay`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ email: 'owner@example.com' }),
+    })
     expect(pay.status).toBe(303)
     expect(pay.headers.get('location')).toBe(`http://app.local/billing/success?session_id=${session.id}`)
 
@@ -463,15 +602,27 @@ describe('stripe fake', () => {
       'customer.subscription.created',
       'invoice.paid',
     ])
-    const events = received.map((r) => stripe.webhooks.constructEvent(r.body, String(r.headers['stripe-signature']), secret()))
+    const events = received.map((r) =>
+      stripe.webhooks.constructEvent(r.body, String(r.headers['stripe-signature']), secret()),
+    )
     const completed = events[0].data.object as Stripe.Checkout.Session
-    expect(completed).toMatchObject({ client_reference_id: 'org_42', customer: customer.id, status: 'complete', payment_status: 'paid' })
+    expect(completed).toMatchObject({
+      client_reference_id: 'org_42',
+      customer: customer.id,
+      status: 'complete',
+      payment_status: 'paid',
+    })
     expect(events[0].api_version).toBe('2025-03-31.basil')
     const sub = events[1].data.object as Stripe.Subscription
     expect(sub.status).toBe('active')
     expect(sub.metadata).toEqual({ orgId: 'org_42' })
     const item = sub.items.data[0]
-    expect(item.price).toMatchObject({ id: 'price_monthly', unit_amount: 4990, currency: 'usd', recurring: { interval: 'month', interval_count: 1 } })
+    expect(item.price).toMatchObject({
+      id: 'price_monthly',
+      unit_amount: 4990,
+      currency: 'usd',
+      recurring: { interval: 'month', interval_count: 1 },
+    })
     expect(item.current_period_end).toBeGreaterThan(item.current_period_start)
     const invoice = events[2].data.object as Stripe.Invoice
     expect(invoice.parent?.subscription_details?.subscription).toBe(sub.id)
@@ -484,7 +635,11 @@ describe('stripe fake', () => {
     received = []
     const updated = await stripe.subscriptions.update(sub.id, { cancel_at_period_end: true })
     expect(updated.cancel_at_period_end).toBe(true)
-    const upd = stripe.webhooks.constructEvent(received[0].body, String(received[0].headers['stripe-signature']), secret())
+    const upd = stripe.webhooks.constructEvent(
+      received[0].body,
+      String(received[0].headers['stripe-signature']),
+      secret(),
+    )
     expect(upd.type).toBe('customer.subscription.updated')
     expect(upd.data.previous_attributes).toMatchObject({ cancel_at_period_end: false })
 
@@ -495,7 +650,10 @@ describe('stripe fake', () => {
     expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('canceled')
 
     // billing portal
-    const portal = await stripe.billingPortal.sessions.create({ customer: customer.id, return_url: 'http://app.local/settings' })
+    const portal = await stripe.billingPortal.sessions.create({
+      customer: customer.id,
+      return_url: 'http://app.local/settings',
+    })
     expect(portal.object).toBe('billing_portal.session')
     expect(portal.id).toMatch(/^bps_/)
     const portalHtml = await (await fetch(portal.url)).text()
@@ -532,7 +690,9 @@ describe('stripe fake', () => {
     expect(resent.status).toBe(500)
     const original = (await ctl.events()).find((e) => e.id === events[0].id)
     expect(JSON.parse(received[0].body)).toEqual(original?.event)
-    expect(stripe.webhooks.constructEvent(received[0].body, String(received[0].headers['stripe-signature']), secret()).id).toBe(events[0].id)
+    expect(
+      stripe.webhooks.constructEvent(received[0].body, String(received[0].headers['stripe-signature']), secret()).id,
+    ).toBe(events[0].id)
     webhookStatus = 200
 
     const sent = await ctl.sendEvent('customer.subscription.trial_will_end', { id: subId, object: 'subscription' })
@@ -548,7 +708,9 @@ describe('stripe fake', () => {
     const a = await stripe.customers.create({ email: 'idem@example.com' }, { idempotencyKey: 'key-1' })
     const b = await stripe.customers.create({ email: 'idem@example.com' }, { idempotencyKey: 'key-1' })
     expect(b.id).toBe(a.id)
-    const conflict = await stripe.customers.create({ email: 'other@example.com' }, { idempotencyKey: 'key-1' }).catch((e: unknown) => e)
+    const conflict = await stripe.customers
+      .create({ email: 'other@example.com' }, { idempotencyKey: 'key-1' })
+      .catch((e: unknown) => e)
     expect(conflict).toBeInstanceOf(Stripe.errors.StripeIdempotencyError)
 
     const missingCustomer = await stripe.customers.retrieve('cus_nope').catch((e: unknown) => e)
@@ -556,15 +718,24 @@ describe('stripe fake', () => {
     expect((missingCustomer as Stripe.errors.StripeError).code).toBe('resource_missing')
     expect((missingCustomer as Stripe.errors.StripeError).requestId).toMatch(/^req_/)
 
-    const noCustomer = await stripe.billingPortal.sessions.create({} as Stripe.BillingPortal.SessionCreateParams).catch((e: unknown) => e)
+    const noCustomer = await stripe.billingPortal.sessions
+      .create({} as Stripe.BillingPortal.SessionCreateParams)
+      .catch((e: unknown) => e)
     expect((noCustomer as Stripe.errors.StripeError).param).toBe('customer')
 
     const badKey = new Stripe('sk_test_wrong', { host: url.hostname, port: Number(url.port), protocol: 'http' })
-    expect(await badKey.customers.list().catch((e: unknown) => e)).toBeInstanceOf(Stripe.errors.StripeAuthenticationError)
+    expect(await badKey.customers.list().catch((e: unknown) => e)).toBeInstanceOf(
+      Stripe.errors.StripeAuthenticationError,
+    )
 
     const price = await stripe.prices.retrieve(env.STRIPE_PRICE_YEARLY)
     expect(price).toMatchObject({ unit_amount: 49990, recurring: { interval: 'year', interval_count: 1 } })
-    const created = await stripe.prices.create({ currency: 'usd', unit_amount: 999, recurring: { interval: 'month' }, product_data: { name: 'Extra' } })
+    const created = await stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 999,
+      recurring: { interval: 'month' },
+      product_data: { name: 'Extra' },
+    })
     expect((await stripe.prices.retrieve(created.id)).unit_amount).toBe(999)
   })
 })
@@ -660,7 +831,9 @@ describe('google oauth fake', () => {
   }
 
   it('runs consent → code → token → id_token (JWKS) → userinfo', async () => {
-    const discovery = (await (await fetch(`${env.GOOGLE_OAUTH_URL}/.well-known/openid-configuration`)).json()) as Record<string, string>
+    const discovery = (await (
+      await fetch(`${env.GOOGLE_OAUTH_URL}/.well-known/openid-configuration`)
+    ).json()) as Record<string, string>
     expect(discovery.token_endpoint).toBe(`${env.GOOGLE_OAUTH_URL}/token`)
 
     const page = await fetch(authUrl({ login_hint: 'sam@example.com' }))
@@ -675,7 +848,13 @@ describe('google oauth fake', () => {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ request_id: requestId, email: 'sam@example.com', name: 'Sam Smith', email_verified: 'true', decision: 'allow' }),
+      body: new URLSearchParams({
+        request_id: requestId,
+        email: 'sam@example.com',
+        name: 'Sam Smith',
+        email_verified: 'true',
+        decision: 'allow',
+      }),
     })
     expect(decision.status).toBe(302)
     const location = new URL(decision.headers.get('location') ?? '')
@@ -690,20 +869,34 @@ describe('google oauth fake', () => {
     const decision2 = await fetch(`${env.GOOGLE_OAUTH_URL}/o/oauth2/v2/auth/decision`, {
       method: 'POST',
       redirect: 'manual',
-      body: new URLSearchParams({ request_id: requestId2, email: 'sam@example.com', name: 'Sam Smith', email_verified: 'true', decision: 'allow' }),
+      body: new URLSearchParams({
+        request_id: requestId2,
+        email: 'sam@example.com',
+        name: 'Sam Smith',
+        email_verified: 'true',
+        decision: 'allow',
+      }),
     })
     const code2 = new URL(decision2.headers.get('location') ?? '').searchParams.get('code') ?? ''
 
     const tokenRes = await exchange(code2)
     expect(tokenRes.status).toBe(200)
-    const tokens = (await tokenRes.json()) as { access_token: string; id_token: string; expires_in: number; token_type: string; scope: string }
+    const tokens = (await tokenRes.json()) as {
+      access_token: string
+      id_token: string
+      expires_in: number
+      token_type: string
+      scope: string
+    }
     expect(tokens).toMatchObject({ expires_in: 3599, token_type: 'Bearer' })
     expect((await exchange(code2)).status).toBe(400) // single use
 
     // verify the ID token against the JWKS with node:crypto
     const [h, p, s] = tokens.id_token.split('.')
     const header = JSON.parse(Buffer.from(h, 'base64url').toString()) as { alg: string; kid: string }
-    const jwks = (await (await fetch(`${env.GOOGLE_OAUTH_URL}/oauth2/v3/certs`)).json()) as { keys: Array<JsonWebKey & { kid: string }> }
+    const jwks = (await (await fetch(`${env.GOOGLE_OAUTH_URL}/oauth2/v3/certs`)).json()) as {
+      keys: Array<JsonWebKey & { kid: string }>
+    }
     const jwk = jwks.keys.find((k) => k.kid === header.kid)
     expect(header.alg).toBe('RS256')
     expect(jwk).toBeTruthy()
@@ -723,8 +916,16 @@ describe('google oauth fake', () => {
     expect(Number(claims.exp)).toBeGreaterThan(Date.now() / 1000)
 
     for (const path of ['/oauth2/v3/userinfo', '/v1/userinfo', '/oauth2/v2/userinfo']) {
-      const info = (await (await fetch(`${env.GOOGLE_OAUTH_URL}${path}`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).json()) as Record<string, unknown>
-      expect(info).toMatchObject({ sub: claims.sub, email: 'sam@example.com', name: 'Sam Smith', given_name: 'Sam', family_name: 'Smith' })
+      const info = (await (
+        await fetch(`${env.GOOGLE_OAUTH_URL}${path}`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+      ).json()) as Record<string, unknown>
+      expect(info).toMatchObject({
+        sub: claims.sub,
+        email: 'sam@example.com',
+        name: 'Sam Smith',
+        given_name: 'Sam',
+        family_name: 'Smith',
+      })
       expect(typeof info.picture).toBe('string')
     }
     const bad = await fetch(`${env.GOOGLE_OAUTH_URL}/oauth2/v3/userinfo`, { headers: { authorization: 'Bearer nope' } })
@@ -749,7 +950,10 @@ describe('google oauth fake', () => {
     expect(auto.status).toBe(302)
     const code = new URL(auto.headers.get('location') ?? '').searchParams.get('code') ?? ''
     const tokens = (await (await exchange(code)).json()) as { id_token: string }
-    const claims = JSON.parse(Buffer.from(tokens.id_token.split('.')[1], 'base64url').toString()) as Record<string, unknown>
+    const claims = JSON.parse(Buffer.from(tokens.id_token.split('.')[1], 'base64url').toString()) as Record<
+      string,
+      unknown
+    >
     expect(claims).toMatchObject({ email: 'auto@example.com', email_verified: false, name: 'Auto User' })
 
     await ctl.setAuto('deny')
@@ -763,7 +967,9 @@ describe('run.ts', () => {
   it('prints FAKES_READY with env and exits on SIGTERM', async () => {
     const runPath = fileURLToPath(new URL('./run.ts', import.meta.url))
     const tsxCli = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url))
-    const child = spawn(process.execPath, [tsxCli, runPath, '--only=openai,smtp'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [tsxCli, runPath, '--only=openai,smtp'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     const line = await new Promise<string>((resolve, reject) => {
       let buf = ''
       const timer = setTimeout(() => reject(new Error(`timeout; got: ${buf}`)), 20_000)
@@ -779,7 +985,14 @@ describe('run.ts', () => {
     })
     const childEnv = JSON.parse(line.slice('FAKES_READY '.length)) as Record<string, string>
     expect(Object.keys(childEnv).sort()).toEqual(
-      ['FAKE_OPENAI_URL', 'FAKE_SMTP_CONTROL_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_MODEL', 'SMTP_URL'].sort(),
+      [
+        'FAKE_OPENAI_URL',
+        'FAKE_SMTP_CONTROL_URL',
+        'OPENAI_API_KEY',
+        'OPENAI_BASE_URL',
+        'OPENAI_MODEL',
+        'SMTP_URL',
+      ].sort(),
     )
     const health = await fetch(`${childEnv.FAKE_OPENAI_URL}/__control/health`)
     expect(health.status).toBe(200)

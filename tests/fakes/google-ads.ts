@@ -38,7 +38,18 @@ export type GoogleAdsFakeHandle = FakeHandle
 export const FAKE_ACCESS_TOKEN_PREFIX = 'ya29.fake-'
 const API_VERSION_FALLBACK = 'v21'
 const MONTHS = [
-  'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'MAY', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER', 'DECEMBER',
+  'JANUARY',
+  'FEBRUARY',
+  'MARCH',
+  'APRIL',
+  'MAY',
+  'JUNE',
+  'JULY',
+  'AUGUST',
+  'SEPTEMBER',
+  'OCTOBER',
+  'NOVEMBER',
+  'DECEMBER',
 ]
 
 export function mintAccessToken(): string {
@@ -127,10 +138,18 @@ export async function startGoogleAds(opts: GoogleAdsOptions = {}): Promise<Googl
     const clientSecret = basic?.pass ?? str(body.client_secret) ?? ''
     const grantType = str(body.grant_type)
     if (grantType !== 'refresh_token') {
-      sendJson(ctx.res, 400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type: ' + (grantType ?? '') })
+      sendJson(ctx.res, 400, {
+        error: 'unsupported_grant_type',
+        error_description: 'Invalid grant_type: ' + (grantType ?? ''),
+      })
       return
     }
-    if (!clientId || !clientSecret || (opts.clientId && clientId !== opts.clientId) || (opts.clientSecret && clientSecret !== opts.clientSecret)) {
+    if (
+      !clientId ||
+      !clientSecret ||
+      (opts.clientId && clientId !== opts.clientId) ||
+      (opts.clientSecret && clientSecret !== opts.clientSecret)
+    ) {
       sendJson(ctx.res, 401, { error: 'invalid_client', error_description: 'The OAuth client was not found.' })
       return
     }
@@ -150,8 +169,14 @@ export async function startGoogleAds(opts: GoogleAdsOptions = {}): Promise<Googl
   function generateKeywordIdeas(ctx: FakeRequest, version: string, customerId: string): void {
     const rid = requestId()
     const headers = { 'request-id': rid }
-    const fail = (http: number, status: string, message: string, code: Record<string, string>, detail: string, field?: string): void =>
-      sendJson(ctx.res, http, adsFailure(version, http, status, message, code, detail, rid, field), headers)
+    const fail = (
+      http: number,
+      status: string,
+      message: string,
+      code: Record<string, string>,
+      detail: string,
+      field?: string,
+    ): void => sendJson(ctx.res, http, adsFailure(version, http, status, message, code, detail, rid, field), headers)
 
     const token = bearerToken(ctx.headers)
     if (!token || !token.startsWith(FAKE_ACCESS_TOKEN_PREFIX)) {
@@ -172,17 +197,32 @@ export async function startGoogleAds(opts: GoogleAdsOptions = {}): Promise<Googl
         'PERMISSION_DENIED',
         'The caller does not have permission',
         { authorizationError: 'DEVELOPER_TOKEN_NOT_APPROVED' },
-        dev ? 'The developer token is not approved. Non-approved developer tokens can only be used with test accounts.' : 'The developer token is missing from the request headers.',
+        dev
+          ? 'The developer token is not approved. Non-approved developer tokens can only be used with test accounts.'
+          : 'The developer token is missing from the request headers.',
       )
       return
     }
     if (!/^\d{10}$/.test(customerId)) {
-      fail(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.', { requestError: 'INVALID_CUSTOMER_ID' }, 'Invalid customer ID.', 'customer_id')
+      fail(
+        400,
+        'INVALID_ARGUMENT',
+        'Request contains an invalid argument.',
+        { requestError: 'INVALID_CUSTOMER_ID' },
+        'Invalid customer ID.',
+        'customer_id',
+      )
       return
     }
     const body = isRecord(ctx.body) ? ctx.body : undefined
     if (!body) {
-      fail(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.', { requestError: 'INVALID_INPUT' }, 'The request body is not valid JSON.')
+      fail(
+        400,
+        'INVALID_ARGUMENT',
+        'Request contains an invalid argument.',
+        { requestError: 'INVALID_INPUT' },
+        'The request body is not valid JSON.',
+      )
       return
     }
     const seedKinds = ['keywordSeed', 'keywordAndUrlSeed', 'urlSeed', 'siteSeed'].filter((k) => body[k] !== undefined)
@@ -192,7 +232,9 @@ export async function startGoogleAds(opts: GoogleAdsOptions = {}): Promise<Googl
         'INVALID_ARGUMENT',
         'Request contains an invalid argument.',
         { keywordPlanIdeaError: seedKinds.length === 0 ? 'URL_OR_KEYWORD_SEED_REQUIRED' : 'INVALID_SEED' },
-        seedKinds.length === 0 ? 'At least one of keyword or url seed must be specified.' : 'Only one seed type may be set.',
+        seedKinds.length === 0
+          ? 'At least one of keyword or url seed must be specified.'
+          : 'Only one seed type may be set.',
         'seed',
       )
       return
@@ -200,25 +242,59 @@ export async function startGoogleAds(opts: GoogleAdsOptions = {}): Promise<Googl
     let seeds: string[] = []
     const seedField = body[seedKinds[0]]
     if (isRecord(seedField)) {
-      if (Array.isArray(seedField.keywords)) seeds = seedField.keywords.filter((k): k is string => typeof k === 'string')
+      if (Array.isArray(seedField.keywords))
+        seeds = seedField.keywords.filter((k): k is string => typeof k === 'string')
       if (seeds.length === 0 && typeof seedField.url === 'string') seeds = seedsFromUrl(seedField.url)
       if (seeds.length === 0 && typeof seedField.site === 'string') seeds = seedsFromUrl(seedField.site)
     }
     if (seeds.length === 0) {
-      fail(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.', { requestError: 'INVALID_INPUT' }, 'The seed keywords are empty.', 'keyword_seed')
+      fail(
+        400,
+        'INVALID_ARGUMENT',
+        'Request contains an invalid argument.',
+        { requestError: 'INVALID_INPUT' },
+        'The seed keywords are empty.',
+        'keyword_seed',
+      )
       return
     }
     if (seeds.length > 20) {
-      fail(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.', { collectionSizeError: 'TOO_MANY' }, 'Too many keywords in the seed. Max is 20.', 'keywords')
+      fail(
+        400,
+        'INVALID_ARGUMENT',
+        'Request contains an invalid argument.',
+        { collectionSizeError: 'TOO_MANY' },
+        'Too many keywords in the seed. Max is 20.',
+        'keywords',
+      )
       return
     }
-    const geos = Array.isArray(body.geoTargetConstants) ? body.geoTargetConstants.filter((g): g is string => typeof g === 'string') : []
+    const geos = Array.isArray(body.geoTargetConstants)
+      ? body.geoTargetConstants.filter((g): g is string => typeof g === 'string')
+      : []
     if (geos.length > 10) {
-      fail(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.', { collectionSizeError: 'TOO_MANY' }, 'Too many geo target constants. Max is 10.', 'geo_target_constants')
+      fail(
+        400,
+        'INVALID_ARGUMENT',
+        'Request contains an invalid argument.',
+        { collectionSizeError: 'TOO_MANY' },
+        'Too many geo target constants. Max is 10.',
+        'geo_target_constants',
+      )
       return
     }
-    if (geos.some((g) => !/^geoTargetConstants\/\d+$/.test(g)) || (body.language !== undefined && !/^languageConstants\/\d+$/.test(String(body.language)))) {
-      fail(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.', { requestError: 'INVALID_INPUT' }, 'Invalid resource name.', geos.length ? 'geo_target_constants' : 'language')
+    if (
+      geos.some((g) => !/^geoTargetConstants\/\d+$/.test(g)) ||
+      (body.language !== undefined && !/^languageConstants\/\d+$/.test(String(body.language)))
+    ) {
+      fail(
+        400,
+        'INVALID_ARGUMENT',
+        'Request contains an invalid argument.',
+        { requestError: 'INVALID_INPUT' },
+        'Invalid resource name.',
+        geos.length ? 'geo_target_constants' : 'language',
+      )
       return
     }
 
@@ -233,16 +309,25 @@ export async function startGoogleAds(opts: GoogleAdsOptions = {}): Promise<Googl
     if (typeof body.pageToken === 'string' && body.pageToken.length > 0) {
       const decoded = Number(Buffer.from(body.pageToken, 'base64url').toString('utf8').replace(/^o:/, ''))
       if (!Number.isInteger(decoded) || decoded < 0) {
-        fail(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.', { requestError: 'INVALID_PAGE_TOKEN' }, 'Page token is invalid.', 'page_token')
+        fail(
+          400,
+          'INVALID_ARGUMENT',
+          'Request contains an invalid argument.',
+          { requestError: 'INVALID_PAGE_TOKEN' },
+          'Page token is invalid.',
+          'page_token',
+        )
         return
       }
       offset = decoded
     }
-    const includeAvgCpc = isRecord(body.historicalMetricsOptions) && body.historicalMetricsOptions.includeAverageCpc === true
+    const includeAvgCpc =
+      isRecord(body.historicalMetricsOptions) && body.historicalMetricsOptions.includeAverageCpc === true
     const page = ideas.slice(offset, offset + pageSize)
     const out: Record<string, unknown> = {}
     if (page.length > 0) out.results = page.map((i) => ideaToProto(i, includeAvgCpc))
-    if (offset + pageSize < ideas.length) out.nextPageToken = Buffer.from(`o:${offset + pageSize}`).toString('base64url')
+    if (offset + pageSize < ideas.length)
+      out.nextPageToken = Buffer.from(`o:${offset + pageSize}`).toString('base64url')
     out.totalSize = String(ideas.length)
     sendJson(ctx.res, 200, out, headers)
   }
@@ -253,23 +338,46 @@ export async function startGoogleAds(opts: GoogleAdsOptions = {}): Promise<Googl
       defaultErrorBody: (status) => {
         const map: Record<number, [string, string, Record<string, string>]> = {
           400: ['INVALID_ARGUMENT', 'Request contains an invalid argument.', { requestError: 'INVALID_INPUT' }],
-          401: ['UNAUTHENTICATED', 'Request had invalid authentication credentials.', { authenticationError: 'OAUTH_TOKEN_INVALID' }],
-          403: ['PERMISSION_DENIED', 'The caller does not have permission', { authorizationError: 'USER_PERMISSION_DENIED' }],
-          429: ['RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota).', { quotaError: 'RESOURCE_EXHAUSTED' }],
+          401: [
+            'UNAUTHENTICATED',
+            'Request had invalid authentication credentials.',
+            { authenticationError: 'OAUTH_TOKEN_INVALID' },
+          ],
+          403: [
+            'PERMISSION_DENIED',
+            'The caller does not have permission',
+            { authorizationError: 'USER_PERMISSION_DENIED' },
+          ],
+          429: [
+            'RESOURCE_EXHAUSTED',
+            'Resource has been exhausted (e.g. check quota).',
+            { quotaError: 'RESOURCE_EXHAUSTED' },
+          ],
           503: ['UNAVAILABLE', 'The service is currently unavailable.', { internalError: 'TRANSIENT_ERROR' }],
         }
-        const [st, msg, code] = map[status] ?? ['INTERNAL', 'Internal error encountered.', { internalError: 'INTERNAL_ERROR' }]
+        const [st, msg, code] = map[status] ?? [
+          'INTERNAL',
+          'Internal error encountered.',
+          { internalError: 'INTERNAL_ERROR' },
+        ]
         const body = adsFailure(API_VERSION_FALLBACK, status, st, msg, code, msg, randomAlnum('', 22))
         if (status === 429) {
           const details = ((body.error as Record<string, unknown>).details as Array<Record<string, unknown>>)[0]
           ;(details.errors as Array<Record<string, unknown>>)[0].details = {
-            quotaErrorDetails: { rateScope: 'DEVELOPER', rateName: 'Number of operations for explorer access', retryDelay: '1s' },
+            quotaErrorDetails: {
+              rateScope: 'DEVELOPER',
+              rateName: 'Number of operations for explorer access',
+              retryDelay: '1s',
+            },
           }
         }
         return body
       },
       handler: (ctx) => {
-        if ((ctx.path === '/token' || ctx.path === '/oauth2/v3/token' || ctx.path === '/oauth2/v4/token') && ctx.method === 'POST') {
+        if (
+          (ctx.path === '/token' || ctx.path === '/oauth2/v3/token' || ctx.path === '/oauth2/v4/token') &&
+          ctx.method === 'POST'
+        ) {
           tokenEndpoint(ctx)
           return
         }
@@ -279,7 +387,11 @@ export async function startGoogleAds(opts: GoogleAdsOptions = {}): Promise<Googl
           return
         }
         sendJson(ctx.res, 404, {
-          error: { code: 404, message: `The requested URL ${ctx.path} was not found on this server.`, status: 'NOT_FOUND' },
+          error: {
+            code: 404,
+            message: `The requested URL ${ctx.path} was not found on this server.`,
+            status: 'NOT_FOUND',
+          },
         })
       },
     },

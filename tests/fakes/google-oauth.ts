@@ -206,7 +206,13 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
     return {
       sub: id.sub ?? subjectFor(id.email),
       ...(wantsProfile
-        ? { name: id.name, given_name: given, ...(family ? { family_name: family } : {}), picture: pictureFor(id), locale: 'en' }
+        ? {
+            name: id.name,
+            given_name: given,
+            ...(family ? { family_name: family } : {}),
+            picture: pictureFor(id),
+            locale: 'en',
+          }
         : {}),
       ...(wantsEmail ? { email: id.email, email_verified: id.email_verified } : {}),
     }
@@ -285,12 +291,18 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
       sendHtml(
         ctx.res,
         400,
-        pageShell('Error 400: invalid_request', `<h1>Access blocked: Authorization Error</h1><p>Error 400: invalid_request</p><p>${escapeHtml(request)}</p>`),
+        pageShell(
+          'Error 400: invalid_request',
+          `<h1>Access blocked: Authorization Error</h1><p>Error 400: invalid_request</p><p>${escapeHtml(request)}</p>`,
+        ),
       )
       return
     }
     if (auto === 'allow') {
-      redirectWithCode(ctx, request, { ...identity, ...(request.loginHint?.includes('@') ? { email: request.loginHint } : {}) })
+      redirectWithCode(ctx, request, {
+        ...identity,
+        ...(request.loginHint?.includes('@') ? { email: request.loginHint } : {}),
+      })
       return
     }
     if (auto === 'deny') {
@@ -331,7 +343,14 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
     const reqId = str(body.request_id) ?? ''
     const request = pending.get(reqId)
     if (!request) {
-      sendHtml(ctx.res, 400, pageShell('Error 400: invalid_request', '<h1>Error 400: invalid_request</h1><p>Unknown or expired authorization request.</p>'))
+      sendHtml(
+        ctx.res,
+        400,
+        pageShell(
+          'Error 400: invalid_request',
+          '<h1>Error 400: invalid_request</h1><p>Unknown or expired authorization request.</p>',
+        ),
+      )
       return
     }
     pending.delete(reqId)
@@ -343,7 +362,10 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
     const chosen: Identity = {
       email,
       name: (str(body.name) ?? '').trim() || (email === identity.email ? identity.name : email.split('@')[0]),
-      email_verified: body.email_verified === undefined ? identity.email_verified : ['true', 'on', '1', 'yes'].includes(String(body.email_verified)),
+      email_verified:
+        body.email_verified === undefined
+          ? identity.email_verified
+          : ['true', 'on', '1', 'yes'].includes(String(body.email_verified)),
       ...(email === identity.email && identity.sub ? { sub: identity.sub } : {}),
       ...(email === identity.email && identity.picture ? { picture: identity.picture } : {}),
     }
@@ -389,7 +411,9 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
       if (issued.request.codeChallenge) {
         const verifier = str(body.code_verifier) ?? ''
         const expected =
-          issued.request.codeChallengeMethod === 'S256' ? b64url(createHash('sha256').update(verifier).digest()) : verifier
+          issued.request.codeChallengeMethod === 'S256'
+            ? b64url(createHash('sha256').update(verifier).digest())
+            : verifier
         if (!verifier || expected !== issued.request.codeChallenge) {
           tokenError(ctx, 400, 'invalid_grant', 'Invalid code verifier.')
           return
@@ -406,7 +430,8 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
       }
       out.scope = scope
       out.token_type = 'Bearer'
-      if (scope.split(' ').includes('openid')) out.id_token = idTokenFor(issued.identity, clientId, accessToken, issued.request.nonce)
+      if (scope.split(' ').includes('openid'))
+        out.id_token = idTokenFor(issued.identity, clientId, accessToken, issued.request.nonce)
       sendJson(ctx.res, 200, out, { 'cache-control': 'no-store' })
       return
     }
@@ -419,8 +444,14 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
       }
       const accessToken = FAKE_ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url')
       accessTokens.set(accessToken, { clientId, scope: info.scope, identity: info.identity, expiresAt: now + 3599_000 })
-      const out: Record<string, unknown> = { access_token: accessToken, expires_in: 3599, scope: info.scope, token_type: 'Bearer' }
-      if (info.identity && info.scope.split(' ').includes('openid')) out.id_token = idTokenFor(info.identity, clientId, accessToken)
+      const out: Record<string, unknown> = {
+        access_token: accessToken,
+        expires_in: 3599,
+        scope: info.scope,
+        token_type: 'Bearer',
+      }
+      if (info.identity && info.scope.split(' ').includes('openid'))
+        out.id_token = idTokenFor(info.identity, clientId, accessToken)
       sendJson(ctx.res, 200, out, { 'cache-control': 'no-store' })
       return
     }
@@ -438,9 +469,14 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
   function userinfoEndpoint(ctx: FakeRequest): void {
     const info = accessInfo(ctx)
     if (!info || !info.identity) {
-      sendJson(ctx.res, 401, { error: 'invalid_request', error_description: 'Invalid Credentials' }, {
-        'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"',
-      })
+      sendJson(
+        ctx.res,
+        401,
+        { error: 'invalid_request', error_description: 'Invalid Credentials' },
+        {
+          'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"',
+        },
+      )
       return
     }
     sendJson(ctx.res, 200, userinfo(info.identity, info.scope))
@@ -469,7 +505,13 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
     sendJson(ctx.res, 200, {
       azp: info.clientId,
       aud: info.clientId,
-      ...(info.identity ? { sub: info.identity.sub ?? subjectFor(info.identity.email), email: info.identity.email, email_verified: String(info.identity.email_verified) } : {}),
+      ...(info.identity
+        ? {
+            sub: info.identity.sub ?? subjectFor(info.identity.email),
+            email: info.identity.email,
+            email_verified: String(info.identity.email_verified),
+          }
+        : {}),
       scope: info.scope,
       exp: String(Math.floor(info.expiresAt / 1000)),
       expires_in: String(Math.max(0, Math.floor((info.expiresAt - Date.now()) / 1000))),
@@ -494,7 +536,9 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
           ? { error: 'invalid_client', error_description: 'Unauthorized' }
           : status === 400
             ? { error: 'invalid_grant', error_description: 'Bad Request' }
-            : { error: { code: status, message: 'Backend Error', status: status === 503 ? 'UNAVAILABLE' : 'INTERNAL' } },
+            : {
+                error: { code: status, message: 'Backend Error', status: status === 503 ? 'UNAVAILABLE' : 'INTERNAL' },
+              },
       control: (ctx, sub) => {
         const body = isRecord(ctx.body) ? ctx.body : {}
         if (sub === 'identity' && ctx.method === 'POST') {
@@ -532,29 +576,63 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
             userinfo_endpoint: `${b}/v1/userinfo`,
             revocation_endpoint: `${b}/revoke`,
             jwks_uri: `${b}/oauth2/v3/certs`,
-            response_types_supported: ['code', 'token', 'id_token', 'code token', 'code id_token', 'token id_token', 'code token id_token', 'none'],
+            response_types_supported: [
+              'code',
+              'token',
+              'id_token',
+              'code token',
+              'code id_token',
+              'token id_token',
+              'code token id_token',
+              'none',
+            ],
             subject_types_supported: ['public'],
             id_token_signing_alg_values_supported: ['RS256'],
             scopes_supported: ['openid', 'email', 'profile'],
             token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
-            claims_supported: ['aud', 'email', 'email_verified', 'exp', 'family_name', 'given_name', 'iat', 'iss', 'name', 'picture', 'sub'],
+            claims_supported: [
+              'aud',
+              'email',
+              'email_verified',
+              'exp',
+              'family_name',
+              'given_name',
+              'iat',
+              'iss',
+              'name',
+              'picture',
+              'sub',
+            ],
             code_challenge_methods_supported: ['plain', 'S256'],
-            grant_types_supported: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
+            grant_types_supported: [
+              'authorization_code',
+              'refresh_token',
+              'urn:ietf:params:oauth:grant-type:device_code',
+              'urn:ietf:params:oauth:grant-type:jwt-bearer',
+            ],
           })
           return
         }
         if ((path === '/o/oauth2/v2/auth' || path === '/o/oauth2/auth') && method === 'GET') return authPage(ctx)
         if (path === '/o/oauth2/v2/auth/decision' && method === 'POST') return decision(ctx)
-        if ((path === '/token' || path === '/oauth2/v4/token' || path === '/oauth2/v3/token') && method === 'POST') return token(ctx)
+        if ((path === '/token' || path === '/oauth2/v4/token' || path === '/oauth2/v3/token') && method === 'POST')
+          return token(ctx)
         if ((path === '/oauth2/v3/certs' || path === '/oauth2/v1/certs') && method === 'GET') {
           sendJson(ctx.res, 200, jwks, { 'cache-control': 'public, max-age=21600' })
           return
         }
-        if ((path === '/v1/userinfo' || path === '/oauth2/v3/userinfo' || path === '/oauth2/v2/userinfo' || path === '/openidconnect/v1/userinfo') && (method === 'GET' || method === 'POST')) {
+        if (
+          (path === '/v1/userinfo' ||
+            path === '/oauth2/v3/userinfo' ||
+            path === '/oauth2/v2/userinfo' ||
+            path === '/openidconnect/v1/userinfo') &&
+          (method === 'GET' || method === 'POST')
+        ) {
           userinfoEndpoint(ctx)
           return
         }
-        if ((path === '/oauth2/v3/tokeninfo' || path === '/tokeninfo') && (method === 'GET' || method === 'POST')) return tokeninfo(ctx)
+        if ((path === '/oauth2/v3/tokeninfo' || path === '/tokeninfo') && (method === 'GET' || method === 'POST'))
+          return tokeninfo(ctx)
         if ((path === '/revoke' || path === '/o/oauth2/revoke') && method === 'POST') {
           const t = str(ctx.query.token) ?? (isRecord(ctx.body) ? str(ctx.body.token) : undefined) ?? ''
           if (!accessTokens.delete(t) && !refreshTokens.delete(t)) {

@@ -92,7 +92,12 @@ export function sleep(ms: number): Promise<void> {
 }
 
 export function randomId(prefix: string, bytes = 12): string {
-  return prefix + randomBytes(bytes).toString('hex').slice(0, bytes * 2)
+  return (
+    prefix +
+    randomBytes(bytes)
+      .toString('hex')
+      .slice(0, bytes * 2)
+  )
 }
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
@@ -259,7 +264,12 @@ export function sendText(
   res.end(text)
 }
 
-export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  headers: Record<string, string> = {},
+): void {
   sendText(res, status, html, 'text/html; charset=utf-8', headers)
 }
 
@@ -469,7 +479,7 @@ export async function startFakeServer(
 
   const server = createServer((req, res) => {
     onRequest(req, res).catch((err: unknown) => {
-      const message = err instanceof Error ? err.stack ?? err.message : String(err)
+      const message = err instanceof Error ? (err.stack ?? err.message) : String(err)
       if (!res.headersSent) sendJson(res, 500, { error: { message: `fake ${config.name} crashed: ${message}` } })
       else res.end()
     })

@@ -135,7 +135,11 @@ export async function startFakes(opts: StartFakesOptions = {}): Promise<RunningF
           { clientId: c.googleAdsClientId, clientSecret: c.googleAdsClientSecret },
         ],
         refreshTokens: [
-          { refreshToken: c.googleAdsRefreshToken, clientId: c.googleAdsClientId, scope: 'https://www.googleapis.com/auth/adwords' },
+          {
+            refreshToken: c.googleAdsRefreshToken,
+            clientId: c.googleAdsClientId,
+            scope: 'https://www.googleapis.com/auth/adwords',
+          },
         ],
       })
       fakes.googleOAuth = f
@@ -159,7 +163,8 @@ export async function startFakes(opts: StartFakesOptions = {}): Promise<RunningF
   }
 
   if (opts.latencyMs && opts.latencyMs > 0) {
-    for (const f of [fakes.openai, fakes.dataforseo, fakes.googleAds, fakes.stripe, fakes.googleOAuth]) f?.setLatency(opts.latencyMs)
+    for (const f of [fakes.openai, fakes.dataforseo, fakes.googleAds, fakes.stripe, fakes.googleOAuth])
+      f?.setLatency(opts.latencyMs)
   }
 
   return {
@@ -172,4 +177,11 @@ export async function startFakes(opts: StartFakesOptions = {}): Promise<RunningF
 }
 
 export { signStripePayload } from './stripe'
-export type { OpenAIFakeHandle, DataForSeoFakeHandle, GoogleAdsFakeHandle, StripeFakeHandle, GoogleOAuthFakeHandle, SmtpFakeHandle }
+export type {
+  OpenAIFakeHandle,
+  DataForSeoFakeHandle,
+  GoogleAdsFakeHandle,
+  StripeFakeHandle,
+  GoogleOAuthFakeHandle,
+  SmtpFakeHandle,
+}

@@ -37,9 +37,26 @@ export interface KeywordIdea {
 
 const PREFIXES = ['best', 'free', 'how to', 'what is', 'top', 'cheap', 'online']
 const SUFFIXES = [
-  'tools', 'software', 'for beginners', '2026', 'guide', 'examples', 'tips', 'checklist', 'template',
-  'course', 'alternatives', 'pricing', 'app', 'strategy', 'ideas', 'for small business', 'tutorial',
-  'comparison', 'reddit', 'near me',
+  'tools',
+  'software',
+  'for beginners',
+  '2026',
+  'guide',
+  'examples',
+  'tips',
+  'checklist',
+  'template',
+  'course',
+  'alternatives',
+  'pricing',
+  'app',
+  'strategy',
+  'ideas',
+  'for small business',
+  'tutorial',
+  'comparison',
+  'reddit',
+  'near me',
 ]
 const COMBO_PREFIXES = ['best', 'free', 'top', 'cheap']
 const COMBO_SUFFIXES = ['tools', 'software', 'for beginners', 'app', 'template', 'course']
@@ -47,9 +64,9 @@ const VS_TARGETS = ['diy', 'agency', 'manual']
 
 // Typical Google Ads volume buckets.
 const BUCKETS = [
-  10, 20, 30, 40, 50, 70, 90, 110, 140, 170, 210, 260, 320, 390, 480, 590, 720, 880, 1000, 1300, 1600, 1900,
-  2400, 2900, 3600, 4400, 5400, 6600, 8100, 9900, 12100, 14800, 18100, 22200, 27100, 33100, 40500, 49500,
-  60500, 74000, 90500, 110000, 135000, 165000, 201000, 246000, 301000,
+  10, 20, 30, 40, 50, 70, 90, 110, 140, 170, 210, 260, 320, 390, 480, 590, 720, 880, 1000, 1300, 1600, 1900, 2400, 2900,
+  3600, 4400, 5400, 6600, 8100, 9900, 12100, 14800, 18100, 22200, 27100, 33100, 40500, 49500, 60500, 74000, 90500,
+  110000, 135000, 165000, 201000, 246000, 301000,
 ]
 
 export function normalizeKeyword(k: string): string {
@@ -61,7 +78,10 @@ export function isEmptySeed(seeds: readonly string[]): boolean {
 }
 
 /** Ordered list of variants for one seed (seed first). */
-export function keywordVariants(seed: string, otherSeeds: readonly string[] = []): Array<{ keyword: string; depth: number }> {
+export function keywordVariants(
+  seed: string,
+  otherSeeds: readonly string[] = [],
+): Array<{ keyword: string; depth: number }> {
   const s = normalizeKeyword(seed)
   const out: Array<{ keyword: string; depth: number }> = [{ keyword: s, depth: 0 }]
   const interleaved: string[] = []
@@ -156,7 +176,11 @@ export function keywordMetrics(keyword: string, market: string, depth = 1, seed 
       year,
       month,
       searchVolume:
-        searchVolume === null ? 0 : searchVolume < 10 ? searchVolume : bucketize(searchVolume * (1 + amp * Math.sin(phase + month))),
+        searchVolume === null
+          ? 0
+          : searchVolume < 10
+            ? searchVolume
+            : bucketize(searchVolume * (1 + amp * Math.sin(phase + month))),
     }))
   }
 
@@ -181,7 +205,11 @@ export function keywordMetrics(keyword: string, market: string, depth = 1, seed 
  * All ideas for the given seeds in relevance order (seeds first, then one
  * modifier, then two modifiers, round-robin over seeds), deduplicated.
  */
-export function generateIdeas(seeds: readonly string[], market: string, opts: { includeSeeds?: boolean } = {}): KeywordIdea[] {
+export function generateIdeas(
+  seeds: readonly string[],
+  market: string,
+  opts: { includeSeeds?: boolean } = {},
+): KeywordIdea[] {
   const cleanSeeds = seeds.map(normalizeKeyword).filter((s) => s.length > 0)
   if (cleanSeeds.length === 0 || isEmptySeed(cleanSeeds)) return []
   const perSeed = cleanSeeds.map((s) => keywordVariants(s, cleanSeeds).map((v) => ({ ...v, seed: s })))

@@ -161,7 +161,8 @@ function walk(part: Part, out: ParsedMail): void {
     return
   }
   const decoded = decodeTransfer(part.body, part.headers['content-transfer-encoding'])
-  const isAttachment = disposition.value === 'attachment' || (disposition.params.filename !== undefined && !ct.value.startsWith('text/'))
+  const isAttachment =
+    disposition.value === 'attachment' || (disposition.params.filename !== undefined && !ct.value.startsWith('text/'))
   if (!isAttachment && ct.value === 'text/plain' && !out.text) {
     out.text = decodeCharset(decoded, ct.params.charset)
     return

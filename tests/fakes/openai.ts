@@ -35,7 +35,12 @@ interface OpenAIErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null }
 }
 
-function errorBody(message: string, type: string, param: string | null = null, code: string | null = null): OpenAIErrorBody {
+function errorBody(
+  message: string,
+  type: string,
+  param: string | null = null,
+  code: string | null = null,
+): OpenAIErrorBody {
   return { error: { message, type, param, code } }
 }
 
@@ -51,9 +56,19 @@ function defaultErrorFor(status: number): OpenAIErrorBody {
         'invalid_api_key',
       )
     case 403:
-      return errorBody('Country, region, or territory not supported', 'request_forbidden', null, 'unsupported_country_region_territory')
+      return errorBody(
+        'Country, region, or territory not supported',
+        'request_forbidden',
+        null,
+        'unsupported_country_region_territory',
+      )
     case 404:
-      return errorBody('The model does not exist or you do not have access to it.', 'invalid_request_error', null, 'model_not_found')
+      return errorBody(
+        'The model does not exist or you do not have access to it.',
+        'invalid_request_error',
+        null,
+        'model_not_found',
+      )
     case 429:
       return errorBody(
         'Rate limit reached for gpt-4o-mini in organization org-fake on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 120ms.',
@@ -107,7 +122,9 @@ function strictProblems(schema: unknown, path: string, out: string[]): void {
       out.push(`In context=(${path}), 'additionalProperties' is required to be supplied and to be false.`)
     }
     const props = isRecord(schema.properties) ? Object.keys(schema.properties) : []
-    const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []
+    const required = Array.isArray(schema.required)
+      ? schema.required.filter((r): r is string => typeof r === 'string')
+      : []
     const missing = props.filter((p) => !required.includes(p))
     if (missing.length > 0) {
       out.push(
@@ -115,7 +132,8 @@ function strictProblems(schema: unknown, path: string, out: string[]): void {
       )
     }
     if (isRecord(schema.properties)) {
-      for (const [k, v] of Object.entries(schema.properties)) strictProblems(v, path ? `${path}, 'properties', '${k}'` : `'properties', '${k}'`, out)
+      for (const [k, v] of Object.entries(schema.properties))
+        strictProblems(v, path ? `${path}, 'properties', '${k}'` : `'properties', '${k}'`, out)
     }
   }
   if (schema.items !== undefined) strictProblems(schema.items, `${path}, 'items'`, out)
@@ -198,11 +216,14 @@ function genString(schema: Schema, ctx: GenCtx, name: string, index: number, par
   const format = typeof schema.format === 'string' ? schema.format : ''
   let s: string
 
-  if (format === 'date-time') s = new Date(Date.UTC(2026, 0, 1 + rng.int(0, 300), rng.int(0, 23), rng.int(0, 59))).toISOString()
+  if (format === 'date-time')
+    s = new Date(Date.UTC(2026, 0, 1 + rng.int(0, 300), rng.int(0, 23), rng.int(0, 59))).toISOString()
   else if (format === 'date') s = new Date(Date.UTC(2026, 0, 1 + rng.int(0, 300))).toISOString().slice(0, 10)
-  else if (format === 'time') s = `${String(rng.int(0, 23)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}:00`
+  else if (format === 'time')
+    s = `${String(rng.int(0, 23)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}:00`
   else if (format === 'email') s = `${slugify(phrase).replace(/-/g, '.')}${index > 0 ? index : ''}@example.com`
-  else if (format === 'uri' || format === 'url') s = `https://example.com/${slugify(phrase)}${index > 0 ? `-${index}` : ''}`
+  else if (format === 'uri' || format === 'url')
+    s = `https://example.com/${slugify(phrase)}${index > 0 ? `-${index}` : ''}`
   else if (format === 'uuid') {
     const h = randomHexFrom(rng, 32)
     s = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`
@@ -215,11 +236,13 @@ function genString(schema: Schema, ctx: GenCtx, name: string, index: number, par
   else if (/(^|_)country(_code)?$/.test(n)) s = 'US'
   else if (/(^|_)(id|uuid)$/.test(n) || /_id$/.test(n)) s = `${slugify(phrase).slice(0, 20)}-${index + 1}`
   else if (/colou?r/.test(n)) s = rng.pick(['#2563eb', '#16a34a', '#db2777', '#f59e0b'])
-  else if (/(^|_)(date|time|timestamp)$|_at$/.test(n)) s = new Date(Date.UTC(2026, 0, 1 + rng.int(0, 300))).toISOString()
+  else if (/(^|_)(date|time|timestamp)$|_at$/.test(n))
+    s = new Date(Date.UTC(2026, 0, 1 + rng.int(0, 300))).toISOString()
   else if (/(^|_)(meta_title|seo_title|title|headline|h1)$/.test(n) && parentName === '')
     s = TITLE_PATTERNS[rng.int(0, TITLE_PATTERNS.length - 1)](tc)
   else if (/(title|heading|headline|h1|h2|h3|subheading|label|topic|subject|name|question)/.test(n)) {
-    if (/question/.test(n)) s = `${rng.pick(['What is', 'How does', 'Why does', 'When should I use'])} ${phrase}${index > 0 ? ` for ${rng.pick(['beginners', 'small teams', 'ecommerce', 'agencies'])}` : ''}?`
+    if (/question/.test(n))
+      s = `${rng.pick(['What is', 'How does', 'Why does', 'When should I use'])} ${phrase}${index > 0 ? ` for ${rng.pick(['beginners', 'small teams', 'ecommerce', 'agencies'])}` : ''}?`
     else if (index === 0 && !/head/.test(n)) s = TITLE_PATTERNS[rng.int(0, TITLE_PATTERNS.length - 1)](tc)
     else s = HEADING_PATTERNS[(index + ctx.salt) % HEADING_PATTERNS.length](tc)
   } else if (/(keyword|term|query|phrase|tag|entity|entities|topic)/.test(n)) {
@@ -426,7 +449,13 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
   function buildChoice(body: Record<string, unknown>, messages: unknown[], choiceIndex: number): Choice {
     const prompt = lastUserText(messages)
     const phrase = mainPhrase(prompt)
-    const seedMaterial = JSON.stringify([messages, body.response_format ?? null, body.tools ?? null, body.seed ?? null, choiceIndex])
+    const seedMaterial = JSON.stringify([
+      messages,
+      body.response_format ?? null,
+      body.tools ?? null,
+      body.seed ?? null,
+      choiceIndex,
+    ])
     const rng = rngFrom(seedMaterial)
     const rf = isRecord(body.response_format) ? body.response_format : undefined
 
@@ -434,8 +463,10 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
     const tools = Array.isArray(body.tools) ? body.tools.filter(isRecord) : []
     const tc = body.tool_choice
     if (tools.length > 0 && (tc === 'required' || (isRecord(tc) && tc.type === 'function'))) {
-      const wanted = isRecord(tc) && isRecord(tc.function) && typeof tc.function.name === 'string' ? tc.function.name : undefined
-      const tool = tools.find((t) => isRecord(t.function) && (wanted === undefined || t.function.name === wanted)) ?? tools[0]
+      const wanted =
+        isRecord(tc) && isRecord(tc.function) && typeof tc.function.name === 'string' ? tc.function.name : undefined
+      const tool =
+        tools.find((t) => isRecord(t.function) && (wanted === undefined || t.function.name === wanted)) ?? tools[0]
       const fn = isRecord(tool.function) ? tool.function : {}
       const params = isRecord(fn.parameters) ? fn.parameters : { type: 'object', properties: {} }
       const args = generateFromSchema(params, { rng, phrase, root: params, depth: 0, refDepth: 0, salt: 0 })
@@ -469,7 +500,7 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
   function validate(body: unknown): OpenAIErrorBody | undefined {
     if (!isRecord(body)) {
       return errorBody(
-        'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)',
+        "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)",
         'invalid_request_error',
       )
     }
@@ -492,7 +523,12 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
       if (rf.type === 'json_schema') {
         const js = rf.json_schema
         if (!isRecord(js)) {
-          return errorBody("Missing required parameter: 'response_format.json_schema'.", 'invalid_request_error', 'response_format.json_schema', 'missing_required_parameter')
+          return errorBody(
+            "Missing required parameter: 'response_format.json_schema'.",
+            'invalid_request_error',
+            'response_format.json_schema',
+            'missing_required_parameter',
+          )
         }
         if (typeof js.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(js.name)) {
           return errorBody(
@@ -515,7 +551,12 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
           const problems: string[] = []
           strictProblems(schema, '', problems)
           if (problems.length > 0) {
-            return errorBody(`Invalid schema for response_format '${js.name}': ${problems[0]}`, 'invalid_request_error', 'response_format', 'invalid_json_schema')
+            return errorBody(
+              `Invalid schema for response_format '${js.name}': ${problems[0]}`,
+              'invalid_request_error',
+              'response_format',
+              'invalid_json_schema',
+            )
           }
         }
       }
@@ -564,7 +605,12 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
       completion_tokens: estimateTokens(completionChars),
       total_tokens: estimateTokens(promptChars) + estimateTokens(completionChars),
       prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      completion_tokens_details: {
+        reasoning_tokens: 0,
+        audio_tokens: 0,
+        accepted_prediction_tokens: 0,
+        rejected_prediction_tokens: 0,
+      },
     }
     const id = randomAlnum('chatcmpl-', 29)
     const created = Math.floor(Date.now() / 1000)
@@ -577,7 +623,14 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
         'cache-control': 'no-cache',
         connection: 'keep-alive',
       })
-      const base = { id, object: 'chat.completion.chunk', created, model, service_tier: 'default', system_fingerprint: fingerprint }
+      const base = {
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model,
+        service_tier: 'default',
+        system_fingerprint: fingerprint,
+      }
       const withUsage = includeUsage ? { usage: null } : {}
       const chunkRng = rngFrom(id)
       for (let ci = 0; ci < choices.length; ci++) {
@@ -585,7 +638,14 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
         if (res.destroyed) return
         writeSse(res, {
           ...base,
-          choices: [{ index: ci, delta: { role: 'assistant', content: c.toolCalls ? null : '', refusal: null }, logprobs: null, finish_reason: null }],
+          choices: [
+            {
+              index: ci,
+              delta: { role: 'assistant', content: c.toolCalls ? null : '', refusal: null },
+              logprobs: null,
+              finish_reason: null,
+            },
+          ],
           ...withUsage,
         })
         if (c.toolCalls) {
@@ -595,7 +655,16 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
               choices: [
                 {
                   index: ci,
-                  delta: { tool_calls: [{ index: ti, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] },
+                  delta: {
+                    tool_calls: [
+                      {
+                        index: ti,
+                        id: call.id,
+                        type: 'function',
+                        function: { name: call.function.name, arguments: '' },
+                      },
+                    ],
+                  },
                   logprobs: null,
                   finish_reason: null,
                 },
@@ -603,11 +672,18 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
               ...withUsage,
             })
             const args = call.function.arguments
-            for (let pos = 0; pos < args.length; ) {
+            for (let pos = 0; pos < args.length;) {
               const len = chunkRng.int(4, 16)
               writeSse(res, {
                 ...base,
-                choices: [{ index: ci, delta: { tool_calls: [{ index: ti, function: { arguments: args.slice(pos, pos + len) } }] }, logprobs: null, finish_reason: null }],
+                choices: [
+                  {
+                    index: ci,
+                    delta: { tool_calls: [{ index: ti, function: { arguments: args.slice(pos, pos + len) } }] },
+                    logprobs: null,
+                    finish_reason: null,
+                  },
+                ],
                 ...withUsage,
               })
               pos += len
@@ -615,14 +691,24 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
           })
         } else {
           const text = c.content ?? ''
-          for (let pos = 0; pos < text.length; ) {
+          for (let pos = 0; pos < text.length;) {
             const len = chunkRng.int(3, 16)
-            writeSse(res, { ...base, choices: [{ index: ci, delta: { content: text.slice(pos, pos + len) }, logprobs: null, finish_reason: null }], ...withUsage })
+            writeSse(res, {
+              ...base,
+              choices: [
+                { index: ci, delta: { content: text.slice(pos, pos + len) }, logprobs: null, finish_reason: null },
+              ],
+              ...withUsage,
+            })
             pos += len
             if (pos % 7 === 0) await new Promise((r) => setImmediate(r))
           }
         }
-        writeSse(res, { ...base, choices: [{ index: ci, delta: {}, logprobs: null, finish_reason: c.finishReason }], ...withUsage })
+        writeSse(res, {
+          ...base,
+          choices: [{ index: ci, delta: {}, logprobs: null, finish_reason: c.finishReason }],
+          ...withUsage,
+        })
       }
       if (includeUsage) writeSse(res, { ...base, choices: [], usage })
       writeSse(res, '[DONE]')

@@ -52,7 +52,11 @@ const MAX_MESSAGES = 1000
 
 function matchesTo(m: StoredMessage, to: string): boolean {
   const wanted = to.trim().toLowerCase()
-  return m.to.some((a) => a.toLowerCase() === wanted) || addressesFrom(m.headers.to).includes(wanted) || addressesFrom(m.headers.cc).includes(wanted)
+  return (
+    m.to.some((a) => a.toLowerCase() === wanted) ||
+    addressesFrom(m.headers.to).includes(wanted) ||
+    addressesFrom(m.headers.cc).includes(wanted)
+  )
 }
 
 export async function startSmtp(opts: SmtpFakeOptions = {}): Promise<SmtpFakeHandle> {
@@ -81,7 +85,9 @@ export async function startSmtp(opts: SmtpFakeOptions = {}): Promise<SmtpFakeHan
           const parsed = parseMail(raw)
           const msg: StoredMessage = {
             id: randomUUID(),
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : addressesFrom(parsed.headers.from)[0] ?? '',
+            from: session.envelope.mailFrom
+              ? session.envelope.mailFrom.address
+              : (addressesFrom(parsed.headers.from)[0] ?? ''),
             to: session.envelope.rcptTo.map((r) => r.address),
             subject: parsed.subject,
             text: parsed.text,

@@ -36,7 +36,11 @@ import {
 export const STRIPE_EVENT_API_VERSION = '2025-03-31.basil'
 
 /** Value for a `Stripe-Signature` header: `t=<ts>,v1=<hex hmac_sha256(secret, ts + "." + payload)>`. */
-export function signStripePayload(payload: string, secret: string, timestamp: number = Math.floor(Date.now() / 1000)): string {
+export function signStripePayload(
+  payload: string,
+  secret: string,
+  timestamp: number = Math.floor(Date.now() / 1000),
+): string {
   const signature = createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex')
   return `t=${timestamp},v1=${signature}`
 }
@@ -66,10 +70,17 @@ export interface StoredEvent {
 
 export type StripeFakeHandle = FakeHandle & {
   setWebhook(url: string | null, secret?: string): void
-  completeCheckout(sessionId: string, details?: { email?: string; name?: string }): Promise<{ session: CheckoutSession; deliveries: Delivery[] }>
+  completeCheckout(
+    sessionId: string,
+    details?: { email?: string; name?: string },
+  ): Promise<{ session: CheckoutSession; deliveries: Delivery[] }>
   renewSubscription(subscriptionId: string): Promise<{ subscription: Subscription; deliveries: Delivery[] }>
   failPayment(subscriptionId: string): Promise<{ subscription: Subscription; deliveries: Delivery[] }>
-  sendEvent(type: string, object: Record<string, unknown>, previousAttributes?: Record<string, unknown>): Promise<Delivery>
+  sendEvent(
+    type: string,
+    object: Record<string, unknown>,
+    previousAttributes?: Record<string, unknown>,
+  ): Promise<Delivery>
   resendEvent(eventId: string): Promise<Delivery>
   events(): StoredEvent[]
 }
@@ -93,7 +104,13 @@ export interface Price {
   metadata: Metadata
   nickname: string | null
   product: string
-  recurring: { interval: Interval; interval_count: number; meter: null; trial_period_days: null; usage_type: 'licensed' } | null
+  recurring: {
+    interval: Interval
+    interval_count: number
+    meter: null
+    trial_period_days: null
+    usage_type: 'licensed'
+  } | null
   tax_behavior: 'unspecified'
   tiers_mode: null
   transform_quantity: null
@@ -114,7 +131,12 @@ export interface Customer {
   description: string | null
   email: string | null
   invoice_prefix: string
-  invoice_settings: { custom_fields: null; default_payment_method: string | null; footer: null; rendering_options: null }
+  invoice_settings: {
+    custom_fields: null
+    default_payment_method: string | null
+    footer: null
+    rendering_options: null
+  }
   livemode: false
   metadata: Metadata
   name: string | null
@@ -144,7 +166,14 @@ export interface CheckoutSession {
   currency: string
   customer: string | null
   customer_creation: 'always' | 'if_required' | null
-  customer_details: { email: string | null; name: string | null; address: null; phone: null; tax_exempt: 'none'; tax_ids: [] } | null
+  customer_details: {
+    email: string | null
+    name: string | null
+    address: null
+    phone: null
+    tax_exempt: 'none'
+    tax_ids: []
+  } | null
   customer_email: string | null
   expires_at: number
   invoice: string | null
@@ -243,7 +272,12 @@ export interface Invoice {
   period_end: number
   period_start: number
   status: 'draft' | 'open' | 'paid' | 'uncollectible' | 'void'
-  status_transitions: { finalized_at: number | null; marked_uncollectible_at: null; paid_at: number | null; voided_at: null }
+  status_transitions: {
+    finalized_at: number | null
+    marked_uncollectible_at: null
+    paid_at: number | null
+    voided_at: null
+  }
   subtotal: number
   total: number
 }
@@ -322,7 +356,8 @@ function toInt(v: unknown): number | undefined {
 function toMetadata(v: unknown): Metadata {
   const out: Metadata = {}
   if (Array.isArray(v)) v.forEach((x, i) => typeof x === 'string' && (out[String(i)] = x))
-  else if (isRecord(v)) for (const [k, x] of Object.entries(v)) if (typeof x === 'string' || typeof x === 'number') out[k] = String(x)
+  else if (isRecord(v))
+    for (const [k, x] of Object.entries(v)) if (typeof x === 'string' || typeof x === 'number') out[k] = String(x)
   return out
 }
 
@@ -378,12 +413,18 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
   let customers = new Map<string, Customer>()
   let prices = new Map<string, Price>()
   let products = new Map<string, Record<string, unknown>>()
-  let sessions = new Map<string, CheckoutSession & { _lineItems: LineItemInput[]; _subscriptionData: { metadata: Metadata; trialDays?: number } }>()
+  let sessions = new Map<
+    string,
+    CheckoutSession & { _lineItems: LineItemInput[]; _subscriptionData: { metadata: Metadata; trialDays?: number } }
+  >()
   let subscriptions = new Map<string, Subscription>()
   let invoices = new Map<string, Invoice>()
   let portalSessions = new Map<string, PortalSession>()
   let events: StoredEvent[] = []
-  let idempotency = new Map<string, { rawBody: string; path: string; status: number; body: unknown; requestId: string }>()
+  let idempotency = new Map<
+    string,
+    { rawBody: string; path: string; status: number; body: unknown; requestId: string }
+  >()
   let webhook: { url: string; secret: string } | null = opts.webhookUrl
     ? { url: opts.webhookUrl, secret: opts.webhookSecret ?? 'whsec_fake_local_secret' }
     : null
@@ -489,7 +530,9 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
       created,
       data: {
         object: clone(object),
-        ...(previousAttributes && Object.keys(previousAttributes).length > 0 ? { previous_attributes: clone(previousAttributes) } : {}),
+        ...(previousAttributes && Object.keys(previousAttributes).length > 0
+          ? { previous_attributes: clone(previousAttributes) }
+          : {}),
       },
       livemode: false,
       pending_webhooks: 1,
@@ -538,7 +581,9 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
       metadata: toMetadata(params.metadata),
       name: str(params.name) ?? null,
       phone: str(params.phone) ?? null,
-      preferred_locales: Array.isArray(params.preferred_locales) ? params.preferred_locales.filter((x): x is string => typeof x === 'string') : [],
+      preferred_locales: Array.isArray(params.preferred_locales)
+        ? params.preferred_locales.filter((x): x is string => typeof x === 'string')
+        : [],
       shipping: null,
       tax_exempt: 'none',
       test_clock: null,
@@ -589,11 +634,21 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
             metadata: {},
             parent: {
               invoice_item_details: null,
-              subscription_item_details: { invoice_item: null, proration: false, proration_details: { credited_items: null }, subscription: sub.id, subscription_item: item.id },
+              subscription_item_details: {
+                invoice_item: null,
+                proration: false,
+                proration_details: { credited_items: null },
+                subscription: sub.id,
+                subscription_item: item.id,
+              },
               type: 'subscription_item_details',
             },
             period: { end: item.current_period_end, start: item.current_period_start },
-            pricing: { price_details: { price: item.price.id, product: item.price.product }, type: 'price_details', unit_amount_decimal: item.price.unit_amount_decimal },
+            pricing: {
+              price_details: { price: item.price.id, product: item.price.product },
+              type: 'price_details',
+              unit_amount_decimal: item.price.unit_amount_decimal,
+            },
             quantity: item.quantity,
           },
         ],
@@ -613,7 +668,12 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
       period_end: item.current_period_start,
       period_start: item.current_period_start,
       status: paid ? 'paid' : 'open',
-      status_transitions: { finalized_at: ts, marked_uncollectible_at: null, paid_at: paid ? ts : null, voided_at: null },
+      status_transitions: {
+        finalized_at: ts,
+        marked_uncollectible_at: null,
+        paid_at: paid ? ts : null,
+        voided_at: null,
+      },
       subtotal: amount,
       total: amount,
     }
@@ -621,7 +681,12 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
     return inv
   }
 
-  function buildSubscription(customerId: string, lineItems: LineItemInput[], metadata: Metadata, trialDays?: number): Subscription {
+  function buildSubscription(
+    customerId: string,
+    lineItems: LineItemInput[],
+    metadata: Metadata,
+    trialDays?: number,
+  ): Subscription {
     const id = randomAlnum('sub_', 24)
     const start = now()
     const first = getPrice(lineItems[0].price)
@@ -662,7 +727,13 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
       description: null,
       discounts: [],
       ended_at: null,
-      items: { object: 'list', data: items, has_more: false, total_count: items.length, url: `/v1/subscription_items?subscription=${id}` },
+      items: {
+        object: 'list',
+        data: items,
+        has_more: false,
+        total_count: items.length,
+        url: `/v1/subscription_items?subscription=${id}`,
+      },
       latest_invoice: null,
       livemode: false,
       metadata,
@@ -688,22 +759,41 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
 
   // --- flows --------------------------------------------------------------
 
-  async function completeCheckout(sessionId: string, details: { email?: string; name?: string } = {}): Promise<{ session: CheckoutSession; deliveries: Delivery[] }> {
+  async function completeCheckout(
+    sessionId: string,
+    details: { email?: string; name?: string } = {},
+  ): Promise<{ session: CheckoutSession; deliveries: Delivery[] }> {
     const session = sessions.get(sessionId)
     if (!session) throw missing('checkout.session', sessionId)
-    if (session.status !== 'open') throw invalid(`This Checkout Session is no longer active (status: ${session.status}).`)
+    if (session.status !== 'open')
+      throw invalid(`This Checkout Session is no longer active (status: ${session.status}).`)
     let customer = session.customer ? customers.get(session.customer) : undefined
     if (!customer) {
-      customer = createCustomer({ email: session.customer_email ?? details.email ?? 'jane@example.com', name: details.name })
+      customer = createCustomer({
+        email: session.customer_email ?? details.email ?? 'jane@example.com',
+        name: details.name,
+      })
     } else if (details.name && !customer.name) {
       customer.name = details.name
     }
     const deliveries: Delivery[] = []
     session.customer = customer.id
-    session.customer_details = { email: customer.email, name: customer.name, address: null, phone: null, tax_exempt: 'none', tax_ids: [] }
+    session.customer_details = {
+      email: customer.email,
+      name: customer.name,
+      address: null,
+      phone: null,
+      tax_exempt: 'none',
+      tax_ids: [],
+    }
     session.status = 'complete'
     if (session.mode === 'subscription') {
-      const sub = buildSubscription(customer.id, session._lineItems, { ...session._subscriptionData.metadata }, session._subscriptionData.trialDays)
+      const sub = buildSubscription(
+        customer.id,
+        session._lineItems,
+        { ...session._subscriptionData.metadata },
+        session._subscriptionData.trialDays,
+      )
       const inv = buildInvoice(sub, 'subscription_create', true, sub.status === 'trialing' ? 0 : undefined)
       sub.latest_invoice = inv.id
       session.subscription = sub.id
@@ -835,7 +925,11 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
     return out
   }
 
-  function list<T extends { id: string; created: number }>(ctx: FakeRequest, url: string, all: T[]): Record<string, unknown> {
+  function list<T extends { id: string; created: number }>(
+    ctx: FakeRequest,
+    url: string,
+    all: T[],
+  ): Record<string, unknown> {
     const limit = Math.max(1, Math.min(100, toInt(ctx.query.limit) ?? 10))
     const sorted = [...all].sort((a, b) => b.created - a.created)
     let start = 0
@@ -846,7 +940,11 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
   }
 
   function publicSession(s: CheckoutSession): CheckoutSession {
-    const { _lineItems: _l, _subscriptionData: _s, ...rest } = s as CheckoutSession & { _lineItems?: unknown; _subscriptionData?: unknown }
+    const {
+      _lineItems: _l,
+      _subscriptionData: _s,
+      ...rest
+    } = s as CheckoutSession & { _lineItems?: unknown; _subscriptionData?: unknown }
     return clone(rest)
   }
 
@@ -944,11 +1042,20 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
           const pd = isRecord(p.product_data) ? p.product_data : undefined
           if (!pd || !str(pd.name)) throw paramMissing('product')
           product = randomAlnum('prod_', 14)
-          products.set(product, { id: product, object: 'product', active: true, created: now(), name: str(pd.name), metadata: toMetadata(pd.metadata), livemode: false })
+          products.set(product, {
+            id: product,
+            object: 'product',
+            active: true,
+            created: now(),
+            name: str(pd.name),
+            metadata: toMetadata(pd.metadata),
+            livemode: false,
+          })
         } else if (!products.has(product)) throw missing('product', product, 'product')
         const rec = isRecord(p.recurring) ? p.recurring : undefined
         const interval = rec ? (str(rec.interval) as Interval | undefined) : undefined
-        if (rec && (!interval || !['day', 'week', 'month', 'year'].includes(interval))) throw invalid('Invalid recurring[interval]', 'recurring[interval]')
+        if (rec && (!interval || !['day', 'week', 'month', 'year'].includes(interval)))
+          throw invalid('Invalid recurring[interval]', 'recurring[interval]')
         const id = randomAlnum('price_', 24)
         const price: Price = {
           id,
@@ -965,7 +1072,13 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
           product,
           recurring:
             rec && interval
-              ? { interval, interval_count: toInt(rec.interval_count) ?? 1, meter: null, trial_period_days: null, usage_type: 'licensed' }
+              ? {
+                  interval,
+                  interval_count: toInt(rec.interval_count) ?? 1,
+                  meter: null,
+                  trial_period_days: null,
+                  usage_type: 'licensed',
+                }
               : null,
           tax_behavior: 'unspecified',
           tiers_mode: null,
@@ -988,14 +1101,18 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
     // checkout sessions
     if (seg[0] === 'checkout' && seg[1] === 'sessions') {
       if (seg.length === 2 && method === 'POST') return ok(withExpand(ctx, createSession(ctx, p)))
-      if (seg.length === 2 && method === 'GET') return ok(list(ctx, '/v1/checkout/sessions', [...sessions.values()].map(publicSession)))
+      if (seg.length === 2 && method === 'GET')
+        return ok(list(ctx, '/v1/checkout/sessions', [...sessions.values()].map(publicSession)))
       if (seg.length >= 3) {
         const s = sessions.get(seg[2])
         if (!s) throw missing('checkout.session', seg[2])
         if (seg.length === 3 && method === 'GET') return ok(withExpand(ctx, publicSession(s)))
         if (seg[3] === 'line_items' && method === 'GET') return ok(lineItemsList(s.id))
         if (seg[3] === 'expire' && method === 'POST') {
-          if (s.status !== 'open') throw invalid(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`)
+          if (s.status !== 'open')
+            throw invalid(
+              `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`,
+            )
           s.status = 'expired'
           s.url = null
           await emit('checkout.session.expired', publicSession(s), undefined, reqInfo)
@@ -1078,17 +1195,23 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
       return ok(ps)
     }
 
-    throw new StripeApiError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${ctx.path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`)
+    throw new StripeApiError(
+      404,
+      'invalid_request_error',
+      `Unrecognized request URL (${method}: ${ctx.path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+    )
   }
 
   function createSession(ctx: FakeRequest, p: Record<string, unknown>): CheckoutSession {
     const mode = str(p.mode)
     if (!mode) throw paramMissing('mode')
-    if (!['subscription', 'payment', 'setup'].includes(mode)) throw invalid(`Invalid mode: must be one of payment, setup, or subscription`, 'mode')
+    if (!['subscription', 'payment', 'setup'].includes(mode))
+      throw invalid(`Invalid mode: must be one of payment, setup, or subscription`, 'mode')
     const customer = str(p.customer) ?? null
     if (customer) getCustomer(customer, 'customer')
     const customerEmail = str(p.customer_email) ?? null
-    if (customer && customerEmail) throw invalid('You may only specify one of these parameters: customer, customer_email.', 'customer_email')
+    if (customer && customerEmail)
+      throw invalid('You may only specify one of these parameters: customer, customer_email.', 'customer_email')
     const rawItems = Array.isArray(p.line_items) ? p.line_items : []
     const lineItems: LineItemInput[] = []
     rawItems.forEach((li, i) => {
@@ -1100,7 +1223,10 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
     })
     if (mode !== 'setup' && lineItems.length === 0) throw paramMissing('line_items')
     if (mode === 'subscription' && !lineItems.some((li) => getPrice(li.price).recurring !== null)) {
-      throw invalid('You must provide at least one recurring price in `subscription` mode when using prices.', 'line_items')
+      throw invalid(
+        'You must provide at least one recurring price in `subscription` mode when using prices.',
+        'line_items',
+      )
     }
     const uiMode = str(p.ui_mode) ?? 'hosted'
     const successUrl = str(p.success_url) ?? null
@@ -1115,7 +1241,10 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
     const amount = lineItems.reduce((s, li) => s + getPrice(li.price).unit_amount * li.quantity, 0)
     const id = `cs_test_${randomAlnum('', 58)}`
     const created = now()
-    const session: CheckoutSession & { _lineItems: LineItemInput[]; _subscriptionData: { metadata: Metadata; trialDays?: number } } = {
+    const session: CheckoutSession & {
+      _lineItems: LineItemInput[]
+      _subscriptionData: { metadata: Metadata; trialDays?: number }
+    } = {
       id,
       object: 'checkout.session',
       allow_promotion_codes: toBool(p.allow_promotion_codes) ?? null,
@@ -1177,7 +1306,7 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
       sub.cancellation_details = { ...sub.cancellation_details, reason: cape ? 'cancellation_requested' : null }
     }
     if (p.cancel_at !== undefined) {
-      const at = p.cancel_at === '' ? null : toInt(p.cancel_at) ?? null
+      const at = p.cancel_at === '' ? null : (toInt(p.cancel_at) ?? null)
       if (at !== sub.cancel_at) {
         previous.cancel_at = sub.cancel_at
         sub.cancel_at = at
@@ -1213,7 +1342,7 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
       p.items.forEach((raw, i) => {
         if (!isRecord(raw)) return
         const itemId = str(raw.id)
-        const item = itemId ? sub.items.data.find((x) => x.id === itemId) : sub.items.data[i] ?? sub.items.data[0]
+        const item = itemId ? sub.items.data.find((x) => x.id === itemId) : (sub.items.data[i] ?? sub.items.data[0])
         if (itemId && !item) throw missing('subscription_item', itemId, `items[${i}][id]`)
         if (!item) return
         const priceId = str(raw.price)
@@ -1245,7 +1374,14 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
   function checkoutPage(ctx: FakeRequest, id: string): void {
     const s = sessions.get(id)
     if (!s) {
-      sendHtml(ctx.res, 404, pageShell('Not found', '<h1>Something went wrong</h1><p class="muted">The page you were looking for could not be found.</p>'))
+      sendHtml(
+        ctx.res,
+        404,
+        pageShell(
+          'Not found',
+          '<h1>Something went wrong</h1><p class="muted">The page you were looking for could not be found.</p>',
+        ),
+      )
       return
     }
     if (s.status !== 'open') {
@@ -1263,7 +1399,9 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
     const price = getPrice(s._lineItems[0]?.price ?? 'price_monthly')
     const customer = s.customer ? customers.get(s.customer) : undefined
     const email = customer?.email ?? s.customer_email ?? 'jane@example.com'
-    const trial = s._subscriptionData.trialDays ? `<p class="muted">${s._subscriptionData.trialDays}-day free trial</p>` : ''
+    const trial = s._subscriptionData.trialDays
+      ? `<p class="muted">${s._subscriptionData.trialDays}-day free trial</p>`
+      : ''
     const html = pageShell(
       'Fake Stripe Checkout',
       `<h1>Fake Stripe Checkout</h1>
@@ -1299,7 +1437,14 @@ ${s.cancel_url ? `<p><a href="${escapeHtml(s.cancel_url)}">Cancel</a></p>` : ''}
       redirect(ctx.res, 303, target)
       return
     }
-    sendHtml(ctx.res, 200, pageShell('Payment complete', `<h1>Payment complete</h1><p>Session ${escapeHtml(s.id)} is ${escapeHtml(s.status)}.</p>`))
+    sendHtml(
+      ctx.res,
+      200,
+      pageShell(
+        'Payment complete',
+        `<h1>Payment complete</h1><p>Session ${escapeHtml(s.id)} is ${escapeHtml(s.status)}.</p>`,
+      ),
+    )
   }
 
   function portalPage(ctx: FakeRequest, id: string): void {
@@ -1341,7 +1486,11 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
       sendHtml(ctx.res, 404, pageShell('Not found', '<h1>Not found</h1>'))
       return
     }
-    await updateSubscription(sub, { cancel_at_period_end: action === 'cancel' ? 'true' : 'false' }, { id: randomAlnum('req_', 14), idempotency_key: null })
+    await updateSubscription(
+      sub,
+      { cancel_at_period_end: action === 'cancel' ? 'true' : 'false' },
+      { id: randomAlnum('req_', 14), idempotency_key: null },
+    )
     redirect(ctx.res, 303, `/portal/${id}`)
   }
 
@@ -1356,7 +1505,8 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
         "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.",
       )
     }
-    const masked = key.length > 8 ? `${key.slice(0, 8)}${'*'.repeat(Math.max(0, key.length - 12))}${key.slice(-4)}` : key
+    const masked =
+      key.length > 8 ? `${key.slice(0, 8)}${'*'.repeat(Math.max(0, key.length - 12))}${key.slice(-4)}` : key
     if (!/^(sk|rk)_(test|live)_/.test(key) || (opts.secretKey !== undefined && key !== opts.secretKey)) {
       return new StripeApiError(401, 'invalid_request_error', `Invalid API Key provided: ${masked}`, 'api_key_invalid')
     }
@@ -1375,7 +1525,7 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
       sendJson(ctx.res, auth.status, auth.body(), { ...headers, 'www-authenticate': 'Bearer realm="Stripe"' })
       return
     }
-    const idemKey = ctx.method === 'POST' ? str(ctx.headers['idempotency-key']) ?? null : null
+    const idemKey = ctx.method === 'POST' ? (str(ctx.headers['idempotency-key']) ?? null) : null
     if (idemKey) {
       const stored = idempotency.get(idemKey)
       if (stored) {
@@ -1408,7 +1558,13 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
       throw err
     }
     if (idemKey) {
-      idempotency.set(idemKey, { rawBody: ctx.rawBody, path: ctx.path, status: result.status, body: result.body, requestId })
+      idempotency.set(idemKey, {
+        rawBody: ctx.rawBody,
+        path: ctx.path,
+        status: result.status,
+        body: result.body,
+        requestId,
+      })
       headers['idempotency-key'] = idemKey
     }
     sendJson(ctx.res, result.status, result.body, headers)
@@ -1456,7 +1612,13 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
     }
     if (sub === 'events' && ctx.method === 'GET') {
       sendJson(ctx.res, 200, {
-        events: events.map((e) => ({ id: e.id, type: e.type, created: e.created, deliveries: e.deliveries, event: JSON.parse(e.payload) as unknown })),
+        events: events.map((e) => ({
+          id: e.id,
+          type: e.type,
+          created: e.created,
+          deliveries: e.deliveries,
+          event: JSON.parse(e.payload) as unknown,
+        })),
       })
       return true
     }
@@ -1499,7 +1661,8 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
               : 'Invalid request',
           status === 429 ? 'rate_limit' : undefined,
         ).body(),
-      baseHeaders: (ctx): Record<string, string> => (ctx.path.startsWith('/v1/') ? { 'request-id': randomAlnum('req_', 14) } : {}),
+      baseHeaders: (ctx): Record<string, string> =>
+        ctx.path.startsWith('/v1/') ? { 'request-id': randomAlnum('req_', 14) } : {},
       control,
       handler: async (ctx) => {
         if (ctx.path.startsWith('/v1/')) return handleApi(ctx)

@@ -120,7 +120,10 @@ const json = (ip: string, body: unknown, token?: string, method = 'POST'): Reque
 describe('accounts API: sign-up and login', () => {
   it('signs up with a trimmed, lower-cased e-mail, an argon2id hash and a trial, and returns a working token', async () => {
     const email = uniqueEmail('signup')
-    const res = await api('/api/signup', json(uniqueIp(), { name: ' Ada ', email: `  ${email.toUpperCase()} `, password: 'a-long-password' }))
+    const res = await api(
+      '/api/signup',
+      json(uniqueIp(), { name: ' Ada ', email: `  ${email.toUpperCase()} `, password: 'a-long-password' }),
+    )
     expect(res.status).toBe(201)
     expect(res.body.message).toBe('Account created successfully. Welcome to Rankwell!')
     expect(typeof res.body.token).toBe('string')
@@ -138,8 +141,13 @@ describe('accounts API: sign-up and login', () => {
 
   it('refuses a duplicate e-mail (any case, any spaces) with a clear 409', async () => {
     const email = uniqueEmail('dup')
-    expect((await api('/api/signup', json(uniqueIp(), { name: 'A', email, password: 'a-long-password' }))).status).toBe(201)
-    const again = await api('/api/signup', json(uniqueIp(), { name: 'B', email: ` ${email.toUpperCase()}`, password: 'another-password' }))
+    expect((await api('/api/signup', json(uniqueIp(), { name: 'A', email, password: 'a-long-password' }))).status).toBe(
+      201,
+    )
+    const again = await api(
+      '/api/signup',
+      json(uniqueIp(), { name: 'B', email: ` ${email.toUpperCase()}`, password: 'another-password' }),
+    )
     expect(again.status).toBe(409)
     expect(again.body.message).toBe('An account with this email already exists. Please sign in instead.')
     expect(again.body.token).toBeUndefined()
@@ -152,17 +160,27 @@ describe('accounts API: sign-up and login', () => {
     expect(errors.name?.[0]).toBe('Name is required.')
     expect(errors.email?.[0]).toBe('Please enter a valid email address.')
     expect(errors.password?.[0]).toMatch(/at least 8/)
-    const notJson = await api('/api/signup', { method: 'POST', body: '{oops', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': uniqueIp() } })
+    const notJson = await api('/api/signup', {
+      method: 'POST',
+      body: '{oops',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': uniqueIp() },
+    })
     expect(notJson.status).toBe(400)
     expect((await api('/api/signup')).status).toBe(405)
   })
 
   it('logs in with token, onboardingComplete and message, whatever the e-mail case', async () => {
     const user = await createTestUser({ onboarded: true })
-    const res = await api('/api/login', json(uniqueIp(), { email: ` ${user.email.toUpperCase()} `, password: user.password }))
+    const res = await api(
+      '/api/login',
+      json(uniqueIp(), { email: ` ${user.email.toUpperCase()} `, password: user.password }),
+    )
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ onboardingComplete: true, message: 'Signed in successfully. Welcome back!' })
-    const claims = JSON.parse(Buffer.from((res.body.token as string).split('.')[1]!, 'base64url').toString()) as Record<string, unknown>
+    const claims = JSON.parse(Buffer.from((res.body.token as string).split('.')[1]!, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >
     expect(claims).toMatchObject({ userId: user.id, onboardingComplete: true })
     const me = await api('/api/user', { as: { token: res.body.token as string } })
     expect(me.body.email).toBe(user.email)
@@ -175,7 +193,10 @@ describe('accounts API: sign-up and login', () => {
   it('says the same thing for a wrong password and an unknown e-mail', async () => {
     const user = await createTestUser()
     const wrong = await api('/api/login', json(uniqueIp(), { email: user.email, password: 'not-the-password' }))
-    const unknown = await api('/api/login', json(uniqueIp(), { email: uniqueEmail('ghost'), password: 'whatever-it-is' }))
+    const unknown = await api(
+      '/api/login',
+      json(uniqueIp(), { email: uniqueEmail('ghost'), password: 'whatever-it-is' }),
+    )
     expect(wrong.status).toBe(401)
     expect(unknown.status).toBe(401)
     expect(wrong.body).toEqual({ message: 'Invalid email or password.' })
@@ -214,7 +235,9 @@ describe('accounts API: rate limits', () => {
     expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true)
     expect(statuses[20]).toBe(429)
     // Another client is not affected.
-    expect((await api('/api/login', json(uniqueIp(), { email: uniqueEmail('rl'), password: 'wrong-password' }))).status).toBe(401)
+    expect(
+      (await api('/api/login', json(uniqueIp(), { email: uniqueEmail('rl'), password: 'wrong-password' }))).status,
+    ).toBe(401)
   })
 
   it('limits sign-in attempts per account, from any IP, even with the right password', async () => {
@@ -223,7 +246,10 @@ describe('accounts API: rate limits', () => {
       const res = await api('/api/login', json(uniqueIp(), { email: user.email, password: 'wrong-password' }))
       expect(res.status).toBe(401)
     }
-    const blocked = await api('/api/login', json(uniqueIp(), { email: user.email.toUpperCase(), password: user.password }))
+    const blocked = await api(
+      '/api/login',
+      json(uniqueIp(), { email: user.email.toUpperCase(), password: user.password }),
+    )
     expect(blocked.status).toBe(429)
     expect(blocked.body.token).toBeUndefined()
   })
@@ -231,7 +257,10 @@ describe('accounts API: rate limits', () => {
   it('limits sign-ups per IP', async () => {
     const ip = uniqueIp()
     for (let i = 0; i < 10; i++) {
-      expect((await api('/api/signup', json(ip, { name: 'R', email: uniqueEmail('rls'), password: 'a-long-password' }))).status).toBe(201)
+      expect(
+        (await api('/api/signup', json(ip, { name: 'R', email: uniqueEmail('rls'), password: 'a-long-password' })))
+          .status,
+      ).toBe(201)
     }
     const email = uniqueEmail('rls')
     const blocked = await api('/api/signup', json(ip, { name: 'R', email, password: 'a-long-password' }))
@@ -242,7 +271,8 @@ describe('accounts API: rate limits', () => {
   it('limits the sign-in page too, with the message on the form', async () => {
     const browser = new Browser()
     let last: Response | undefined
-    for (let i = 0; i < 21; i++) last = await browser.postForm(`${appUrl()}/signin`, { email: uniqueEmail('rlp'), password: 'wrong-password' })
+    for (let i = 0; i < 21; i++)
+      last = await browser.postForm(`${appUrl()}/signin`, { email: uniqueEmail('rlp'), password: 'wrong-password' })
     expect(last!.status).toBe(429)
     expect(await last!.text()).toContain('Too many attempts.')
   })
@@ -320,7 +350,10 @@ describe('accounts API: user, profile update and onboarding', () => {
     await db.delete(schema.users).where(eq(schema.users.id, gone.id))
     const res = await api('/api/user', { as: gone })
     expect(res.status).toBe(403)
-    for (const [route, method] of [['/api/user/update', 'PUT'], ['/api/onboarding', 'POST']] as const) {
+    for (const [route, method] of [
+      ['/api/user/update', 'PUT'],
+      ['/api/onboarding', 'POST'],
+    ] as const) {
       expect((await api(route, { method, json: {} })).status).toBe(401)
       expect((await api(route, { method, json: {}, headers: { Authorization: 'Bearer x.y.z' } })).status).toBe(401)
       expect((await api(route, { method, json: {}, as: gone })).status).toBe(403)
@@ -332,7 +365,12 @@ describe('accounts API: user, profile update and onboarding', () => {
     const res = await api('/api/user/update', {
       method: 'PUT',
       as: user,
-      json: { name: ' Linus ', marketSegment: 'Dev teams', productService: 'Git hosting', country: { code: '2276', name: 'x' } },
+      json: {
+        name: ' Linus ',
+        marketSegment: 'Dev teams',
+        productService: 'Git hosting',
+        country: { code: '2276', name: 'x' },
+      },
     })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({
@@ -346,17 +384,36 @@ describe('accounts API: user, profile update and onboarding', () => {
       language: { code: '1000', name: 'English' },
     })
     const [row] = await db.select().from(schema.users).where(eq(schema.users.id, user.id))
-    expect(row).toMatchObject({ name: 'Linus', marketSegment: 'Dev teams', productService: 'Git hosting', countryCode: '2276', website: 'https://example.com' })
+    expect(row).toMatchObject({
+      name: 'Linus',
+      marketSegment: 'Dev teams',
+      productService: 'Git hosting',
+      countryCode: '2276',
+      website: 'https://example.com',
+    })
   })
 
   it('answers bad profile input with 400 and field errors, and other methods with 405', async () => {
     const user = await createTestUser()
-    const res = await api('/api/user/update', { method: 'PUT', as: user, json: { name: '', marketSegment: 'x', productService: 'y', website: 'nope' } })
+    const res = await api('/api/user/update', {
+      method: 'PUT',
+      as: user,
+      json: { name: '', marketSegment: 'x', productService: 'y', website: 'nope' },
+    })
     expect(res.status).toBe(400)
     expect(Object.keys(res.body.errors as object).sort()).toEqual(['name', 'website'])
     const [row] = await db.select().from(schema.users).where(eq(schema.users.id, user.id))
     expect(row!.name).toBe('Test User')
-    expect((await api('/api/user/update', { method: 'PUT', as: user, body: 'nope', headers: { 'Content-Type': 'application/json' } })).status).toBe(400)
+    expect(
+      (
+        await api('/api/user/update', {
+          method: 'PUT',
+          as: user,
+          body: 'nope',
+          headers: { 'Content-Type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400)
     expect((await api('/api/user/update', { method: 'POST', as: user, json: {} })).status).toBe(405)
   })
 
@@ -420,7 +477,13 @@ describe('accounts API: user, profile update and onboarding', () => {
       json: { website: 'not a url', marketSegment: '', country: { code: '1', name: 'Nowhere' }, language: 'English' },
     })
     expect(res.status).toBe(400)
-    expect(Object.keys(res.body.errors as object).sort()).toEqual(['country', 'language', 'marketSegment', 'productService', 'website'])
+    expect(Object.keys(res.body.errors as object).sort()).toEqual([
+      'country',
+      'language',
+      'marketSegment',
+      'productService',
+      'website',
+    ])
     const [row] = await db.select().from(schema.users).where(eq(schema.users.id, user.id))
     expect(row!.onboardingComplete).toBe(false)
     expect((await api('/api/onboarding', { as: user })).status).toBe(405)
@@ -440,7 +503,11 @@ describe('accounts pages: sign-up, sign-in, guard and log out', () => {
     expect(path(res)).toBe('/onboarding')
     expect(browser.cookies.has('rw_session')).toBe(true)
     expect((await browser.get(`${appUrl()}/onboarding`)).status).toBe(200)
-    const dup = await new Browser().postForm(`${appUrl()}/signup`, { name: 'Again', email: email.toUpperCase(), password: 'a-long-password' })
+    const dup = await new Browser().postForm(`${appUrl()}/signup`, {
+      name: 'Again',
+      email: email.toUpperCase(),
+      password: 'a-long-password',
+    })
     expect(dup.status).toBe(409)
     const html = await dup.text()
     expect(html).toContain('An account with this email already exists.')
@@ -449,20 +516,38 @@ describe('accounts pages: sign-up, sign-in, guard and log out', () => {
 
   it('signs in to /keywords or /onboarding, honouring only a safe redirectTo', async () => {
     const onboarded = await createTestUser({ onboarded: true })
-    const a = await new Browser().postForm(`${appUrl()}/signin`, { email: onboarded.email, password: onboarded.password })
+    const a = await new Browser().postForm(`${appUrl()}/signin`, {
+      email: onboarded.email,
+      password: onboarded.password,
+    })
     expect(path(a)).toBe('/keywords')
-    const b = await new Browser().postForm(`${appUrl()}/signin`, { email: onboarded.email, password: onboarded.password, redirectTo: '/blogposts?x=1' })
+    const b = await new Browser().postForm(`${appUrl()}/signin`, {
+      email: onboarded.email,
+      password: onboarded.password,
+      redirectTo: '/blogposts?x=1',
+    })
     expect(path(b)).toBe('/blogposts?x=1')
-    const c = await new Browser().postForm(`${appUrl()}/signin`, { email: onboarded.email, password: onboarded.password, redirectTo: '//evil.example' })
+    const c = await new Browser().postForm(`${appUrl()}/signin`, {
+      email: onboarded.email,
+      password: onboarded.password,
+      redirectTo: '//evil.example',
+    })
     expect(path(c)).toBe('/keywords')
     const notYet = await createTestUser({ onboarded: false })
-    const d = await new Browser().postForm(`${appUrl()}/signin`, { email: notYet.email, password: notYet.password, redirectTo: '/blogposts' })
+    const d = await new Browser().postForm(`${appUrl()}/signin`, {
+      email: notYet.email,
+      password: notYet.password,
+      redirectTo: '/blogposts',
+    })
     expect(path(d)).toBe('/onboarding')
   })
 
   it('shows a red message, keeps the e-mail and drops the password after a failed sign-in', async () => {
     const user = await createTestUser()
-    const res = await new Browser().postForm(`${appUrl()}/signin`, { email: user.email, password: 'wrong-password-123' })
+    const res = await new Browser().postForm(`${appUrl()}/signin`, {
+      email: user.email,
+      password: 'wrong-password-123',
+    })
     expect(res.status).toBe(401)
     const html = await res.text()
     expect(html).toContain('Invalid email or password.')
@@ -503,7 +588,13 @@ describe('accounts pages: sign-up, sign-in, guard and log out', () => {
     const user = await createTestUser({ onboarded: false })
     const browser = new Browser()
     await browser.postForm(`${appUrl()}/signin`, { email: user.email, password: user.password })
-    const bad = await browser.postForm(`${appUrl()}/onboarding`, { website: 'nope', marketSegment: 'Bakers', productService: '', countryCode: '', languageCode: '' })
+    const bad = await browser.postForm(`${appUrl()}/onboarding`, {
+      website: 'nope',
+      marketSegment: 'Bakers',
+      productService: '',
+      countryCode: '',
+      languageCode: '',
+    })
     expect(bad.status).toBe(400)
     const html = await bad.text()
     expect(html).toContain('Please enter a valid URL')
@@ -526,7 +617,12 @@ describe('accounts pages: sign-up, sign-in, guard and log out', () => {
     const user = await createTestUser()
     const browser = new Browser()
     await browser.postForm(`${appUrl()}/signin`, { email: user.email, password: user.password })
-    const bad = await browser.postForm(`${appUrl()}/profile`, { intent: 'update-profile', name: '', marketSegment: 'a', productService: 'b' })
+    const bad = await browser.postForm(`${appUrl()}/profile`, {
+      intent: 'update-profile',
+      name: '',
+      marketSegment: 'a',
+      productService: 'b',
+    })
     expect(bad.status).toBe(400)
     expect(await bad.text()).toContain('Name is required.')
     const res = await browser.postForm(`${appUrl()}/profile`, {
@@ -566,7 +662,12 @@ describe('accounts help requests', () => {
   it('stores the question and e-mails it to support with the user as reply-to', async () => {
     const user = await createTestUser()
     const question = `How do I export keywords? ${crypto.randomUUID()}`
-    const res = await api(HELP_FETCHER, { method: 'POST', as: user, auth: 'cookie', body: new URLSearchParams({ question, mode: 'modal' }) })
+    const res = await api(HELP_FETCHER, {
+      method: 'POST',
+      as: user,
+      auth: 'cookie',
+      body: new URLSearchParams({ question, mode: 'modal' }),
+    })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ ok: true })
     const mail = await waitForSmtpMessage({ to: 'support@rankwell.test', predicate: (m) => m.text.includes(question) })
@@ -579,7 +680,12 @@ describe('accounts help requests', () => {
   it('redirects back with a toast when the page form (no JavaScript) is used', async () => {
     const user = await createTestUser()
     const question = `Page form question ${crypto.randomUUID()}`
-    const res = await api('/help', { method: 'POST', as: user, auth: 'cookie', body: new URLSearchParams({ question, redirectTo: '/blogposts' }) })
+    const res = await api('/help', {
+      method: 'POST',
+      as: user,
+      auth: 'cookie',
+      body: new URLSearchParams({ question, redirectTo: '/blogposts' }),
+    })
     expect(res.status).toBe(302)
     expect(res.headers.get('location')).toBe('/blogposts')
     await waitForSmtpMessage({ predicate: (m) => m.text.includes(question) })
@@ -587,7 +693,12 @@ describe('accounts help requests', () => {
 
   it('refuses an empty question and signed-out visitors', async () => {
     const user = await createTestUser()
-    const res = await api(HELP_FETCHER, { method: 'POST', as: user, auth: 'cookie', body: new URLSearchParams({ question: '  ', mode: 'modal' }) })
+    const res = await api(HELP_FETCHER, {
+      method: 'POST',
+      as: user,
+      auth: 'cookie',
+      body: new URLSearchParams({ question: '  ', mode: 'modal' }),
+    })
     expect(res.status).toBe(400)
     expect(res.body).toMatchObject({ ok: false, errors: { question: ['Please describe your question.'] } })
     const anon = await api('/help', { method: 'POST', body: new URLSearchParams({ question: 'hi' }) })
@@ -596,7 +707,10 @@ describe('accounts help requests', () => {
   })
 
   it('keeps the question and reports an error when the e-mail cannot be sent', async () => {
-    const web = await startWeb({ SMTP_URL: `smtp://127.0.0.1:${await freePort()}` }, { host: 'localhost', ownAppUrl: true })
+    const web = await startWeb(
+      { SMTP_URL: `smtp://127.0.0.1:${await freePort()}` },
+      { host: 'localhost', ownAppUrl: true },
+    )
     extra.push(web)
     const user = await createTestUser()
     const question = `Broken mail question ${crypto.randomUUID()}`
@@ -736,7 +850,10 @@ describe('accounts Google sign-in', () => {
   })
 
   it('explains that Google is unavailable when it is not configured', async () => {
-    const web = await startWeb({ GOOGLE_CLIENT_ID: '', GOOGLE_CLIENT_SECRET: '' }, { host: 'localhost', ownAppUrl: true })
+    const web = await startWeb(
+      { GOOGLE_CLIENT_ID: '', GOOGLE_CLIENT_SECRET: '' },
+      { host: 'localhost', ownAppUrl: true },
+    )
     extra.push(web)
     const start = await fetch(`${web.url}/api/auth/google`, { redirect: 'manual' })
     expect(start.status).toBe(302)

@@ -25,7 +25,10 @@ async function settingsOf(userId: string) {
 }
 
 /** Switches Auto Pilot on in the database only (no scheduler), for tests that drive runs themselves. */
-async function enableWithoutSchedule(userId: string, values: Partial<typeof schema.autopilotSettings.$inferInsert> = {}) {
+async function enableWithoutSchedule(
+  userId: string,
+  values: Partial<typeof schema.autopilotSettings.$inferInsert> = {},
+) {
   await db
     .update(schema.autopilotSettings)
     .set({ enabled: true, webhookSecret: 'whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQtMDEyMzQ1', ...values })
@@ -50,7 +53,10 @@ beforeAll(async () => {
 afterAll(async () => {
   // Leave no schedule behind for the processes of later test files.
   for (const user of users) {
-    await db.update(schema.autopilotSettings).set({ enabled: false }).where(eq(schema.autopilotSettings.userId, user.id))
+    await db
+      .update(schema.autopilotSettings)
+      .set({ enabled: false })
+      .where(eq(schema.autopilotSettings.userId, user.id))
     await queue(QUEUES.autopilot).removeJobScheduler(`autopilot-${user.id}`)
   }
   await Promise.all(extra.map((e) => e.stop()))
@@ -61,15 +67,22 @@ describe('auto pilot API', () => {
   it('refuses the API without authentication', async () => {
     expect((await api('/api/autopilot/status-list')).status).toBe(401)
     expect((await api('/api/autopilot/toggle', { method: 'POST', json: { enabled: true } })).status).toBe(401)
-    expect((await api('/api/autopilot/integrations/webhook', { method: 'POST', json: { webhookUrl: 'example.com' } })).status).toBe(401)
+    expect(
+      (await api('/api/autopilot/integrations/webhook', { method: 'POST', json: { webhookUrl: 'example.com' } }))
+        .status,
+    ).toBe(401)
   })
 
   it('validates webhook URLs with the spec messages and stores https:// when the scheme is missing', async () => {
     const user = await newUser()
-    const post = (webhookUrl: unknown) => api('/api/autopilot/integrations/webhook', { method: 'POST', as: user, json: { webhookUrl } })
+    const post = (webhookUrl: unknown) =>
+      api('/api/autopilot/integrations/webhook', { method: 'POST', as: user, json: { webhookUrl } })
     const empty = await post('  ')
     expect(empty.status).toBe(400)
-    expect(empty.body).toMatchObject({ message: 'Webhook URL cannot be empty.', errors: { webhookUrl: ['Webhook URL cannot be empty.'] } })
+    expect(empty.body).toMatchObject({
+      message: 'Webhook URL cannot be empty.',
+      errors: { webhookUrl: ['Webhook URL cannot be empty.'] },
+    })
     const bad = await post('not a url at all')
     expect(bad.status).toBe(400)
     expect(bad.body.message).toBe('Please enter a valid URL.')
@@ -103,7 +116,11 @@ describe('auto pilot cycle', () => {
 
   it('researches, picks the best unused keyword, writes the post and publishes it signed to the webhook', async () => {
     user = await newUser()
-    const saved = await api('/api/autopilot/integrations/webhook', { method: 'POST', as: user, json: { webhookUrl: receiver.url(path) } })
+    const saved = await api('/api/autopilot/integrations/webhook', {
+      method: 'POST',
+      as: user,
+      json: { webhookUrl: receiver.url(path) },
+    })
     expect(saved.status).toBe(200)
     const toggled = await api('/api/autopilot/toggle', { method: 'POST', as: user, json: { enabled: true } })
     expect(toggled.status).toBe(200)
@@ -129,7 +146,18 @@ describe('auto pilot cycle', () => {
     const post = payload.data.post
     postId = post.id!
     expect(Object.keys(post).sort()).toEqual(
-      ['content_html', 'content_markdown', 'created_at', 'id', 'keyword', 'language', 'meta_description', 'slug', 'title', 'url'].sort(),
+      [
+        'content_html',
+        'content_markdown',
+        'created_at',
+        'id',
+        'keyword',
+        'language',
+        'meta_description',
+        'slug',
+        'title',
+        'url',
+      ].sort(),
     )
     expect(post.url).toBe(`${appUrl()}/blogpost/${post.id}`)
     expect(post.title).toBeTruthy()
@@ -139,7 +167,12 @@ describe('auto pilot cycle', () => {
     expect(delivery!.headers['webhook-id']).toBe(postMessageId(post.id!, 'post.published'))
 
     const [row] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, postId))
-    expect(row).toMatchObject({ source: 'autopilot', status: 'completed', requestKey: `autopilot-${slotFor(Date.now())}`, keyword: post.keyword })
+    expect(row).toMatchObject({
+      source: 'autopilot',
+      status: 'completed',
+      requestKey: `autopilot-${slotFor(Date.now())}`,
+      keyword: post.keyword,
+    })
 
     // The keyword was researched from the business details, saved as Auto Pilot's, and was the best opportunity.
     const researched = await db
@@ -158,10 +191,21 @@ describe('auto pilot cycle', () => {
       const [d] = await db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.postId, postId))
       return d?.status === 'delivered' ? d : null
     })
-    const deliveries = await db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.postId, postId))
+    const deliveries = await db
+      .select()
+      .from(schema.webhookDeliveries)
+      .where(eq(schema.webhookDeliveries.postId, postId))
     expect(deliveries).toHaveLength(1)
-    expect(deliveries[0]).toMatchObject({ eventType: 'post.published', attempts: 1, lastStatusCode: 200, body: delivery!.body })
-    const attempts = await db.select().from(schema.webhookAttempts).where(eq(schema.webhookAttempts.deliveryId, deliveries[0]!.id))
+    expect(deliveries[0]).toMatchObject({
+      eventType: 'post.published',
+      attempts: 1,
+      lastStatusCode: 200,
+      body: delivery!.body,
+    })
+    const attempts = await db
+      .select()
+      .from(schema.webhookAttempts)
+      .where(eq(schema.webhookAttempts.deliveryId, deliveries[0]!.id))
     expect(attempts.map((a) => a.statusCode)).toEqual([200])
   })
 
@@ -206,18 +250,31 @@ describe('auto pilot cycle', () => {
 describe('auto pilot runs', () => {
   // Switched on in the database only: switch them off again so no other worker process schedules them.
   afterEach(async () => {
-    for (const user of users) await db.update(schema.autopilotSettings).set({ enabled: false }).where(eq(schema.autopilotSettings.userId, user.id))
+    for (const user of users)
+      await db
+        .update(schema.autopilotSettings)
+        .set({ enabled: false })
+        .where(eq(schema.autopilotSettings.userId, user.id))
   })
 
   it('never runs one slot twice, even when two jobs race for it', async () => {
     const user = await newUser()
     await enableWithoutSchedule(user.id)
     const slot = `race-${Date.now()}`
-    await Promise.all(['a', 'b', 'c'].map((s) => queue(QUEUES.autopilot).add('run', { userId: user.id, slot }, { jobId: `test-${slot}-${s}` })))
+    await Promise.all(
+      ['a', 'b', 'c'].map((s) =>
+        queue(QUEUES.autopilot).add('run', { userId: user.id, slot }, { jobId: `test-${slot}-${s}` }),
+      ),
+    )
     const jobs = await Promise.all(['a', 'b', 'c'].map((s) => finishedJob(`test-${slot}-${s}`)))
     const outcomes = jobs.map((j) => (j!.returnvalue as { status: string }).status).sort()
     expect(outcomes).toEqual(['completed', 'duplicate', 'duplicate'])
-    expect(await db.select().from(schema.autopilotRuns).where(and(eq(schema.autopilotRuns.userId, user.id), eq(schema.autopilotRuns.slot, slot)))).toHaveLength(1)
+    expect(
+      await db
+        .select()
+        .from(schema.autopilotRuns)
+        .where(and(eq(schema.autopilotRuns.userId, user.id), eq(schema.autopilotRuns.slot, slot))),
+    ).toHaveLength(1)
     expect(await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.userId, user.id))).toHaveLength(1)
 
     // A later slot picks another keyword: never one already written.
@@ -246,7 +303,10 @@ describe('auto pilot runs', () => {
   it('skips a run for a user whose trial has ended, with a notice', async () => {
     const user = await newUser()
     await enableWithoutSchedule(user.id)
-    await db.update(schema.subscriptions).set({ trialEndsAt: new Date(Date.now() - 1000) }).where(eq(schema.subscriptions.userId, user.id))
+    await db
+      .update(schema.subscriptions)
+      .set({ trialEndsAt: new Date(Date.now() - 1000) })
+      .where(eq(schema.subscriptions.userId, user.id))
     const slot = `plan-${Date.now()}`
     await queue(QUEUES.autopilot).add('run', { userId: user.id, slot }, { jobId: `test-${slot}` })
     const job = await finishedJob(`test-${slot}`)
@@ -286,14 +346,22 @@ describe('auto pilot with two worker processes', () => {
     await enableWithoutSchedule(user.id, { webhookUrl: receiver.url(path) })
     const post = await completedPost(user.id, `race keyword ${Date.now()}`)
     await Promise.all(
-      Array.from({ length: 8 }, (_, i) => queue(QUEUES.autopilot).add('publish-post', { postId: post.id }, { jobId: `test-publish-${post.id}-${i}` })),
+      Array.from({ length: 8 }, (_, i) =>
+        queue(QUEUES.autopilot).add('publish-post', { postId: post.id }, { jobId: `test-publish-${post.id}-${i}` }),
+      ),
     )
     await receiver.waitForRequests(path, 1)
     await new Promise((r) => setTimeout(r, 3000))
-    const deliveries = await waitFor(async () => {
-      const rows = await db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.postId, post.id))
-      return rows.every((d) => d.status !== 'pending') ? rows : null
-    }, { timeout: 45_000 })
+    const deliveries = await waitFor(
+      async () => {
+        const rows = await db
+          .select()
+          .from(schema.webhookDeliveries)
+          .where(eq(schema.webhookDeliveries.postId, post.id))
+        return rows.every((d) => d.status !== 'pending') ? rows : null
+      },
+      { timeout: 45_000 },
+    )
     expect(deliveries).toHaveLength(1)
     expect(deliveries[0]!.status).toBe('delivered')
     // One message: every request the receiver saw is an attempt of that one delivery (a retry after a timeout on a
@@ -301,7 +369,10 @@ describe('auto pilot with two worker processes', () => {
     const received = receiver.requests(path)
     expect(new Set(received.map((r) => r.headers['webhook-id']))).toEqual(new Set([deliveries[0]!.messageId]))
     expect(received).toHaveLength(deliveries[0]!.attempts)
-    const attempts = await db.select().from(schema.webhookAttempts).where(eq(schema.webhookAttempts.deliveryId, deliveries[0]!.id))
+    const attempts = await db
+      .select()
+      .from(schema.webhookAttempts)
+      .where(eq(schema.webhookAttempts.deliveryId, deliveries[0]!.id))
     expect(attempts).toHaveLength(deliveries[0]!.attempts)
   })
 
@@ -312,10 +383,23 @@ describe('auto pilot with two worker processes', () => {
     const post = await completedPost(user.id, `attempt race ${Date.now()}`)
     const [delivery] = await db
       .insert(schema.webhookDeliveries)
-      .values({ userId: user.id, messageId: postMessageId(post.id, 'post.published'), eventType: 'post.published', postId: post.id, url: receiver.url(path), body: '{"type":"post.published"}' })
+      .values({
+        userId: user.id,
+        messageId: postMessageId(post.id, 'post.published'),
+        eventType: 'post.published',
+        postId: post.id,
+        url: receiver.url(path),
+        body: '{"type":"post.published"}',
+      })
       .returning()
     await Promise.all(
-      Array.from({ length: 8 }, (_, i) => queue(QUEUES.webhooks).add('deliver-webhook', { deliveryId: delivery!.id }, { jobId: `race${i}-${delivery!.id}-0` })),
+      Array.from({ length: 8 }, (_, i) =>
+        queue(QUEUES.webhooks).add(
+          'deliver-webhook',
+          { deliveryId: delivery!.id },
+          { jobId: `race${i}-${delivery!.id}-0` },
+        ),
+      ),
     )
     await receiver.waitForRequests(path, 1)
     await new Promise((r) => setTimeout(r, 3000))

@@ -39,7 +39,13 @@ async function subscribe(user: TestUser, priceId = 'price_monthly') {
 function search(user: TestUser) {
   return api('/api/search', {
     method: 'POST',
-    json: { query: 'billing quota check', countryCode: '2840', languageCode: '1000', countryName: 'United States', languageName: 'English' },
+    json: {
+      query: 'billing quota check',
+      countryCode: '2840',
+      languageCode: '1000',
+      countryName: 'United States',
+      languageName: 'English',
+    },
     as: user,
   })
 }
@@ -53,7 +59,12 @@ describe('billing', () => {
   it('gives a trial of 10 keyword searches and 5 posts in total, then refuses with the upgrade message', async () => {
     const user = await createTestUser()
     const start = await getUsageSummary(user.id)
-    expect(start).toMatchObject({ status: 'trial', limits: { keywordSearches: 10, blogPosts: 5 }, reachedQuota: false, trialExpired: false })
+    expect(start).toMatchObject({
+      status: 'trial',
+      limits: { keywordSearches: 10, blogPosts: 5 },
+      reachedQuota: false,
+      trialExpired: false,
+    })
     const days = (new Date(start.trialEndsAt).getTime() - Date.now()) / 86_400_000
     expect(days).toBeGreaterThan(6.9)
     expect(days).toBeLessThanOrEqual(7)
@@ -80,13 +91,23 @@ describe('billing', () => {
     expect(await consumeQuota(user.id, 'keywordSearches')).toEqual({ ok: false })
     expect(await consumeQuota(user.id, 'blogPosts')).toEqual({ ok: false })
     expect(await canUseAutopilot(user.id)).toBe(false)
-    expect(await getUsageSummary(user.id)).toMatchObject({ status: 'trial', trialExpired: true, reachedQuota: true, keywordSearchCount: 2 })
+    expect(await getUsageSummary(user.id)).toMatchObject({
+      status: 'trial',
+      trialExpired: true,
+      reachedQuota: true,
+      keywordSearchCount: 2,
+    })
     const refused = await search(user)
     expect(refused.status).toBe(402)
     expect(refused.body).toMatchObject({ redirect_to_profile: true, message: QUOTA_MESSAGES.keywordSearches })
     expect((await row(user.id)).keywordSearchCount).toBe(2)
 
-    const res = await api('/pricing', { method: 'POST', body: new URLSearchParams({ intent: 'checkout', plan: 'monthly' }), as: user, auth: 'cookie' })
+    const res = await api('/pricing', {
+      method: 'POST',
+      body: new URLSearchParams({ intent: 'checkout', plan: 'monthly' }),
+      as: user,
+      auth: 'cookie',
+    })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toMatch(new RegExp(`^${stripeFake.url}/checkout/cs_test_`))
   })
@@ -95,38 +116,66 @@ describe('billing', () => {
     const page = await api('/pricing')
     expect(page.status).toBe(200)
     expect(page.text).toContain('Choose Your Growth Plan')
-    for (const text of ['Premium Monthly', '$49.90', 'Premium Every 3 Months', '$129.90', 'Premium Yearly', '$499.90', 'Auto Pilot mode']) {
+    for (const text of [
+      'Premium Monthly',
+      '$49.90',
+      'Premium Every 3 Months',
+      '$129.90',
+      'Premium Yearly',
+      '$499.90',
+      'Auto Pilot mode',
+    ]) {
       expect(page.text).toContain(text)
     }
     expect(page.text.match(/Get Started/g)?.length).toBe(3)
     expect(page.text).toContain('href="/signin?redirectTo=%2Fpricing"')
     expect(page.text).not.toMatch(/unlimited/i)
 
-    const post = await api('/pricing', { method: 'POST', body: new URLSearchParams({ intent: 'checkout', plan: 'monthly' }) })
+    const post = await api('/pricing', {
+      method: 'POST',
+      body: new URLSearchParams({ intent: 'checkout', plan: 'monthly' }),
+    })
     expect(post.status).toBe(303)
     expect(post.headers.get('location')).toBe('/signin?redirectTo=%2Fpricing')
   })
 
   it('starts Checkout from the pricing form with one Stripe customer per user, reused', async () => {
     const user = await createTestUser()
-    const form = (plan: string) => ({ method: 'POST', body: new URLSearchParams({ intent: 'checkout', plan }), as: user, auth: 'cookie' as const })
+    const form = (plan: string) => ({
+      method: 'POST',
+      body: new URLSearchParams({ intent: 'checkout', plan }),
+      as: user,
+      auth: 'cookie' as const,
+    })
     const first = await api('/pricing', form('quarterly'))
     expect(first.status).toBe(303)
     const second = await api('/pricing', form('yearly'))
     expect(second.status).toBe(303)
-    const ids = [first, second].map((r) => /\/checkout\/(cs_test_[A-Za-z0-9]+)/.exec(r.headers.get('location') ?? '')?.[1])
+    const ids = [first, second].map(
+      (r) => /\/checkout\/(cs_test_[A-Za-z0-9]+)/.exec(r.headers.get('location') ?? '')?.[1],
+    )
     const { checkout_sessions: sessions, customers } = await stripeFake.objects()
     const mine = ids.map((id) => sessions.find((s) => s.id === id)!)
     const { stripeCustomerId } = await row(user.id)
     expect(stripeCustomerId).toMatch(/^cus_/)
     expect(customers.filter((c) => (c.metadata as Record<string, string>).userId === user.id)).toHaveLength(1)
     for (const s of mine) {
-      expect(s).toMatchObject({ mode: 'subscription', customer: stripeCustomerId, client_reference_id: user.id, metadata: { userId: user.id } })
+      expect(s).toMatchObject({
+        mode: 'subscription',
+        customer: stripeCustomerId,
+        client_reference_id: user.id,
+        metadata: { userId: user.id },
+      })
       expect(s.success_url).toBe(`${process.env.APP_URL}/checkout-success?session_id={CHECKOUT_SESSION_ID}`)
       expect(s.cancel_url).toBe(`${process.env.APP_URL}/pricing`)
     }
     const items = await Promise.all(
-      ids.map(async (id) => (await fetch(`${stripeFake.url}/v1/checkout/sessions/${id}/line_items`, { headers: { Authorization: `Bearer ${process.env.STRIPE_SECRET_KEY}` } }).then((r) => r.json())) as { data: Array<{ price: { id: string } }> }),
+      ids.map(
+        async (id) =>
+          (await fetch(`${stripeFake.url}/v1/checkout/sessions/${id}/line_items`, {
+            headers: { Authorization: `Bearer ${process.env.STRIPE_SECRET_KEY}` },
+          }).then((r) => r.json())) as { data: Array<{ price: { id: string } }> },
+      ),
     )
     expect(items.map((i) => i.data[0]!.price.id)).toEqual(['price_quarterly', 'price_yearly'])
 
@@ -136,14 +185,22 @@ describe('billing', () => {
 
   it('validates the JSON checkout API: unknown prices get 400, no token gets 401', async () => {
     const user = await createTestUser()
-    const unknown = await api('/api/create-checkout-session', { method: 'POST', json: { priceId: 'price_free_lunch' }, as: user })
+    const unknown = await api('/api/create-checkout-session', {
+      method: 'POST',
+      json: { priceId: 'price_free_lunch' },
+      as: user,
+    })
     expect(unknown.status).toBe(400)
     expect(unknown.body.message).toMatch(/unknown price/i)
     const missing = await api('/api/create-checkout-session', { method: 'POST', json: {}, as: user })
     expect(missing.status).toBe(400)
     const anonymous = await api('/api/create-checkout-session', { method: 'POST', json: { priceId: 'price_monthly' } })
     expect(anonymous.status).toBe(401)
-    const ok = await api('/api/create-checkout-session', { method: 'POST', json: { priceId: 'price_monthly' }, as: user })
+    const ok = await api('/api/create-checkout-session', {
+      method: 'POST',
+      json: { priceId: 'price_monthly' },
+      as: user,
+    })
     expect(ok.status).toBe(200)
     expect(ok.body.sessionId).toMatch(/^cs_test_/)
     expect(ok.body.url).toBe(`${stripeFake.url}/checkout/${ok.body.sessionId}`)
@@ -173,7 +230,10 @@ describe('billing', () => {
     expect(days).toBeGreaterThanOrEqual(28)
     expect(days).toBeLessThanOrEqual(31)
     expect(r.usagePeriodStart.getTime()).toBe(r.currentPeriodStart!.getTime())
-    expect(await getUsageSummary(user.id)).toMatchObject({ limits: { keywordSearches: 500, blogPosts: 100 }, reachedQuota: false })
+    expect(await getUsageSummary(user.id)).toMatchObject({
+      limits: { keywordSearches: 500, blogPosts: 100 },
+      reachedQuota: false,
+    })
     expect(await canUseAutopilot(user.id)).toBe(true)
     await consume(user.id, 'keywordSearches', 11)
 
@@ -193,7 +253,11 @@ describe('billing', () => {
     // Coming back from Checkout applies nothing twice: usage of this period is kept.
     expect((await row(user.id)).keywordSearchCount).toBe(11)
 
-    const again = await api('/api/create-checkout-session', { method: 'POST', json: { priceId: 'price_yearly' }, as: user })
+    const again = await api('/api/create-checkout-session', {
+      method: 'POST',
+      json: { priceId: 'price_yearly' },
+      as: user,
+    })
     expect(again.status).toBe(409)
   })
 
@@ -203,20 +267,38 @@ describe('billing', () => {
     await consume(user.id, 'keywordSearches', 2)
     const before = await row(user.id)
     const events = await eventsOf(subscriptionId)
-    expect(events.map((e) => e.type)).toEqual(['checkout.session.completed', 'customer.subscription.created', 'invoice.paid'])
+    expect(events.map((e) => e.type)).toEqual([
+      'checkout.session.completed',
+      'customer.subscription.created',
+      'invoice.paid',
+    ])
 
     // The same events delivered again: acknowledged, skipped.
     for (const e of events) expect((await stripeFake.resend(e.id)).status).toBe(200)
     expect(await row(user.id)).toEqual(before)
-    const stored = await db.select().from(schema.stripeEvents).where(inArray(schema.stripeEvents.id, events.map((e) => e.id)))
+    const stored = await db
+      .select()
+      .from(schema.stripeEvents)
+      .where(
+        inArray(
+          schema.stripeEvents.id,
+          events.map((e) => e.id),
+        ),
+      )
     expect(stored).toHaveLength(3)
 
     // Stale states arriving late as new events: Stripe's current state wins.
     const created = events[1]!.event.data.object
     const stale = { ...created, status: 'past_due' }
     expect((await stripeFake.sendEvent('customer.subscription.updated', stale, { status: 'active' })).status).toBe(200)
-    expect((await stripeFake.sendEvent('customer.subscription.deleted', { ...created, status: 'canceled' })).status).toBe(200)
-    expect(await row(user.id)).toMatchObject({ status: 'active', keywordSearchCount: 2, currentPeriodEnd: before.currentPeriodEnd })
+    expect(
+      (await stripeFake.sendEvent('customer.subscription.deleted', { ...created, status: 'canceled' })).status,
+    ).toBe(200)
+    expect(await row(user.id)).toMatchObject({
+      status: 'active',
+      keywordSearchCount: 2,
+      currentPeriodEnd: before.currentPeriodEnd,
+    })
 
     // After a renewal, the first period's invoice arriving again (as a new event) does not reset usage again.
     await stripeFake.renew(subscriptionId)
@@ -225,7 +307,11 @@ describe('billing', () => {
     expect(renewed.keywordSearchCount).toBe(1)
     expect((await stripeFake.sendEvent('invoice.paid', events[2]!.event.data.object)).status).toBe(200)
     expect((await stripeFake.sendEvent('customer.subscription.created', created)).status).toBe(200)
-    expect(await row(user.id)).toMatchObject({ status: 'active', keywordSearchCount: 1, currentPeriodStart: renewed.currentPeriodStart })
+    expect(await row(user.id)).toMatchObject({
+      status: 'active',
+      keywordSearchCount: 1,
+      currentPeriodStart: renewed.currentPeriodStart,
+    })
   })
 
   it('refuses a bad or stale signature and changes nothing', async () => {
@@ -233,7 +319,12 @@ describe('billing', () => {
     const { subscriptionId } = await subscribe(user)
     const before = await row(user.id)
     const created = (await eventsOf(subscriptionId)).find((e) => e.type === 'customer.subscription.created')!.event
-    const event = { ...created, id: `evt_test_${Date.now()}`, type: 'customer.subscription.deleted', data: { object: { ...created.data.object, status: 'canceled' } } }
+    const event = {
+      ...created,
+      id: `evt_test_${Date.now()}`,
+      type: 'customer.subscription.deleted',
+      data: { object: { ...created.data.object, status: 'canceled' } },
+    }
     const payload = JSON.stringify(event)
     const stripe = new Stripe(process.env.STRIPE_SECRET_KEY!)
     const send = (signature: string | null) =>
@@ -245,12 +336,21 @@ describe('billing', () => {
 
     const wrongSecret = await send(stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_not_ours' }))
     expect(wrongSecret.status).toBe(400)
-    const stale = await send(stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret(), timestamp: Math.floor(Date.now() / 1000) - 3600 }))
+    const stale = await send(
+      stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret: webhookSecret(),
+        timestamp: Math.floor(Date.now() / 1000) - 3600,
+      }),
+    )
     expect(stale.status).toBe(400)
     const tampered = await api('/api/stripe/webhook', {
       method: 'POST',
       body: payload.replace('"canceled"', '"active"'),
-      headers: { 'Content-Type': 'application/json', 'Stripe-Signature': stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret() }) },
+      headers: {
+        'Content-Type': 'application/json',
+        'Stripe-Signature': stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret() }),
+      },
     })
     expect(tampered.status).toBe(400)
     expect((await send(null)).status).toBe(400)
@@ -294,7 +394,9 @@ describe('billing', () => {
     expect(await row(user.id)).toMatchObject({ status: 'active', cancelAtPeriodEnd: true })
     const fakeSub = (await stripeFake.objects()).subscriptions.find((s) => s.id === subscriptionId)!
     expect(fakeSub.cancel_at_period_end).toBe(true)
-    expect((await api('/api/cancel-subscription', { method: 'POST', as: user })).body.message).toMatch(/already set to cancel/)
+    expect((await api('/api/cancel-subscription', { method: 'POST', as: user })).body.message).toMatch(
+      /already set to cancel/,
+    )
     await consume(user.id, 'keywordSearches', 1)
 
     await stripeFake.renew(subscriptionId) // the period ends: Stripe deletes the subscription

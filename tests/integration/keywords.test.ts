@@ -2,7 +2,12 @@ import crypto from 'node:crypto'
 import http from 'node:http'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SEARCH_ERROR_MESSAGE, SEARCH_UNAVAILABLE_MESSAGE, SEARCH_VALIDATION_MESSAGE, sortKeywords } from '#app/lib/keywords'
+import {
+  SEARCH_ERROR_MESSAGE,
+  SEARCH_UNAVAILABLE_MESSAGE,
+  SEARCH_VALIDATION_MESSAGE,
+  sortKeywords,
+} from '#app/lib/keywords'
 import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { db, schema } from '#app/server/db.server'
 import { researchKeywords } from '#app/server/keywords.server'
@@ -33,7 +38,10 @@ afterAll(async () => {
 
 /** A query nobody else searched (the 24-hour cache is shared by everybody). */
 function uniqueQuery(base = 'seo tools') {
-  const letters = crypto.randomBytes(6).toString('hex').replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!)
+  const letters = crypto
+    .randomBytes(6)
+    .toString('hex')
+    .replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!)
   return `${base} ${letters}`
 }
 
@@ -45,7 +53,15 @@ async function search(user: TestUser, query: string, base = appUrl()) {
     headers: { Authorization: `Bearer ${user.token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ query, ...market }),
   })
-  return { status: res.status, body: (await res.json()) as { data?: ApiKeyword[]; message?: string; redirect_to_profile?: boolean; errors?: Record<string, string[]> } }
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      data?: ApiKeyword[]
+      message?: string
+      redirect_to_profile?: boolean
+      errors?: Record<string, string[]>
+    },
+  }
 }
 
 async function savedKeywords(user: TestUser, base = appUrl()) {
@@ -67,7 +83,11 @@ async function setUsedSearches(userId: string, n: number) {
 }
 
 /** Requests a fake received whose body mentions the query. */
-async function requestsFor(fake: Parameters<typeof fakeControl>[0], path: string, query: string): Promise<RecordedRequest[]> {
+async function requestsFor(
+  fake: Parameters<typeof fakeControl>[0],
+  path: string,
+  query: string,
+): Promise<RecordedRequest[]> {
   const all = await fakeControl(fake).requests({ method: 'POST', path })
   return all.filter((r) => JSON.stringify(r.body).includes(query))
 }
@@ -104,7 +124,19 @@ function dfsEnvelope(statusCode: number, message: string) {
     cost: 0,
     tasks_count: 1,
     tasks_error: 1,
-    tasks: [{ id: 'x', status_code: statusCode, status_message: message, time: '0 sec.', cost: 0, result_count: 0, path: [], data: {}, result: null }],
+    tasks: [
+      {
+        id: 'x',
+        status_code: statusCode,
+        status_message: message,
+        time: '0 sec.',
+        cost: 0,
+        result_count: 0,
+        path: [],
+        data: {},
+        result: null,
+      },
+    ],
   }
 }
 
@@ -119,14 +151,24 @@ describe('keywords', () => {
       expect(data.length).toBeGreaterThan(5)
       expect(data.map((k) => k.keyword)).toContain(query)
       for (const k of data) {
-        expect(k).toMatchObject({ source: 'dataforseo', isEstimate: false, searchedViaAutoPilot: false, countryCode: '2840', languageCode: '1000' })
+        expect(k).toMatchObject({
+          source: 'dataforseo',
+          isEstimate: false,
+          searchedViaAutoPilot: false,
+          countryCode: '2840',
+          languageCode: '1000',
+        })
         expect(k._id).toMatch(/^[0-9a-f-]{36}$/)
       }
-      expect(data.some((k) => typeof k.difficultyScore === 'number' && typeof k.avgMonthlySearches === 'number')).toBe(true)
+      expect(data.some((k) => typeof k.difficultyScore === 'number' && typeof k.avgMonthlySearches === 'number')).toBe(
+        true,
+      )
 
       const [call] = await requestsFor('dataforseo', 'keyword_ideas', query)
       expect(call!.headers.authorization).toMatch(/^Basic /)
-      expect(call!.body).toEqual([expect.objectContaining({ keywords: [query], location_code: 2840, language_code: 'en' })])
+      expect(call!.body).toEqual([
+        expect.objectContaining({ keywords: [query], location_code: 2840, language_code: 'en' }),
+      ])
 
       expect(await usedSearches(user.id)).toBe(1)
       const saved = await savedKeywords(user)
@@ -147,7 +189,10 @@ describe('keywords', () => {
       expect(res.body.data!.length).toBeGreaterThan(5)
       expect(await requestsFor('dataforseo', 'keyword_ideas', query)).toHaveLength(1)
       expect(await usedSearches(second.id)).toBe(1)
-      const [cached] = await db.select().from(schema.keywordCache).where(eq(schema.keywordCache.key, `v1|dataforseo|2840|1000|${query}`))
+      const [cached] = await db
+        .select()
+        .from(schema.keywordCache)
+        .where(eq(schema.keywordCache.key, `v1|dataforseo|2840|1000|${query}`))
       expect(cached?.source).toBe('dataforseo')
     })
 
@@ -184,7 +229,12 @@ describe('keywords', () => {
     it('does not retry a task-level error that retrying cannot fix', async () => {
       const user = await createTestUser()
       const query = uniqueQuery()
-      await fakeControl('dataforseo').enqueue({ status: 200, path: 'keyword_ideas', bodyIncludes: query, body: dfsEnvelope(40501, "Invalid Field: 'keywords'.") })
+      await fakeControl('dataforseo').enqueue({
+        status: 200,
+        path: 'keyword_ideas',
+        bodyIncludes: query,
+        body: dfsEnvelope(40501, "Invalid Field: 'keywords'."),
+      })
       const res = await search(user, query)
       expect(res.status).toBe(502)
       expect(res.body.message).toBe(SEARCH_ERROR_MESSAGE)
@@ -194,7 +244,13 @@ describe('keywords', () => {
     it('retries after a 429 and succeeds', async () => {
       const user = await createTestUser()
       const query = uniqueQuery()
-      await fakeControl('dataforseo').enqueue({ status: 429, path: 'keyword_ideas', bodyIncludes: query, times: 1, headers: { 'Retry-After': '1' } })
+      await fakeControl('dataforseo').enqueue({
+        status: 429,
+        path: 'keyword_ideas',
+        bodyIncludes: query,
+        times: 1,
+        headers: { 'Retry-After': '1' },
+      })
       const started = Date.now()
       const res = await search(user, query)
       expect(res.status).toBe(200)
@@ -217,7 +273,13 @@ describe('keywords', () => {
     it('retries a request that times out', async () => {
       const user = await createTestUser()
       const query = uniqueQuery()
-      await fakeControl('dataforseo').enqueue({ status: 200, hang: true, path: 'keyword_ideas', bodyIncludes: query, times: 1 })
+      await fakeControl('dataforseo').enqueue({
+        status: 200,
+        hang: true,
+        path: 'keyword_ideas',
+        bodyIncludes: query,
+        times: 1,
+      })
       const res = await search(user, query)
       expect(res.status).toBe(200)
       expect(res.body.data!.map((k) => k.keyword)).toContain(query)
@@ -227,7 +289,11 @@ describe('keywords', () => {
   describe('input, authentication and quota', () => {
     it('refuses incomplete input with the spec message and field errors, without counting', async () => {
       const user = await createTestUser()
-      for (const body of [{ query: '', ...market }, { query: 'seo', countryCode: '', languageCode: '1000' }, { query: 'seo', countryCode: '2840' }]) {
+      for (const body of [
+        { query: '', ...market },
+        { query: 'seo', countryCode: '', languageCode: '1000' },
+        { query: 'seo', countryCode: '2840' },
+      ]) {
         const res = await api('/api/search', { method: 'POST', json: body, as: user })
         expect(res.status).toBe(400)
         expect(res.body.message).toBe(SEARCH_VALIDATION_MESSAGE)
@@ -265,7 +331,11 @@ describe('keywords', () => {
     it('hides keywords found by Auto Pilot, which researchKeywords saves without counting a search', async () => {
       const user = await createTestUser()
       const query = uniqueQuery()
-      const rows = await researchKeywords(user.id, { query, countryCode: '2840', languageCode: '1000' }, { viaAutoPilot: true })
+      const rows = await researchKeywords(
+        user.id,
+        { query, countryCode: '2840', languageCode: '1000' },
+        { viaAutoPilot: true },
+      )
       expect(rows.length).toBeGreaterThan(5)
       expect(rows.every((r) => r.searchedViaAutoPilot && r.userId === user.id)).toBe(true)
       expect(await usedSearches(user.id)).toBe(0)
@@ -276,7 +346,10 @@ describe('keywords', () => {
       // The same keyword searched by hand gets its own, visible row.
       const manual = await search(user, query)
       expect(manual.status).toBe(200)
-      const all = await db.select().from(schema.savedKeywords).where(and(eq(schema.savedKeywords.userId, user.id), eq(schema.savedKeywords.keyword, query)))
+      const all = await db
+        .select()
+        .from(schema.savedKeywords)
+        .where(and(eq(schema.savedKeywords.userId, user.id), eq(schema.savedKeywords.keyword, query)))
       expect(all.map((r) => r.searchedViaAutoPilot).sort()).toEqual([false, true])
     })
   })
@@ -344,7 +417,12 @@ describe('keywords', () => {
       const user = await createTestUser()
       const query = uniqueQuery()
       const url = `/keywords?${new URLSearchParams({ query, ...market, run: '1' })}`
-      const headers = { Cookie: user.cookie, 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Site': 'same-origin', 'Sec-Fetch-Dest': 'document' }
+      const headers = {
+        Cookie: user.cookie,
+        'Sec-Fetch-Mode': 'navigate',
+        'Sec-Fetch-Site': 'same-origin',
+        'Sec-Fetch-Dest': 'document',
+      }
       const first = await rawGet(url, headers)
       expect(first.status).toBe(302)
       expect(first.location).toBe('/keywords')
@@ -361,11 +439,19 @@ describe('keywords', () => {
       const user = await createTestUser()
       const query = uniqueQuery()
       const url = `/keywords?${new URLSearchParams({ query, ...market, run: '1' })}`
-      const crossSite = await rawGet(url, { Cookie: user.cookie, 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Site': 'cross-site' })
+      const crossSite = await rawGet(url, {
+        Cookie: user.cookie,
+        'Sec-Fetch-Mode': 'navigate',
+        'Sec-Fetch-Site': 'cross-site',
+      })
       expect(crossSite.status).toBe(200)
       expect(crossSite.text).toContain(`value="${query}"`)
       expect(crossSite.text).toContain('"autoRun":false')
-      const clientSide = await rawGet(url, { Cookie: user.cookie, 'Sec-Fetch-Mode': 'cors', 'Sec-Fetch-Site': 'same-origin' })
+      const clientSide = await rawGet(url, {
+        Cookie: user.cookie,
+        'Sec-Fetch-Mode': 'cors',
+        'Sec-Fetch-Site': 'same-origin',
+      })
       expect(clientSide.status).toBe(200)
       expect(clientSide.text).toContain('"autoRun":true')
       expect(await usedSearches(user.id)).toBe(0)
@@ -468,7 +554,12 @@ describe('keywords', () => {
     it('ends an API error in the spec message without retrying a bad request', async () => {
       const user = await createTestUser()
       const query = uniqueQuery()
-      await fakeControl('googleAds').enqueue({ status: 400, path: ':generateKeywordIdeas', bodyIncludes: query, times: 1 })
+      await fakeControl('googleAds').enqueue({
+        status: 400,
+        path: ':generateKeywordIdeas',
+        bodyIncludes: query,
+        times: 1,
+      })
       const res = await search(user, query, web.url)
       expect(res.status).toBe(502)
       expect(res.body.message).toBe(SEARCH_ERROR_MESSAGE)
@@ -479,7 +570,12 @@ describe('keywords', () => {
     it('honours the retryDelay of a 429 and succeeds', async () => {
       const user = await createTestUser()
       const query = uniqueQuery()
-      await fakeControl('googleAds').enqueue({ status: 429, path: ':generateKeywordIdeas', bodyIncludes: query, times: 1 })
+      await fakeControl('googleAds').enqueue({
+        status: 429,
+        path: ':generateKeywordIdeas',
+        bodyIncludes: query,
+        times: 1,
+      })
       const started = Date.now()
       const res = await search(user, query, web.url)
       expect(res.status).toBe(200)
@@ -490,7 +586,12 @@ describe('keywords', () => {
     it('gives up after repeated 429s', async () => {
       const user = await createTestUser()
       const query = uniqueQuery()
-      await fakeControl('googleAds').enqueue({ status: 429, path: ':generateKeywordIdeas', bodyIncludes: query, times: 3 })
+      await fakeControl('googleAds').enqueue({
+        status: 429,
+        path: ':generateKeywordIdeas',
+        bodyIncludes: query,
+        times: 3,
+      })
       const res = await search(user, query, web.url)
       expect(res.status).toBe(502)
       expect(res.body.message).toBe(SEARCH_ERROR_MESSAGE)
@@ -501,7 +602,10 @@ describe('keywords', () => {
   describe('with AI estimates (neither keyword data provider configured)', () => {
     let web: WebProcess
     beforeAll(async () => {
-      web = await startWeb({ DATAFORSEO_LOGIN: '', DATAFORSEO_PASSWORD: '', GOOGLE_ADS_DEVELOPER_TOKEN: '' }, { host: 'localhost' })
+      web = await startWeb(
+        { DATAFORSEO_LOGIN: '', DATAFORSEO_PASSWORD: '', GOOGLE_ADS_DEVELOPER_TOKEN: '' },
+        { host: 'localhost' },
+      )
       webs.push(web)
     })
 
@@ -525,7 +629,12 @@ describe('keywords', () => {
     it('answers an empty list from the model with an empty list', async () => {
       const user = await createTestUser()
       const query = uniqueQuery()
-      await fakeControl('openai').enqueue({ status: 200, path: '/chat/completions', bodyIncludes: query, body: chatCompletion('{"keywords":[]}') })
+      await fakeControl('openai').enqueue({
+        status: 200,
+        path: '/chat/completions',
+        bodyIncludes: query,
+        body: chatCompletion('{"keywords":[]}'),
+      })
       const res = await search(user, query, web.url)
       expect(res.status).toBe(200)
       expect(res.body.data).toEqual([])
@@ -554,7 +663,10 @@ describe('keywords', () => {
   describe('with no provider at all', () => {
     let web: WebProcess
     beforeAll(async () => {
-      web = await startWeb({ DATAFORSEO_LOGIN: '', GOOGLE_ADS_DEVELOPER_TOKEN: '', OPENAI_API_KEY: '' }, { host: 'localhost' })
+      web = await startWeb(
+        { DATAFORSEO_LOGIN: '', GOOGLE_ADS_DEVELOPER_TOKEN: '', OPENAI_API_KEY: '' },
+        { host: 'localhost' },
+      )
       webs.push(web)
     })
 

@@ -35,7 +35,15 @@ function tag() {
 async function addKeyword(user: TestUser, keyword: string, languageName = 'English') {
   const [row] = await db
     .insert(schema.savedKeywords)
-    .values({ userId: user.id, keyword, countryCode: '2840', countryName: 'United States', languageCode: '1000', languageName, source: 'ai_estimate' })
+    .values({
+      userId: user.id,
+      keyword,
+      countryCode: '2840',
+      countryName: 'United States',
+      languageCode: '1000',
+      languageName,
+      source: 'ai_estimate',
+    })
     .returning()
   return row!
 }
@@ -82,7 +90,11 @@ async function createViaApi(user: TestUser, keywordId: string, headers: Record<s
 }
 
 function form(fields: Record<string, string>) {
-  return { method: 'POST', body: new URLSearchParams(fields), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }
+  return {
+    method: 'POST',
+    body: new URLSearchParams(fields),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  }
 }
 
 describe('posts: create, generate and read', () => {
@@ -135,11 +147,21 @@ describe('posts: create, generate and read', () => {
     expect(list.status).toBe(200)
     const data = list.body.data as Array<Record<string, unknown>>
     expect(data).toHaveLength(1)
-    expect(data[0]).toMatchObject({ _id: postId, post_id: postId, title: post.title, content: post.contentMarkdown, status: 'completed' })
+    expect(data[0]).toMatchObject({
+      _id: postId,
+      post_id: postId,
+      title: post.title,
+      content: post.contentMarkdown,
+      status: 'completed',
+    })
     expect(new Date(data[0]!.createdAt as string).getTime()).toBe(post.createdAt.getTime())
     const one = await api(`/api/blogpost/${postId}`, { as: user })
     expect(one.status).toBe(200)
-    expect(one.body).toMatchObject({ title: post.title, content: post.contentMarkdown, created_at: post.createdAt.toISOString() })
+    expect(one.body).toMatchObject({
+      title: post.title,
+      content: post.contentMarkdown,
+      created_at: post.createdAt.toISOString(),
+    })
 
     // The post page and the library (cookie session).
     const page = await api(`/blogpost/${postId}`, { as: user, auth: 'cookie' })
@@ -162,12 +184,16 @@ describe('posts: create, generate and read', () => {
     expect(md.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="${post.slug}\\.md"`))
     expect(md.headers.get('content-type')).toContain('text/markdown')
     expect(await md.text()).toBe(post.contentMarkdown)
-    const html = await fetch(`${appUrl()}/blogpost/${postId}/download?format=html`, { headers: { Cookie: user.cookie } })
+    const html = await fetch(`${appUrl()}/blogpost/${postId}/download?format=html`, {
+      headers: { Cookie: user.cookie },
+    })
     expect(html.headers.get('content-disposition')).toContain(`${post.slug}.html`)
     const doc = await html.text()
     expect(doc).toContain('<!doctype html>')
     expect(doc).toContain('<h1>')
-    const source = await fetch(`${appUrl()}/blogpost/${postId}/download?format=html&view=source`, { headers: { Cookie: user.cookie } })
+    const source = await fetch(`${appUrl()}/blogpost/${postId}/download?format=html&view=source`, {
+      headers: { Cookie: user.cookie },
+    })
     expect(source.headers.get('content-type')).toContain('text/plain')
     expect(source.headers.get('content-disposition')).toMatch(/^inline/)
 
@@ -183,7 +209,14 @@ describe('posts: create, generate and read', () => {
     const other = await createTestUser()
     const [post] = await db
       .insert(schema.blogPosts)
-      .values({ userId: owner.id, requestKey: tag(), keyword: 'secret plans', title: 'Secret Plans', contentMarkdown: '# Secret Plans\n\nHidden.', status: 'completed' })
+      .values({
+        userId: owner.id,
+        requestKey: tag(),
+        keyword: 'secret plans',
+        title: 'Secret Plans',
+        contentMarkdown: '# Secret Plans\n\nHidden.',
+        status: 'completed',
+      })
       .returning()
     for (const id of [post!.id, crypto.randomUUID(), 'not-a-uuid', "1'; drop table blog_posts;--"]) {
       const page = await api(`/blogpost/${encodeURIComponent(id)}`, { as: other, auth: 'cookie' })
@@ -193,7 +226,9 @@ describe('posts: create, generate and read', () => {
       const json = await api(`/api/blogpost/${encodeURIComponent(id)}`, { as: other })
       expect(json.status).toBe(404)
       expect(json.body).toMatchObject({ message: 'No blog post found.' })
-      const file = await fetch(`${appUrl()}/blogpost/${encodeURIComponent(id)}/download`, { headers: { Cookie: other.cookie } })
+      const file = await fetch(`${appUrl()}/blogpost/${encodeURIComponent(id)}/download`, {
+        headers: { Cookie: other.cookie },
+      })
       expect(file.status).toBe(404)
     }
     expect((await api('/api/blogposts', { as: other })).body).toEqual({ data: [] })
@@ -212,7 +247,8 @@ describe('posts: create, generate and read', () => {
         keyword: 'xss',
         title: 'Unsafe',
         status: 'completed',
-        contentMarkdown: '<h2>Hello</h2><p onmouseover="alert(1)">Hi <a href="javascript:alert(2)">x</a><script>alert(3)</script></p>',
+        contentMarkdown:
+          '<h2>Hello</h2><p onmouseover="alert(1)">Hi <a href="javascript:alert(2)">x</a><script>alert(3)</script></p>',
       })
       .returning()
     const page = await api(`/blogpost/${post!.id}`, { as: user, auth: 'cookie' })
@@ -230,7 +266,16 @@ describe('posts: create, generate and read', () => {
     const foreign = await addKeyword(other, `someone else ${tag()}`)
     expect((await api('/api/creator', { method: 'POST', as: user, json: {} })).status).toBe(400)
     expect((await api('/api/creator', { method: 'POST', as: user, json: { keywordId: 42 } })).status).toBe(400)
-    expect((await api('/api/creator', { method: 'POST', as: user, body: 'nope', headers: { 'Content-Type': 'application/json' } })).status).toBe(400)
+    expect(
+      (
+        await api('/api/creator', {
+          method: 'POST',
+          as: user,
+          body: 'nope',
+          headers: { 'Content-Type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400)
     expect((await createViaApi(user, crypto.randomUUID())).status).toBe(404)
     expect((await createViaApi(user, 'not-a-uuid')).status).toBe(404)
     expect((await createViaApi(user, foreign.id)).status).toBe(404)
@@ -251,7 +296,11 @@ describe('posts: quota and idempotency', () => {
     expect(await blogPostCount(user.id)).toBe(5)
 
     // The form answers with the limit toast.
-    const web = await api('/blogposts', { ...form({ intent: 'create-post', keywordId: kw.id, requestKey: `${kw.id}.x`, redirectTo: '/blogposts' }), as: user, auth: 'cookie' })
+    const web = await api('/blogposts', {
+      ...form({ intent: 'create-post', keywordId: kw.id, requestKey: `${kw.id}.x`, redirectTo: '/blogposts' }),
+      as: user,
+      auth: 'cookie',
+    })
     expect(web.status).toBe(302)
     const shown = await api('/blogposts', { headers: { Cookie: `${user.cookie}; ${toastCookie(web.headers)}` } })
     expect(shown.text).toContain(QUOTA_MESSAGES.blogPosts)
@@ -261,7 +310,12 @@ describe('posts: quota and idempotency', () => {
     const user = await createTestUser()
     const t = tag()
     const kw = await addKeyword(user, `double submit ${t}`)
-    const fields = { intent: 'create-post', keywordId: kw.id, requestKey: `${kw.id}.pageview1`, redirectTo: '/keywords' }
+    const fields = {
+      intent: 'create-post',
+      keywordId: kw.id,
+      requestKey: `${kw.id}.pageview1`,
+      redirectTo: '/keywords',
+    }
     const [a, b] = await Promise.all([
       api('/blogposts', { ...form(fields), as: user, auth: 'cookie' }),
       api('/blogposts', { ...form(fields), as: user, auth: 'cookie' }),
@@ -293,7 +347,11 @@ describe('posts: quota and idempotency', () => {
     expect(await blogPostCount(user.id)).toBe(2)
 
     // A deliberate new request (a new page view: another key) makes another post.
-    const again = await api('/blogposts', { ...form({ ...fields, requestKey: `${kw.id}.pageview2` }), as: user, auth: 'cookie' })
+    const again = await api('/blogposts', {
+      ...form({ ...fields, requestKey: `${kw.id}.pageview2` }),
+      as: user,
+      auth: 'cookie',
+    })
     expect(again.status).toBe(302)
     expect(await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.userId, user.id))).toHaveLength(3)
     expect(await blogPostCount(user.id)).toBe(3)
@@ -335,7 +393,12 @@ describe('posts: failures, retries and a killed worker', () => {
     const user = await createTestUser()
     const t = tag()
     const kw = await addKeyword(user, `rate limited ${t}`)
-    await openai.enqueue({ status: 429, bodyIncludes: [t, SECTION_MARK], times: 1, headers: { 'retry-after-ms': '300' } })
+    await openai.enqueue({
+      status: 429,
+      bodyIncludes: [t, SECTION_MARK],
+      times: 1,
+      headers: { 'retry-after-ms': '300' },
+    })
     const res = await createViaApi(user, kw.id)
     const postId = res.body.post_id as string
     const post = await waitForStatus(postId, 'completed')
@@ -387,17 +450,27 @@ describe('posts: failures, retries and a killed worker', () => {
     const library = await api('/blogposts', { as: user, auth: 'cookie' })
     expect(library.text).toContain('Failed: The AI service rejected the request.')
     expect(library.text).toContain('Try again')
-    expect((await api('/api/blogposts', { as: user })).body.data).toMatchObject([{ status: 'failed', failure_reason: 'The AI service rejected the request.' }])
+    expect((await api('/api/blogposts', { as: user })).body.data).toMatchObject([
+      { status: 'failed', failure_reason: 'The AI service rejected the request.' },
+    ])
 
     // Try again: charged again, queued again, written.
-    const retry = await api('/blogposts', { ...form({ intent: 'retry-post', postId, redirectTo: '/blogposts' }), as: user, auth: 'cookie' })
+    const retry = await api('/blogposts', {
+      ...form({ intent: 'retry-post', postId, redirectTo: '/blogposts' }),
+      as: user,
+      auth: 'cookie',
+    })
     expect(retry.status).toBe(302)
     expect(await blogPostCount(user.id)).toBe(1)
     const done = await waitForStatus(postId, 'completed')
     expect(done.quotaRefunded).toBe(false)
     expect(done.failureReason).toBeNull()
     // A second 'Try again' on a post that is no longer failed does nothing.
-    await api('/blogposts', { ...form({ intent: 'retry-post', postId, redirectTo: '/blogposts' }), as: user, auth: 'cookie' })
+    await api('/blogposts', {
+      ...form({ intent: 'retry-post', postId, redirectTo: '/blogposts' }),
+      as: user,
+      auth: 'cookie',
+    })
     expect(await blogPostCount(user.id)).toBe(1)
   })
 
@@ -418,7 +491,11 @@ describe('posts: failures, retries and a killed worker', () => {
     const first = await startWorker({ QUEUE_PREFIX: prefix })
     cleanups.push(() => first.stop('SIGKILL'))
     const q = postQueue(prefix)
-    await q.add('generate-post', { postId }, { jobId: jobId('post', postId), attempts: 6, backoff: { type: 'exponential', delay: 5_000 } })
+    await q.add(
+      'generate-post',
+      { postId },
+      { jobId: jobId('post', postId), attempts: 6, backoff: { type: 'exponential', delay: 5_000 } },
+    )
 
     // Wait until the outline and every other section are saved, and the last section is in flight.
     await waitFor(
@@ -445,7 +522,12 @@ describe('posts: failures, retries and a killed worker', () => {
     const calls = await modelRequests(t)
     expect(calls.filter((r) => !isSection(r))).toHaveLength(1)
     expect(calls.filter(isSection)).toHaveLength(sections + 1) // only the interrupted section was asked again
-    expect(await db.select().from(schema.blogPosts).where(and(eq(schema.blogPosts.userId, user.id)))).toHaveLength(1)
+    expect(
+      await db
+        .select()
+        .from(schema.blogPosts)
+        .where(and(eq(schema.blogPosts.userId, user.id))),
+    ).toHaveLength(1)
     const job = await q.getJob(jobId('post', postId))
     expect(await job!.getState()).toBe('completed')
     expect(job!.attemptsMade).toBe(1) // the kill used up no attempt: only the finishing one counts

@@ -50,14 +50,22 @@ describe('public AI endpoints', () => {
 
     const outline = await post('/api/public/generate-outline', { keyword: marker('start a podcast') }, clientIp)
     expect(outline.status).toBe(200)
-    const o = outline.body.outline as { introduction: string; sections: Array<{ title: string; content: string[] }>; conclusion: string }
+    const o = outline.body.outline as {
+      introduction: string
+      sections: Array<{ title: string; content: string[] }>
+      conclusion: string
+    }
     expect(o.introduction.length).toBeGreaterThan(0)
     expect(o.conclusion.length).toBeGreaterThan(0)
     expect(o.sections.length).toBeGreaterThan(0)
     expect(o.sections[0]!.title.length).toBeGreaterThan(0)
     expect(Array.isArray(o.sections[0]!.content)).toBe(true)
 
-    const strategy = await post('/api/public/generate-seo-strategy', { business: marker('online bakery'), segment: 'families in Austin' }, clientIp)
+    const strategy = await post(
+      '/api/public/generate-seo-strategy',
+      { business: marker('online bakery'), segment: 'families in Austin' },
+      clientIp,
+    )
     expect(strategy.status).toBe(200)
     const s = strategy.body.seo_strategy as Record<string, unknown>
     expect(typeof s.summary).toBe('string')
@@ -107,7 +115,10 @@ describe('public AI endpoints', () => {
     expect(await modelCallsFor(topic)).toBe(1)
     expect(await modelCallsFor(topic.toLowerCase())).toBe(0)
 
-    const rows = await db.select().from(schema.aiCache).where(sql`${schema.aiCache.key} like 'free-keywords:%'`)
+    const rows = await db
+      .select()
+      .from(schema.aiCache)
+      .where(sql`${schema.aiCache.key} like 'free-keywords:%'`)
     expect(rows.some((r) => JSON.stringify(r.value) === JSON.stringify(first.body))).toBe(true)
   })
 
@@ -120,7 +131,9 @@ describe('public AI endpoints', () => {
     }
     const limited = await post('/api/public/generate-titles', { keyword: topic }, clientIp)
     expect(limited.status).toBe(429)
-    expect(limited.body.message).toMatch(/You have used the free tools 10 times this hour\. Please try again in \d+ minutes?/)
+    expect(limited.body.message).toMatch(
+      /You have used the free tools 10 times this hour\. Please try again in \d+ minutes?/,
+    )
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
     // Another visitor is not affected.
     expect((await post('/api/public/generate-keywords', { topic })).status).toBe(200)
@@ -157,13 +170,23 @@ describe('public AI endpoints', () => {
 
   it('says "Could not generate" when the model answers with nothing usable', async () => {
     const keyword = marker('empty titles')
-    await openai().enqueue({ status: 200, path: '/chat/completions', bodyIncludes: keyword, body: chatCompletion('{"titles":[]}') })
+    await openai().enqueue({
+      status: 200,
+      path: '/chat/completions',
+      bodyIncludes: keyword,
+      body: chatCompletion('{"titles":[]}'),
+    })
     const res = await post('/api/public/generate-titles', { keyword })
     expect(res.status).toBe(502)
     expect(res.body.message).toBe('Could not generate titles. Please try again.')
 
     const topic = marker('malformed keywords')
-    await openai().enqueue({ status: 200, path: '/chat/completions', bodyIncludes: topic, body: chatCompletion('not json') })
+    await openai().enqueue({
+      status: 200,
+      path: '/chat/completions',
+      bodyIncludes: topic,
+      body: chatCompletion('not json'),
+    })
     const bad = await post('/api/public/generate-keywords', { topic })
     expect(bad.status).toBe(502)
     expect(bad.body.message).toBe('Could not generate keywords. Please try again.')
@@ -199,7 +222,10 @@ describe('public ebook leads', () => {
 
     const again = await post('/api/leads', { email: email.toUpperCase() })
     expect(again.status).toBe(200)
-    const rows = await db.select().from(schema.leads).where(eq(sql`lower(${schema.leads.email})`, email.toLowerCase()))
+    const rows = await db
+      .select()
+      .from(schema.leads)
+      .where(eq(sql`lower(${schema.leads.email})`, email.toLowerCase()))
     expect(rows).toHaveLength(1)
     expect(rows[0]!.emailedAt).toBeTruthy()
     await new Promise((r) => setTimeout(r, 300))
@@ -226,7 +252,8 @@ describe('public ebook leads', () => {
     expect(await db.select().from(schema.leads).where(eq(schema.leads.email, bot))).toHaveLength(0)
 
     const clientIp = uniqueIp()
-    for (let i = 0; i < 5; i++) expect((await post('/api/leads', { email: uniqueEmail('many') }, clientIp)).status).toBe(200)
+    for (let i = 0; i < 5; i++)
+      expect((await post('/api/leads', { email: uniqueEmail('many') }, clientIp)).status).toBe(200)
     const limited = await post('/api/leads', { email: uniqueEmail('many') }, clientIp)
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
@@ -264,7 +291,8 @@ describe('public analytics events', () => {
     expect((await post('/api/events', { type: 'pageview', path: 'https://evil.example/' })).status).toBe(400)
     const clientIp = uniqueIp()
     const statuses: number[] = []
-    for (let i = 0; i < 121; i++) statuses.push((await post('/api/events', { type: 'pageview', path: '/flood' }, clientIp)).status)
+    for (let i = 0; i < 121; i++)
+      statuses.push((await post('/api/events', { type: 'pageview', path: '/flood' }, clientIp)).status)
     expect(statuses.slice(0, 120).every((s) => s === 204)).toBe(true)
     expect(statuses[120]).toBe(429)
   })
@@ -276,7 +304,16 @@ describe('public SEO resources', () => {
     expect(sitemap.status).toBe(200)
     expect(sitemap.headers.get('content-type')).toContain('application/xml')
     const xml = await sitemap.text()
-    for (const path of ['/', '/pricing', '/free-tools', '/free-keyword-research', '/free-blog-title', '/free-blog-outline', '/free-seo-strategy', '/seo-guide-ebook']) {
+    for (const path of [
+      '/',
+      '/pricing',
+      '/free-tools',
+      '/free-keyword-research',
+      '/free-blog-title',
+      '/free-blog-outline',
+      '/free-seo-strategy',
+      '/seo-guide-ebook',
+    ]) {
       expect(xml).toContain(`<loc>${appUrl()}${path}</loc>`)
     }
     const robots = await fetch(`${appUrl()}/robots.txt`)
@@ -291,7 +328,9 @@ describe('public SEO resources', () => {
     expect(html).toMatch(/<title>Rankwell: Keyword Research and AI Blog Posts for Founders<\/title>/)
     expect(html).toContain(`<link rel="canonical" href="${appUrl()}/"`)
     expect(html).toContain('property="og:title"')
-    const blocks = [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1]!))
+    const blocks = [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) =>
+      JSON.parse(m[1]!),
+    )
     const types = blocks.map((b) => b['@type'])
     expect(types).toEqual(expect.arrayContaining(['Organization', 'SoftwareApplication', 'FAQPage']))
     const product = blocks.find((b) => b['@type'] === 'SoftwareApplication')

@@ -28,7 +28,15 @@ function addUtcMonths(date: Date, n: number) {
   const m = date.getUTCMonth() + n
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate()
   return new Date(
-    Date.UTC(y, m, Math.min(date.getUTCDate(), lastDay), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds()),
+    Date.UTC(
+      y,
+      m,
+      Math.min(date.getUTCDate(), lastDay),
+      date.getUTCHours(),
+      date.getUTCMinutes(),
+      date.getUTCSeconds(),
+      date.getUTCMilliseconds(),
+    ),
   )
 }
 
@@ -45,15 +53,27 @@ async function subscriber(priceId: 'price_monthly' | 'price_yearly') {
   const res = await api('/api/create-checkout-session', { method: 'POST', json: { priceId }, as: user })
   expect(res.status).toBe(200)
   await stripeFake.completeCheckout(String(res.body.sessionId))
-  expect(await row(user.id)).toMatchObject({ status: 'active', plan: priceId === 'price_yearly' ? 'yearly' : 'monthly' })
+  expect(await row(user.id)).toMatchObject({
+    status: 'active',
+    plan: priceId === 'price_yearly' ? 'yearly' : 'monthly',
+  })
   return user
 }
 
 /** Moves the billing period and the usage window back in time (as if the subscription started at `start`). */
-async function startedAt(userId: string, start: Date, usage: { keywordSearchCount?: number; blogPostCount?: number; usagePeriodStart?: Date } = {}) {
+async function startedAt(
+  userId: string,
+  start: Date,
+  usage: { keywordSearchCount?: number; blogPostCount?: number; usagePeriodStart?: Date } = {},
+) {
   await db
     .update(schema.subscriptions)
-    .set({ currentPeriodStart: start, usagePeriodStart: usage.usagePeriodStart ?? start, keywordSearchCount: usage.keywordSearchCount ?? 0, blogPostCount: usage.blogPostCount ?? 0 })
+    .set({
+      currentPeriodStart: start,
+      usagePeriodStart: usage.usagePeriodStart ?? start,
+      keywordSearchCount: usage.keywordSearchCount ?? 0,
+      blogPostCount: usage.blogPostCount ?? 0,
+    })
     .where(eq(schema.subscriptions.userId, userId))
 }
 
@@ -64,7 +84,10 @@ function monthsAndADayAgo(months: number) {
 const market = { countryCode: '2840', languageCode: '1000', countryName: 'United States', languageName: 'English' }
 
 function uniqueQuery() {
-  return `quota rollover ${crypto.randomBytes(6).toString('hex').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]!)}`
+  return `quota rollover ${crypto
+    .randomBytes(6)
+    .toString('hex')
+    .replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]!)}`
 }
 
 function search(user: TestUser, query = uniqueQuery()) {
@@ -75,7 +98,10 @@ describe('quota', () => {
   it('lets a yearly subscriber at the limit search again a month and a day later; the window moves by exactly one month', async () => {
     const user = await subscriber('price_yearly')
     const start = monthsAndADayAgo(1)
-    await startedAt(user.id, start, { keywordSearchCount: LIMITS.premium.keywordSearches, blogPostCount: LIMITS.premium.blogPosts })
+    await startedAt(user.id, start, {
+      keywordSearchCount: LIMITS.premium.keywordSearches,
+      blogPostCount: LIMITS.premium.blogPosts,
+    })
 
     const res = await search(user)
     expect(res.status).toBe(200)
@@ -87,7 +113,12 @@ describe('quota', () => {
     expect(await consumeQuota(user.id, 'blogPosts')).toMatchObject({ ok: true, used: 1 })
     expect((await row(user.id)).usagePeriodStart.toISOString()).toBe(addUtcMonths(start, 1).toISOString())
     const summary = await getUsageSummary(user.id)
-    expect(summary).toMatchObject({ keywordSearchCount: 1, blogPostCount: 1, reachedQuota: false, usageResetsAt: addUtcMonths(start, 2).toISOString() })
+    expect(summary).toMatchObject({
+      keywordSearchCount: 1,
+      blogPostCount: 1,
+      reachedQuota: false,
+      usageResetsAt: addUtcMonths(start, 2).toISOString(),
+    })
   })
 
   it('advances by two whole months after two months and a day, keeping the anniversary', async () => {
@@ -96,7 +127,11 @@ describe('quota', () => {
     await startedAt(user.id, start, { keywordSearchCount: 37, blogPostCount: LIMITS.premium.blogPosts })
     const taken = await consumeQuota(user.id, 'blogPosts')
     expect(taken).toEqual({ ok: true, used: 1, windowStart: addUtcMonths(start, 2) })
-    expect(await row(user.id)).toMatchObject({ keywordSearchCount: 0, blogPostCount: 1, usagePeriodStart: addUtcMonths(start, 2) })
+    expect(await row(user.id)).toMatchObject({
+      keywordSearchCount: 0,
+      blogPostCount: 1,
+      usagePeriodStart: addUtcMonths(start, 2),
+    })
   })
 
   it('anchors on the billing period start, so a month-end anniversary does not drift (Jan 31 → Feb 29 → Mar 31)', async () => {
@@ -118,7 +153,9 @@ describe('quota', () => {
     const expected = addUtcMonths(anchor!, n)
     expect((await row(user.id)).usagePeriodStart.toISOString()).toBe(expected.toISOString())
     // Counted from the clamped day instead, the window would start on the 28th-30th.
-    expect(expected.getUTCDate()).toBe(Math.min(31, new Date(Date.UTC(expected.getUTCFullYear(), expected.getUTCMonth() + 1, 0)).getUTCDate()))
+    expect(expected.getUTCDate()).toBe(
+      Math.min(31, new Date(Date.UTC(expected.getUTCFullYear(), expected.getUTCMonth() + 1, 0)).getUTCDate()),
+    )
   })
 
   it('rolls over once under a concurrent burst and never passes the limit', async () => {
@@ -128,16 +165,28 @@ describe('quota', () => {
     await startedAt(a.id, startA, { keywordSearchCount: LIMITS.premium.keywordSearches - 1, blogPostCount: 3 })
     const burst = await Promise.all(Array.from({ length: 20 }, () => consumeQuota(a.id, 'keywordSearches')))
     expect(burst.every((r) => r.ok)).toBe(true)
-    expect(burst.map((r) => (r.ok ? r.used : 0)).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
-    expect(await row(a.id)).toMatchObject({ keywordSearchCount: 20, blogPostCount: 0, usagePeriodStart: addUtcMonths(startA, 1) })
+    expect(burst.map((r) => (r.ok ? r.used : 0)).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    )
+    expect(await row(a.id)).toMatchObject({
+      keywordSearchCount: 20,
+      blogPostCount: 0,
+      usagePeriodStart: addUtcMonths(startA, 1),
+    })
 
     // More concurrent posts than the monthly limit, right at the rollover: exactly the limit succeeds.
     const b = await subscriber('price_yearly')
     const startB = monthsAndADayAgo(1)
     await startedAt(b.id, startB, { keywordSearchCount: 12, blogPostCount: LIMITS.premium.blogPosts - 2 })
-    const many = await Promise.all(Array.from({ length: LIMITS.premium.blogPosts + 20 }, () => consumeQuota(b.id, 'blogPosts')))
+    const many = await Promise.all(
+      Array.from({ length: LIMITS.premium.blogPosts + 20 }, () => consumeQuota(b.id, 'blogPosts')),
+    )
     expect(many.filter((r) => r.ok)).toHaveLength(LIMITS.premium.blogPosts)
-    expect(await row(b.id)).toMatchObject({ blogPostCount: LIMITS.premium.blogPosts, keywordSearchCount: 0, usagePeriodStart: addUtcMonths(startB, 1) })
+    expect(await row(b.id)).toMatchObject({
+      blogPostCount: LIMITS.premium.blogPosts,
+      keywordSearchCount: 0,
+      usagePeriodStart: addUtcMonths(startB, 1),
+    })
     expect(await consumeQuota(b.id, 'blogPosts')).toEqual({ ok: false })
   })
 
@@ -157,7 +206,10 @@ describe('quota', () => {
     })
     expect(summary.renewalDate).toBe((await row(user.id)).currentPeriodEnd!.toISOString())
     // Reading changes nothing.
-    expect(await row(user.id)).toMatchObject({ keywordSearchCount: LIMITS.premium.keywordSearches, usagePeriodStart: start })
+    expect(await row(user.id)).toMatchObject({
+      keywordSearchCount: LIMITS.premium.keywordSearches,
+      usagePeriodStart: start,
+    })
 
     const profile = await api('/profile', { as: user, auth: 'cookie' })
     expect(profile.status).toBe(200)
@@ -170,7 +222,11 @@ describe('quota', () => {
     const start = new Date(Date.now() - 20 * DAY)
     await startedAt(monthly.id, start, { keywordSearchCount: LIMITS.premium.keywordSearches })
     expect(await consumeQuota(monthly.id, 'keywordSearches')).toEqual({ ok: false })
-    expect(await getUsageSummary(monthly.id)).toMatchObject({ keywordSearchCount: 500, reachedQuota: true, usageResetsAt: addUtcMonths(start, 1).toISOString() })
+    expect(await getUsageSummary(monthly.id)).toMatchObject({
+      keywordSearchCount: 500,
+      reachedQuota: true,
+      usageResetsAt: addUtcMonths(start, 1).toISOString(),
+    })
     expect((await consumeQuota(monthly.id, 'blogPosts')).ok).toBe(true)
     expect((await row(monthly.id)).usagePeriodStart.toISOString()).toBe(start.toISOString())
 
@@ -181,7 +237,12 @@ describe('quota', () => {
       .set({ usagePeriodStart: monthsAndADayAgo(2), keywordSearchCount: LIMITS.trial.keywordSearches })
       .where(eq(schema.subscriptions.userId, trial.id))
     expect(await consumeQuota(trial.id, 'keywordSearches')).toEqual({ ok: false })
-    expect(await getUsageSummary(trial.id)).toMatchObject({ status: 'trial', keywordSearchCount: 10, reachedQuota: true, usageResetsAt: null })
+    expect(await getUsageSummary(trial.id)).toMatchObject({
+      status: 'trial',
+      keywordSearchCount: 10,
+      reachedQuota: true,
+      usageResetsAt: null,
+    })
     const refused = await search(trial)
     expect(refused.status).toBe(402)
     expect(refused.body).toMatchObject({ redirect_to_profile: true, message: QUOTA_MESSAGES.keywordSearches })
@@ -189,9 +250,16 @@ describe('quota', () => {
     // Canceled: nothing rolls over and nothing is allowed.
     const canceled = await subscriber('price_yearly')
     await startedAt(canceled.id, monthsAndADayAgo(1), { keywordSearchCount: 7 })
-    await db.update(schema.subscriptions).set({ status: 'canceled' }).where(eq(schema.subscriptions.userId, canceled.id))
+    await db
+      .update(schema.subscriptions)
+      .set({ status: 'canceled' })
+      .where(eq(schema.subscriptions.userId, canceled.id))
     expect(await consumeQuota(canceled.id, 'keywordSearches')).toEqual({ ok: false })
-    expect(await getUsageSummary(canceled.id)).toMatchObject({ keywordSearchCount: 7, reachedQuota: true, usageResetsAt: null })
+    expect(await getUsageSummary(canceled.id)).toMatchObject({
+      keywordSearchCount: 7,
+      reachedQuota: true,
+      usageResetsAt: null,
+    })
   })
 
   it('gives units back only to the window they were taken from, never below zero', async () => {

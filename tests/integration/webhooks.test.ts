@@ -35,7 +35,10 @@ beforeAll(async () => {
   const [w, fastWorker, guardedWorker] = await Promise.all([startWeb(FAST), startWorker(FAST), startWorker(GUARDED)])
   web = w
   processes.push(w, fastWorker, guardedWorker)
-  guardedQueue = new Queue('webhook-delivery', { connection: { url: process.env.REDIS_URL }, prefix: GUARDED.QUEUE_PREFIX })
+  guardedQueue = new Queue('webhook-delivery', {
+    connection: { url: process.env.REDIS_URL },
+    prefix: GUARDED.QUEUE_PREFIX,
+  })
 }, 240_000)
 
 afterAll(async () => {
@@ -131,7 +134,10 @@ describe('webhook delivery', () => {
     const again = await receiver.waitForRequests(path, 5)
     expect(again[4]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id'])
     expect(again[4]!.body).toBe(requests[0]!.body)
-    await db.update(schema.autopilotSettings).set({ enabled: false }).where(eq(schema.autopilotSettings.userId, user.id))
+    await db
+      .update(schema.autopilotSettings)
+      .set({ enabled: false })
+      .where(eq(schema.autopilotSettings.userId, user.id))
   })
 
   it('does not retry other 4xx answers', async () => {
@@ -169,7 +175,10 @@ describe('webhook delivery', () => {
     const path = `/always-down-${runId}`
     const { user } = await userWithWebhook(path)
     await db.update(schema.autopilotSettings).set({ enabled: true }).where(eq(schema.autopilotSettings.userId, user.id))
-    receiver.script(path, Array.from({ length: 50 }, () => ({ status: 500, body: 'down' })))
+    receiver.script(
+      path,
+      Array.from({ length: 50 }, () => ({ status: 500, body: 'down' })),
+    )
     await pageAction(user, { intent: 'test-event' })
     const settings = await waitFor(
       async () => {
@@ -202,7 +211,10 @@ describe('webhook delivery', () => {
     const after = await settingsOf(user.id)
     expect(after.webhookDisabledAt).toBeNull()
     expect(after.webhookFailingSince).toBeNull()
-    await db.update(schema.autopilotSettings).set({ enabled: false }).where(eq(schema.autopilotSettings.userId, user.id))
+    await db
+      .update(schema.autopilotSettings)
+      .set({ enabled: false })
+      .where(eq(schema.autopilotSettings.userId, user.id))
   })
 })
 

@@ -79,7 +79,10 @@ export async function api(
   return { status: res.status, headers: res.headers, body: body as Record<string, unknown> & unknown, text }
 }
 
-export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, opts: { timeout?: number; interval?: number } = {}) {
+export async function waitFor<T>(
+  fn: () => Promise<T | null | undefined | false>,
+  opts: { timeout?: number; interval?: number } = {},
+) {
   const deadline = Date.now() + (opts.timeout ?? 20_000)
   let last: unknown
   while (Date.now() < deadline) {

@@ -39,10 +39,14 @@ export async function startReceiver() {
     script: (path: string, answers: ScriptedAnswer[]) => scripts.set(path, [...answers]),
     requests: (path: string) => received.filter((r) => r.path === path),
     waitForRequests: (path: string, count: number, timeout = 30_000) =>
-      waitFor(async () => (received.filter((r) => r.path === path).length >= count ? received.filter((r) => r.path === path) : null), {
-        timeout,
-        interval: 100,
-      }),
+      waitFor(
+        async () =>
+          received.filter((r) => r.path === path).length >= count ? received.filter((r) => r.path === path) : null,
+        {
+          timeout,
+          interval: 100,
+        },
+      ),
     close: async () => {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))

@@ -7,7 +7,9 @@ export function chatCompletion(content: string) {
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: 'gpt-4o-mini',
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+    choices: [
+      { index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null },
+    ],
     usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
   }
 }

@@ -69,7 +69,10 @@ export async function startWorker(overrides: Record<string, string> = {}): Promi
   child.stderr!.on('data', collect(process.stderr))
   const stop = stopper(child)
   try {
-    await waitFor(async () => output.includes('worker started') || child.exitCode !== null, { timeout: STARTUP_TIMEOUT_MS, interval: 250 })
+    await waitFor(async () => output.includes('worker started') || child.exitCode !== null, {
+      timeout: STARTUP_TIMEOUT_MS,
+      interval: 250,
+    })
   } catch (error) {
     await stop('SIGKILL')
     throw error

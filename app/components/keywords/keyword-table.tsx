@@ -31,13 +31,18 @@ function Difficulty({ score, source }: { score: number | null; source: KeywordSo
   const band = difficultyBand(score)
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${band.className}`} data-difficulty={band.tone}>
+      <span
+        className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${band.className}`}
+        data-difficulty={band.tone}
+      >
         {band.label}
       </span>
       {score !== null ? <span className="tabular-nums text-slate-600">{score}</span> : null}
       {source === 'google_ads' ? (
         <InfoTip text={COMPETITION_TOOLTIP}>
-          <span className="rounded bg-sky-100 px-1.5 py-0.5 text-[11px] font-semibold text-sky-800">Ads competition</span>
+          <span className="rounded bg-sky-100 px-1.5 py-0.5 text-[11px] font-semibold text-sky-800">
+            Ads competition
+          </span>
         </InfoTip>
       ) : null}
     </span>
@@ -59,19 +64,30 @@ export function KeywordTable({
   return (
     <section aria-labelledby="saved-keywords-heading" className="card p-0">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
-        <h2 id="saved-keywords-heading" className="text-base font-semibold text-slate-900">Your keywords</h2>
+        <h2 id="saved-keywords-heading" className="text-base font-semibold text-slate-900">
+          Your keywords
+        </h2>
         {loading ? (
-          <p role="status" className="text-sm text-slate-600">Loading keywords...</p>
+          <p role="status" className="text-sm text-slate-600">
+            Loading keywords...
+          </p>
         ) : total > 0 ? (
           <p className="text-sm text-slate-600">{`${thousands.format(total)} saved`}</p>
         ) : null}
       </div>
       <div className="overflow-x-auto">
-        <table className={`min-w-full divide-y divide-slate-200 text-sm ${loading ? 'opacity-60' : ''}`} aria-busy={loading || undefined}>
+        <table
+          className={`min-w-full divide-y divide-slate-200 text-sm ${loading ? 'opacity-60' : ''}`}
+          aria-busy={loading || undefined}
+        >
           <thead className="bg-slate-50">
             <tr>
-              <th scope="col" className={th}>Search Date</th>
-              <th scope="col" className={th}>Keyword</th>
+              <th scope="col" className={th}>
+                Search Date
+              </th>
+              <th scope="col" className={th}>
+                Keyword
+              </th>
               <th scope="col" className={th}>
                 <span className="inline-flex items-center gap-1">
                   Volume <InfoTip label="About Volume" text={VOLUME_TOOLTIP} />
@@ -82,14 +98,18 @@ export function KeywordTable({
                   Difficulty <InfoTip label="About Difficulty" text={DIFFICULTY_TOOLTIP} />
                 </span>
               </th>
-              <th scope="col" className={th}>Action</th>
+              <th scope="col" className={th}>
+                Action
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
             {rows.length === 0 ? (
               <tr>
                 <td colSpan={5} className="px-4 py-10 text-center text-slate-600">
-                  {loading ? 'Loading keywords...' : 'No keywords yet. Search for a keyword or topic to see ideas with their volume and difficulty.'}
+                  {loading
+                    ? 'Loading keywords...'
+                    : 'No keywords yet. Search for a keyword or topic to see ideas with their volume and difficulty.'}
                 </td>
               </tr>
             ) : (
@@ -100,7 +120,10 @@ export function KeywordTable({
                     <span className="font-medium text-slate-900">{k.keyword}</span>
                     {k.source === 'ai_estimate' ? (
                       <InfoTip text={ESTIMATE_TOOLTIP} className="ml-2">
-                        <span className="rounded bg-violet-100 px-1.5 py-0.5 text-[11px] font-semibold text-violet-800" data-estimate>
+                        <span
+                          className="rounded bg-violet-100 px-1.5 py-0.5 text-[11px] font-semibold text-violet-800"
+                          data-estimate
+                        >
                           Estimate
                         </span>
                       </InfoTip>
@@ -123,7 +146,12 @@ export function KeywordTable({
       {total > rows.length ? (
         <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 px-4 py-3">
           <p className="text-sm text-slate-600">{`Showing ${thousands.format(rows.length)} of ${thousands.format(total)} keywords`}</p>
-          <Link to={`/keywords?show=${shown + KEYWORDS_PAGE_SIZE}`} preventScrollReset replace className="btn-secondary">
+          <Link
+            to={`/keywords?show=${shown + KEYWORDS_PAGE_SIZE}`}
+            preventScrollReset
+            replace
+            className="btn-secondary"
+          >
             Show more
           </Link>
         </div>

@@ -49,7 +49,17 @@ export function Honeypot() {
   )
 }
 
-export function ToolHero({ eyebrow, title, intro, children }: { eyebrow: string; title: string; intro: ReactNode; children: ReactNode }) {
+export function ToolHero({
+  eyebrow,
+  title,
+  intro,
+  children,
+}: {
+  eyebrow: string
+  title: string
+  intro: ReactNode
+  children: ReactNode
+}) {
   return (
     <section className="bg-gradient-to-b from-brand-50 to-slate-50 px-4 pb-12 pt-12 sm:pt-16">
       <div className="mx-auto max-w-3xl text-center">
@@ -57,25 +67,44 @@ export function ToolHero({ eyebrow, title, intro, children }: { eyebrow: string;
         <h1 className="mt-3 text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">{title}</h1>
         <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-600">{intro}</p>
       </div>
-      <div className="relative mx-auto mt-8 max-w-2xl rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">{children}</div>
+      <div className="relative mx-auto mt-8 max-w-2xl rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+        {children}
+      </div>
     </section>
   )
 }
 
 export function ErrorBox({ message }: { message: string }) {
   return (
-    <div role="alert" data-testid="tool-error" className="rounded-xl border border-red-300 bg-red-50 p-4 text-sm font-medium text-red-800">
+    <div
+      role="alert"
+      data-testid="tool-error"
+      className="rounded-xl border border-red-300 bg-red-50 p-4 text-sm font-medium text-red-800"
+    >
       {message}
     </div>
   )
 }
 
 /** The result area: the error box sits above the results; it is a focus target after a background submission. */
-export function ResultArea({ error, children, resultRef }: { error?: string; children?: ReactNode; resultRef: RefObject<HTMLDivElement> }) {
+export function ResultArea({
+  error,
+  children,
+  resultRef,
+}: {
+  error?: string
+  children?: ReactNode
+  resultRef: RefObject<HTMLDivElement>
+}) {
   if (!error && !children) return null
   return (
     <section aria-label="Results" className="px-4 py-10">
-      <div ref={resultRef} tabIndex={-1} className="mx-auto max-w-3xl scroll-mt-24 space-y-6 outline-none" aria-live="polite">
+      <div
+        ref={resultRef}
+        tabIndex={-1}
+        className="mx-auto max-w-3xl scroll-mt-24 space-y-6 outline-none"
+        aria-live="polite"
+      >
         {error ? <ErrorBox message={error} /> : null}
         {children}
       </div>
@@ -93,7 +122,9 @@ type Promo = {
 export function PromoBlock({ title, points, highlight, cta }: Promo) {
   return (
     <aside aria-labelledby="promo-title" className="rounded-2xl bg-slate-900 p-6 text-white sm:p-8" data-testid="promo">
-      <h2 id="promo-title" className="text-2xl font-bold">{title}</h2>
+      <h2 id="promo-title" className="text-2xl font-bold">
+        {title}
+      </h2>
       <ul className="mt-4 space-y-2">
         {points.map((p) => (
           <li key={p.text} className="flex items-start gap-3 text-slate-200">
@@ -107,7 +138,9 @@ export function PromoBlock({ title, points, highlight, cta }: Promo) {
         {highlight}
       </p>
       <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-center">
-        <Link to="/signup" className="btn bg-white px-5 py-3 text-base text-slate-900 hover:bg-brand-50">{cta}</Link>
+        <Link to="/signup" className="btn bg-white px-5 py-3 text-base text-slate-900 hover:bg-brand-50">
+          {cta}
+        </Link>
         <p className="text-sm text-slate-300">{TRIAL_NOTE}</p>
       </div>
     </aside>
@@ -120,10 +153,17 @@ export function FeatureCards({ heading, features }: Features) {
   return (
     <section aria-labelledby="features-title" className="px-4 py-14">
       <div className="mx-auto max-w-6xl">
-        <h2 id="features-title" className="text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{heading}</h2>
+        <h2 id="features-title" className="text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+          {heading}
+        </h2>
         <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {features.map((f) => (
-            <IconCard key={f.title} {...f} badgeClassName="bg-brand-50 text-brand-700" textClassName="text-sm text-slate-600" />
+            <IconCard
+              key={f.title}
+              {...f}
+              badgeClassName="bg-brand-50 text-brand-700"
+              textClassName="text-sm text-slate-600"
+            />
           ))}
         </ul>
       </div>
@@ -137,7 +177,9 @@ export function HowItWorks({ steps }: { steps: Step[] }) {
   return (
     <section aria-labelledby="how-title" className="bg-white px-4 py-14">
       <div className="mx-auto max-w-5xl">
-        <h2 id="how-title" className="text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">How It Works</h2>
+        <h2 id="how-title" className="text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+          How It Works
+        </h2>
         <NumberedSteps steps={steps} variant="centered" className="mt-10 grid gap-8 md:grid-cols-3" />
       </div>
     </section>
@@ -148,9 +190,13 @@ export function ClosingBanner({ title, text }: { title: string; text: string }) 
   return (
     <section aria-labelledby="closing-title" className="px-4 py-14">
       <div className="mx-auto max-w-4xl rounded-3xl bg-brand-700 px-6 py-10 text-center text-white sm:px-12">
-        <h2 id="closing-title" className="text-2xl font-bold sm:text-3xl">{title}</h2>
+        <h2 id="closing-title" className="text-2xl font-bold sm:text-3xl">
+          {title}
+        </h2>
         <p className="mx-auto mt-3 max-w-2xl text-brand-50">{text}</p>
-        <Link to="/free-tools" className="btn mt-6 bg-white px-5 py-3 text-base text-brand-800 hover:bg-brand-50">Explore All Free Tools</Link>
+        <Link to="/free-tools" className="btn mt-6 bg-white px-5 py-3 text-base text-brand-800 hover:bg-brand-50">
+          Explore All Free Tools
+        </Link>
       </div>
     </section>
   )

@@ -10,7 +10,9 @@ function Block({ block }: { block: GuideBlock }) {
     case 'list': {
       const Tag = block.ordered ? 'ol' : 'ul'
       return (
-        <Tag className={`mt-4 space-y-2 pl-6 leading-relaxed text-slate-700 ${block.ordered ? 'list-decimal' : 'list-disc'}`}>
+        <Tag
+          className={`mt-4 space-y-2 pl-6 leading-relaxed text-slate-700 ${block.ordered ? 'list-decimal' : 'list-disc'}`}
+        >
           {block.items.map((item) => (
             <li key={item}>{item}</li>
           ))}
@@ -27,12 +29,18 @@ function Block({ block }: { block: GuideBlock }) {
     case 'table':
       return (
         <div className="mt-6 overflow-x-auto">
-          <table className="w-full min-w-[32rem] break-inside-avoid border-collapse text-left text-sm">
+          <table className="w-full min-w-[32rem] border-collapse break-inside-avoid text-left text-sm">
             <caption className="mb-2 text-left text-sm font-medium text-slate-600">{block.caption}</caption>
             <thead>
               <tr>
                 {block.head.map((h) => (
-                  <th key={h} scope="col" className="border-b-2 border-slate-300 px-3 py-2 font-semibold text-slate-900">{h}</th>
+                  <th
+                    key={h}
+                    scope="col"
+                    className="border-b-2 border-slate-300 px-3 py-2 font-semibold text-slate-900"
+                  >
+                    {h}
+                  </th>
                 ))}
               </tr>
             </thead>
@@ -41,9 +49,17 @@ function Block({ block }: { block: GuideBlock }) {
                 <tr key={row.join('|')} className="align-top">
                   {row.map((cell, i) =>
                     i === 0 ? (
-                      <th key={i} scope="row" className="border-b border-slate-200 px-3 py-2 font-semibold text-slate-900">{cell}</th>
+                      <th
+                        key={i}
+                        scope="row"
+                        className="border-b border-slate-200 px-3 py-2 font-semibold text-slate-900"
+                      >
+                        {cell}
+                      </th>
                     ) : (
-                      <td key={i} className="border-b border-slate-200 px-3 py-2 text-slate-700">{cell}</td>
+                      <td key={i} className="border-b border-slate-200 px-3 py-2 text-slate-700">
+                        {cell}
+                      </td>
                     ),
                   )}
                 </tr>
@@ -59,7 +75,9 @@ export function GuideChapterView({ chapter, number }: { chapter: GuideChapter; n
   return (
     <section id={chapter.id} aria-labelledby={`${chapter.id}-title`} className="guide-chapter scroll-mt-24">
       <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Chapter {number}</p>
-      <h2 id={`${chapter.id}-title`} className="mt-1 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{chapter.title}</h2>
+      <h2 id={`${chapter.id}-title`} className="mt-1 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+        {chapter.title}
+      </h2>
       <p className="mt-2 text-lg text-slate-600">{chapter.summary}</p>
       {chapter.blocks.map((block, i) => (
         <Block key={i} block={block} />

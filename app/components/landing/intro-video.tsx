@@ -48,7 +48,8 @@ export function IntroVideo() {
               <Icon name="play" className="ml-1 h-9 w-9" />
             </span>
             <span className="text-lg font-semibold">
-              Play video: {INTRO_VIDEO.title} <span className="font-normal text-brand-100">({INTRO_VIDEO.duration})</span>
+              Play video: {INTRO_VIDEO.title}{' '}
+              <span className="font-normal text-brand-100">({INTRO_VIDEO.duration})</span>
             </span>
           </a>
         )}

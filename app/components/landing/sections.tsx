@@ -37,7 +37,9 @@ function LandingSection({
       <div className={`mx-auto ${width}`}>
         <div className="mx-auto max-w-3xl text-center">
           <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{eyebrow}</p>
-          <h2 id={id} className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{title}</h2>
+          <h2 id={id} className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
+            {title}
+          </h2>
           {intro ? <p className="mt-4 text-lg text-slate-600">{intro}</p> : null}
         </div>
         {children}
@@ -48,22 +50,32 @@ function LandingSection({
 
 export function Hero() {
   return (
-    <section aria-labelledby="hero-title" className="overflow-hidden bg-gradient-to-b from-brand-50 via-white to-slate-50 px-4 pb-20 pt-14 sm:pt-20">
+    <section
+      aria-labelledby="hero-title"
+      className="overflow-hidden bg-gradient-to-b from-brand-50 via-white to-slate-50 px-4 pb-20 pt-14 sm:pt-20"
+    >
       <div className="mx-auto grid max-w-6xl items-center gap-14 lg:grid-cols-2">
         <div className="text-center lg:text-left">
           <p className="inline-flex items-center gap-2 rounded-full bg-white px-3 py-1 text-sm font-semibold text-brand-700 shadow-sm ring-1 ring-brand-100">
             <Icon name="sparkles" className="h-4 w-4" /> SEO on Auto Pilot for founders
           </p>
-          <h1 id="hero-title" className="mt-6 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl lg:text-6xl">
+          <h1
+            id="hero-title"
+            className="mt-6 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl lg:text-6xl"
+          >
             Grow organic traffic without becoming an SEO expert
           </h1>
           <p className="mx-auto mt-6 max-w-xl text-lg text-slate-600 lg:mx-0">
-            Rankwell finds the keywords your site can actually rank for, writes publish-ready blog posts with AI, and publishes
-            them for you on Auto Pilot. Built for solo founders, startup marketers and small teams.
+            Rankwell finds the keywords your site can actually rank for, writes publish-ready blog posts with AI, and
+            publishes them for you on Auto Pilot. Built for solo founders, startup marketers and small teams.
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row lg:justify-start">
-            <Link to="/signup" className="btn-primary px-6 py-3 text-base">Start Your Free Trial</Link>
-            <Link to="/free-tools" className="btn-secondary px-6 py-3 text-base">Try the Free SEO Tools</Link>
+            <Link to="/signup" className="btn-primary px-6 py-3 text-base">
+              Start Your Free Trial
+            </Link>
+            <Link to="/free-tools" className="btn-secondary px-6 py-3 text-base">
+              Try the Free SEO Tools
+            </Link>
           </div>
           <p className="mt-4 text-sm text-slate-600">{TRIAL_NOTE}</p>
         </div>
@@ -101,9 +113,9 @@ export function Problem() {
       intro="Organic search is the cheapest channel a young company has: every post keeps bringing visitors for years. But the work it takes is exactly what founders don’t have time for."
     >
       <ul className="mt-12 grid gap-6 md:grid-cols-3">
-      {PROBLEMS.map((p) => (
-        <IconCard key={p.title} {...p} badgeClassName="bg-red-50 text-red-700" textClassName="text-slate-600" />
-      ))}
+        {PROBLEMS.map((p) => (
+          <IconCard key={p.title} {...p} badgeClassName="bg-red-50 text-red-700" textClassName="text-slate-600" />
+        ))}
       </ul>
     </LandingSection>
   )
@@ -120,7 +132,7 @@ export function VideoSection() {
       intro="Watch how Rankwell researches keywords, picks the ones you can win and writes the post."
     >
       <div className="mt-10">
-      <IntroVideo />
+        <IntroVideo />
       </div>
     </LandingSection>
   )
@@ -201,7 +213,13 @@ const STEPS = [
 
 export function Steps() {
   return (
-    <LandingSection id="steps-title" width="max-w-6xl" white eyebrow="How it works" title="Three steps to organic growth">
+    <LandingSection
+      id="steps-title"
+      width="max-w-6xl"
+      white
+      eyebrow="How it works"
+      title="Three steps to organic growth"
+    >
       <NumberedSteps steps={STEPS} variant="card" className="mt-12 grid gap-8 md:grid-cols-3" />
     </LandingSection>
   )
@@ -274,7 +292,9 @@ export function PricingSection() {
       </ul>
       <p className="mt-8 text-center text-sm text-slate-600">
         Premium is also available every 3 months or yearly at a lower price, with the same monthly allowance.{' '}
-        <Link to="/pricing" className="font-semibold text-brand-700 underline">Compare all plans</Link>
+        <Link to="/pricing" className="font-semibold text-brand-700 underline">
+          Compare all plans
+        </Link>
       </p>
     </LandingSection>
   )
@@ -282,15 +302,27 @@ export function PricingSection() {
 
 export function Testimonials() {
   return (
-    <LandingSection id="testimonials-title" width="max-w-6xl" white eyebrow="Founders on Rankwell" title="Less time writing, more time building">
+    <LandingSection
+      id="testimonials-title"
+      width="max-w-6xl"
+      white
+      eyebrow="Founders on Rankwell"
+      title="Less time writing, more time building"
+    >
       <ul className="mt-12 grid gap-8 md:grid-cols-2">
         {TESTIMONIALS.map((t) => (
           <li key={t.name}>
             <figure className="flex h-full flex-col rounded-3xl border border-slate-200 bg-slate-50 p-6 sm:p-8">
               <blockquote className="flex-1 text-lg leading-relaxed text-slate-800">“{t.quote}”</blockquote>
               <figcaption className="mt-6 flex items-center gap-3">
-                <span className="flex h-11 w-11 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-800" aria-hidden="true">
-                  {t.name.split(' ').map((w) => w[0]).join('')}
+                <span
+                  className="flex h-11 w-11 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-800"
+                  aria-hidden="true"
+                >
+                  {t.name
+                    .split(' ')
+                    .map((w) => w[0])
+                    .join('')}
                 </span>
                 <span>
                   <span className="block font-semibold text-slate-900">{t.name}</span>
@@ -313,7 +345,9 @@ export function Faq() {
           <details key={f.question} className="group px-6 py-4">
             <summary className="flex cursor-pointer list-none items-center justify-between gap-4 font-semibold text-slate-900 [&::-webkit-details-marker]:hidden">
               <h3 className="text-base">{f.question}</h3>
-              <span className="text-xl text-brand-700 transition group-open:rotate-45" aria-hidden="true">+</span>
+              <span className="text-xl text-brand-700 transition group-open:rotate-45" aria-hidden="true">
+                +
+              </span>
             </summary>
             <p className="mt-3 text-slate-600">{f.answer}</p>
           </details>
@@ -327,11 +361,16 @@ export function FinalCta() {
   return (
     <section aria-labelledby="final-cta-title" className="px-4 pb-24">
       <div className="mx-auto max-w-5xl rounded-3xl bg-slate-900 px-6 py-14 text-center text-white sm:px-12">
-        <h2 id="final-cta-title" className="text-3xl font-bold tracking-tight sm:text-4xl">Start ranking this month, not next year</h2>
+        <h2 id="final-cta-title" className="text-3xl font-bold tracking-tight sm:text-4xl">
+          Start ranking this month, not next year
+        </h2>
         <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-300">
-          Find your first Easy keywords, generate your first posts, and let Auto Pilot keep your blog growing while you build your product.
+          Find your first Easy keywords, generate your first posts, and let Auto Pilot keep your blog growing while you
+          build your product.
         </p>
-        <Link to="/signup" className="btn mt-8 bg-white px-6 py-3 text-base text-slate-900 hover:bg-brand-50">Start Your Free Trial</Link>
+        <Link to="/signup" className="btn mt-8 bg-white px-6 py-3 text-base text-slate-900 hover:bg-brand-50">
+          Start Your Free Trial
+        </Link>
         <p className="mt-4 text-sm text-slate-300">{TRIAL_NOTE}</p>
       </div>
     </section>

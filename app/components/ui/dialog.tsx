@@ -23,9 +23,18 @@ export function MessageDialog({
   if (!message || !open) return null
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4" role="presentation">
-      <div role="dialog" aria-modal="true" aria-labelledby="message-dialog-title" className="w-full max-w-md rounded-2xl bg-white p-6 shadow-xl">
-        <h2 id="message-dialog-title" className={title ? 'text-lg font-semibold' : 'sr-only'}>{title ?? 'Message'}</h2>
-        <p className="mt-2 text-slate-700" data-testid="dialog-message">{message}</p>
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="message-dialog-title"
+        className="w-full max-w-md rounded-2xl bg-white p-6 shadow-xl"
+      >
+        <h2 id="message-dialog-title" className={title ? 'text-lg font-semibold' : 'sr-only'}>
+          {title ?? 'Message'}
+        </h2>
+        <p className="mt-2 text-slate-700" data-testid="dialog-message">
+          {message}
+        </p>
         <div className="mt-6 flex justify-end gap-3">
           <Link
             to={closeHref}
@@ -40,14 +49,26 @@ export function MessageDialog({
           >
             Close
           </Link>
-          {action ? <Link to={action.to} className="btn-primary">{action.label}</Link> : null}
+          {action ? (
+            <Link to={action.to} className="btn-primary">
+              {action.label}
+            </Link>
+          ) : null}
         </div>
       </div>
     </div>
   )
 }
 
-export function PageHeader({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string
+  subtitle?: ReactNode
+  children?: ReactNode
+}) {
   return (
     <div className="mb-8 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
       <div>

@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react'
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react'
 
 type Common = { label: ReactNode; error?: string | string[] | null; hint?: ReactNode; className?: string }
 
@@ -13,7 +19,9 @@ export function Field({ label, error, hint, className, id, ...input }: Common & 
   const message = firstError(error)
   return (
     <div className={className}>
-      <label htmlFor={inputId} className="label">{label}</label>
+      <label htmlFor={inputId} className="label">
+        {label}
+      </label>
       <input
         id={inputId}
         className="input"
@@ -22,18 +30,31 @@ export function Field({ label, error, hint, className, id, ...input }: Common & 
         {...input}
       />
       {hint && !message ? <p className="mt-1 text-xs text-slate-600">{hint}</p> : null}
-      {message ? <p id={`${inputId}-error`} className="field-error" role="alert">{message}</p> : null}
+      {message ? (
+        <p id={`${inputId}-error`} className="field-error" role="alert">
+          {message}
+        </p>
+      ) : null}
     </div>
   )
 }
 
-export function TextareaField({ label, error, hint, className, id, ...input }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextareaField({
+  label,
+  error,
+  hint,
+  className,
+  id,
+  ...input
+}: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const generated = useId()
   const inputId = id ?? generated
   const message = firstError(error)
   return (
     <div className={className}>
-      <label htmlFor={inputId} className="label">{label}</label>
+      <label htmlFor={inputId} className="label">
+        {label}
+      </label>
       <textarea
         id={inputId}
         className="input"
@@ -42,7 +63,11 @@ export function TextareaField({ label, error, hint, className, id, ...input }: C
         {...input}
       />
       {hint && !message ? <p className="mt-1 text-xs text-slate-600">{hint}</p> : null}
-      {message ? <p id={`${inputId}-error`} className="field-error" role="alert">{message}</p> : null}
+      {message ? (
+        <p id={`${inputId}-error`} className="field-error" role="alert">
+          {message}
+        </p>
+      ) : null}
     </div>
   )
 }
@@ -56,13 +81,19 @@ export function SelectField({
   options,
   placeholder,
   ...select
-}: Common & SelectHTMLAttributes<HTMLSelectElement> & { options: Array<{ value: string; label: string }>; placeholder?: string }) {
+}: Common &
+  SelectHTMLAttributes<HTMLSelectElement> & {
+    options: Array<{ value: string; label: string }>
+    placeholder?: string
+  }) {
   const generated = useId()
   const inputId = id ?? generated
   const message = firstError(error)
   return (
     <div className={className}>
-      <label htmlFor={inputId} className="label">{label}</label>
+      <label htmlFor={inputId} className="label">
+        {label}
+      </label>
       <select
         id={inputId}
         className="input"
@@ -72,11 +103,17 @@ export function SelectField({
       >
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((o) => (
-          <option key={o.value} value={o.value}>{o.label}</option>
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
         ))}
       </select>
       {hint && !message ? <p className="mt-1 text-xs text-slate-600">{hint}</p> : null}
-      {message ? <p id={`${inputId}-error`} className="field-error" role="alert">{message}</p> : null}
+      {message ? (
+        <p id={`${inputId}-error`} className="field-error" role="alert">
+          {message}
+        </p>
+      ) : null}
     </div>
   )
 }

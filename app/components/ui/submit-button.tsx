@@ -19,7 +19,15 @@ export function SubmitButton({
     navigation.state === 'submitting' && (intent === undefined || navigation.formData?.get('intent') === intent)
   const busy = pending ?? navPending
   return (
-    <button type="submit" name={intent ? 'intent' : rest.name} value={intent ?? rest.value} disabled={busy || rest.disabled} aria-busy={busy || undefined} className={className} {...rest}>
+    <button
+      type="submit"
+      name={intent ? 'intent' : rest.name}
+      value={intent ?? rest.value}
+      disabled={busy || rest.disabled}
+      aria-busy={busy || undefined}
+      className={className}
+      {...rest}
+    >
       {busy && pendingText ? pendingText : children}
     </button>
   )

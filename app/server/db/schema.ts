@@ -53,7 +53,9 @@ export const sessions = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['web', 'api'] }).notNull().default('web'),
+    kind: text('kind', { enum: ['web', 'api'] })
+      .notNull()
+      .default('web'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     userAgent: text('user_agent'),
     createdAt: createdAt(),
@@ -179,7 +181,9 @@ export const blogPosts = pgTable(
     keywordId: uuid('keyword_id').references(() => savedKeywords.id, { onDelete: 'set null' }),
     /** Idempotency key of the request that created the post (one post per request). */
     requestKey: text('request_key').notNull(),
-    source: text('source', { enum: ['manual', 'autopilot'] }).notNull().default('manual'),
+    source: text('source', { enum: ['manual', 'autopilot'] })
+      .notNull()
+      .default('manual'),
     status: postStatus('status').notNull().default('queued'),
     failureReason: text('failure_reason'),
     keyword: text('keyword').notNull(),
@@ -233,7 +237,9 @@ export const autopilotRuns = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     slot: text('slot').notNull(),
-    status: text('status', { enum: ['running', 'completed', 'skipped', 'failed'] }).notNull().default('running'),
+    status: text('status', { enum: ['running', 'completed', 'skipped', 'failed'] })
+      .notNull()
+      .default('running'),
     keywordId: uuid('keyword_id').references(() => savedKeywords.id, { onDelete: 'set null' }),
     postId: uuid('post_id').references(() => blogPosts.id, { onDelete: 'set null' }),
     note: text('note'),
@@ -256,7 +262,9 @@ export const webhookDeliveries = pgTable(
     postId: uuid('post_id').references(() => blogPosts.id, { onDelete: 'set null' }),
     url: text('url').notNull(),
     body: text('body').notNull(),
-    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] })
+      .notNull()
+      .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lastStatusCode: integer('last_status_code'),
     lastError: text('last_error'),

@@ -19,8 +19,14 @@ const jsonSchema = {
         required: ['keyword', 'avgMonthlySearches', 'difficultyScore'],
         properties: {
           keyword: { type: 'string', description: 'the keyword idea, as people type it into Google' },
-          avgMonthlySearches: { type: 'integer', description: 'estimated average monthly Google searches in the market' },
-          difficultyScore: { type: 'integer', description: 'estimated ranking difficulty from 0 (easy) to 100 (very hard)' },
+          avgMonthlySearches: {
+            type: 'integer',
+            description: 'estimated average monthly Google searches in the market',
+          },
+          difficultyScore: {
+            type: 'integer',
+            description: 'estimated ranking difficulty from 0 (easy) to 100 (very hard)',
+          },
         },
       },
     },
@@ -68,7 +74,10 @@ export function aiEstimateProvider(): KeywordProvider {
           difficultyScore: Math.min(100, Math.max(0, Math.round(k.difficultyScore))),
         }))
       } catch (error) {
-        throw new KeywordProviderError(`ai_estimate: ${error instanceof Error ? error.message : String(error)}`, 'ai_estimate')
+        throw new KeywordProviderError(
+          `ai_estimate: ${error instanceof Error ? error.message : String(error)}`,
+          'ai_estimate',
+        )
       }
     },
   }

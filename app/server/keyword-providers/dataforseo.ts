@@ -45,7 +45,11 @@ export function dataForSeoProvider(config: Config): KeywordProvider {
     return withRetries('dataforseo', async (signal): Promise<Outcome<unknown[]>> => {
       const res = await fetchJson(
         `${base}${path}`,
-        { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify([task]) },
+        {
+          method: 'POST',
+          headers: { Authorization: auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify([task]),
+        },
         signal,
       )
       const env = (res.body && typeof res.body === 'object' ? res.body : {}) as Envelope
@@ -60,7 +64,12 @@ export function dataForSeoProvider(config: Config): KeywordProvider {
       }
       if (env.status_code !== 20000) {
         const code = env.status_code ?? 0
-        return { ok: false, retryable: retryableCode(code), status: res.status, message: `${code} ${env.status_message ?? 'unexpected answer'}` }
+        return {
+          ok: false,
+          retryable: retryableCode(code),
+          status: res.status,
+          message: `${code} ${env.status_message ?? 'unexpected answer'}`,
+        }
       }
       const t = env.tasks?.[0]
       if (!t) return { ok: false, retryable: false, message: 'the answer has no task' }
@@ -74,7 +83,10 @@ export function dataForSeoProvider(config: Config): KeywordProvider {
 
   function market(q: ProviderQuery) {
     const iso = languageIso(q.languageCode)
-    return { location_code: Number(q.countryCode), ...(iso ? { language_code: iso } : { language_name: q.languageName }) }
+    return {
+      location_code: Number(q.countryCode),
+      ...(iso ? { language_code: iso } : { language_name: q.languageName }),
+    }
   }
 
   async function keywordIdeas(q: ProviderQuery): Promise<KeywordIdea[]> {

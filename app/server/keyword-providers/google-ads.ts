@@ -44,10 +44,11 @@ function int64(v: unknown): number | null {
 /** Google's retryDelay hint of a quota error, when present. */
 function retryDelayOf(body: unknown): number | undefined {
   const details = (body as AdsError | null)?.error?.details ?? []
-  for (const d of details) for (const e of d.errors ?? []) {
-    const ms = durationMs(e.details?.quotaErrorDetails?.retryDelay)
-    if (ms !== undefined) return ms
-  }
+  for (const d of details)
+    for (const e of d.errors ?? []) {
+      const ms = durationMs(e.details?.quotaErrorDetails?.retryDelay)
+      if (ms !== undefined) return ms
+    }
   return undefined
 }
 
@@ -77,10 +78,18 @@ export function googleAdsProvider(config: Config): KeywordProvider {
         },
         signal,
       )
-      const body = (res.body ?? {}) as { access_token?: string; expires_in?: number; error?: string; error_description?: string }
+      const body = (res.body ?? {}) as {
+        access_token?: string
+        expires_in?: number
+        error?: string
+        error_description?: string
+      }
       if (res.status === 200 && typeof body.access_token === 'string') {
         const lifetime = typeof body.expires_in === 'number' ? body.expires_in : 3600
-        return { ok: true, value: { value: body.access_token, expiresAt: Date.now() + Math.max(0, lifetime - 60) * 1000 } }
+        return {
+          ok: true,
+          value: { value: body.access_token, expiresAt: Date.now() + Math.max(0, lifetime - 60) * 1000 },
+        }
       }
       return {
         ok: false,
@@ -131,7 +140,13 @@ export function googleAdsProvider(config: Config): KeywordProvider {
           // The access token was revoked or expired early: exchange the refresh token again, once.
           reauthorized = true
           token = null
-          return { ok: false, retryable: true, status: 401, retryAfterMs: 0, message: errorMessage(res.body, res.status) }
+          return {
+            ok: false,
+            retryable: true,
+            status: 401,
+            retryAfterMs: 0,
+            message: errorMessage(res.body, res.status),
+          }
         }
         return {
           ok: false,

@@ -24,31 +24,45 @@ describe('retry hints', () => {
 })
 
 describe('withRetries', () => {
-  const fail = (retryable: boolean, retryAfterMs?: number): Outcome<string> => ({ ok: false, retryable, message: 'nope', status: 503, retryAfterMs })
+  const fail = (retryable: boolean, retryAfterMs?: number): Outcome<string> => ({
+    ok: false,
+    retryable,
+    message: 'nope',
+    status: 503,
+    retryAfterMs,
+  })
 
   it('tries again after a retryable failure and returns the first success', async () => {
     let calls = 0
-    const value = await withRetries('dataforseo', async () => (++calls < 3 ? fail(true, 1) : { ok: true, value: 'done' }))
+    const value = await withRetries('dataforseo', async () =>
+      ++calls < 3 ? fail(true, 1) : { ok: true, value: 'done' },
+    )
     expect(value).toBe('done')
     expect(calls).toBe(3)
   })
 
   it('stops at once on a failure that retrying cannot fix', async () => {
     let calls = 0
-    await expect(withRetries('google_ads', async () => (calls++, fail(false)))).rejects.toBeInstanceOf(KeywordProviderError)
+    await expect(withRetries('google_ads', async () => (calls++, fail(false)))).rejects.toBeInstanceOf(
+      KeywordProviderError,
+    )
     expect(calls).toBe(1)
   })
 
   it('gives up after the last attempt', async () => {
     let calls = 0
-    await expect(withRetries('dataforseo', async () => (calls++, fail(true, 1)), { maxAttempts: 3 })).rejects.toThrow(/nope/)
+    await expect(withRetries('dataforseo', async () => (calls++, fail(true, 1)), { maxAttempts: 3 })).rejects.toThrow(
+      /nope/,
+    )
     expect(calls).toBe(3)
   })
 
   it('does not wait for a retry hint longer than the budget left', async () => {
     let calls = 0
     const started = Date.now()
-    await expect(withRetries('dataforseo', async () => (calls++, fail(true, 60_000)), { budgetMs: 1_000 })).rejects.toThrow(/exceeds the time left/)
+    await expect(
+      withRetries('dataforseo', async () => (calls++, fail(true, 60_000)), { budgetMs: 1_000 }),
+    ).rejects.toThrow(/exceeds the time left/)
     expect(calls).toBe(1)
     expect(Date.now() - started).toBeLessThan(500)
   })

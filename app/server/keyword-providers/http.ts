@@ -14,8 +14,7 @@ export const TOTAL_BUDGET_MS = 15_000
 export type HttpAnswer = { status: number; headers: Headers; body: unknown }
 
 export type Outcome<T> =
-  | { ok: true; value: T }
-  | { ok: false; retryable: boolean; message: string; status?: number; retryAfterMs?: number }
+  { ok: true; value: T } | { ok: false; retryable: boolean; message: string; status?: number; retryAfterMs?: number }
 
 /** A JSON request; the body is parsed when it is JSON, otherwise kept as text. */
 export async function fetchJson(url: string, init: RequestInit, signal: AbortSignal): Promise<HttpAnswer> {
@@ -76,7 +75,9 @@ export async function withRetries<T>(
       outcome = {
         ok: false,
         retryable: true,
-        message: timedOut ? 'the request timed out' : `network error: ${error instanceof Error ? error.message : String(error)}`,
+        message: timedOut
+          ? 'the request timed out'
+          : `network error: ${error instanceof Error ? error.message : String(error)}`,
       }
     }
     if (outcome.ok) return outcome.value

@@ -17,7 +17,11 @@ export function keywordProvider(): KeywordProvider | null {
   const env = getEnv()
   const on = services()
   if (on.dataforseo) {
-    chosen = dataForSeoProvider({ apiUrl: env.DATAFORSEO_API_URL, login: env.DATAFORSEO_LOGIN!, password: env.DATAFORSEO_PASSWORD! })
+    chosen = dataForSeoProvider({
+      apiUrl: env.DATAFORSEO_API_URL,
+      login: env.DATAFORSEO_LOGIN!,
+      password: env.DATAFORSEO_PASSWORD!,
+    })
   } else if (on.googleAds) {
     chosen = googleAdsProvider({
       apiUrl: env.GOOGLE_ADS_API_URL,
