@@ -21,6 +21,11 @@ const schema = z.object({
   DATABASE_URL: z.string().min(1, 'DATABASE_URL is required (npm run dev sets one up for you)'),
   REDIS_URL: z.string().min(1, 'REDIS_URL is required (npm run dev sets one up for you)'),
   SESSION_SECRET: optional,
+  /**
+   * Key(s) for credentials stored encrypted at rest (AES-256-GCM): a comma-separated list, newest first. The first
+   * encrypts; every one decrypts (rotation). Required in production; development derives one from SESSION_SECRET.
+   */
+  ENCRYPTION_KEY: optional,
   OPENAI_API_KEY: optional,
   OPENAI_BASE_URL: optional,
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
