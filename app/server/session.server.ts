@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { createCookie, redirect } from '@remix-run/node'
 import { and, eq, gt } from 'drizzle-orm'
 import { safeRedirect } from '#app/lib/redirect'
+import { rememberDevice, requestIpPrefix } from './account-security.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
 
@@ -24,7 +25,10 @@ export function newSessionId() {
   return crypto.randomBytes(32).toString('base64url')
 }
 
-export async function createSession(userId: string, opts: { kind?: 'web' | 'api'; userAgent?: string | null } = {}) {
+export async function createSession(
+  userId: string,
+  opts: { kind?: 'web' | 'api'; userAgent?: string | null; ipPrefix?: string | null } = {},
+) {
   const [row] = await db
     .insert(schema.sessions)
     .values({
@@ -33,6 +37,7 @@ export async function createSession(userId: string, opts: { kind?: 'web' | 'api'
       kind: opts.kind ?? 'web',
       expiresAt: new Date(Date.now() + SESSION_TTL_MS),
       userAgent: opts.userAgent?.slice(0, 300) ?? null,
+      ipPrefix: opts.ipPrefix ?? null,
     })
     .returning()
   return row!
@@ -50,8 +55,18 @@ export async function findSession(sessionId: string) {
     .from(schema.sessions)
     .where(and(eq(schema.sessions.id, sessionId), gt(schema.sessions.expiresAt, new Date())))
     .limit(1)
+  if (row && Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // "Last used" for /profile's list, written at most every few minutes per session.
+    await db
+      .update(schema.sessions)
+      .set({ lastUsedAt: new Date() })
+      .where(eq(schema.sessions.id, row.id))
+      .catch(() => {})
+  }
   return row ?? null
 }
+
+const LAST_USED_RESOLUTION_MS = 5 * 60 * 1000
 
 export async function getUserId(request: Request): Promise<string | null> {
   const sessionId = await getSessionId(request)
@@ -88,9 +103,13 @@ export async function requireUser(request: Request, opts: { onboarded?: boolean 
 
 /** Starts a browser session and redirects with its cookie set. */
 export async function signInAndRedirect(request: Request, userId: string, to: string, headers: HeadersInit = {}) {
-  const session = await createSession(userId, { userAgent: request.headers.get('user-agent') })
+  const session = await createSession(userId, {
+    userAgent: request.headers.get('user-agent'),
+    ipPrefix: requestIpPrefix(request),
+  })
   const out = new Headers(headers)
   out.append('Set-Cookie', await sessionCookie().serialize(session.id))
+  out.append('Set-Cookie', await rememberDevice(request, userId))
   return redirect(safeRedirect(to), { headers: out })
 }
 
