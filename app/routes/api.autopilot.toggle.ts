@@ -1,3 +1,4 @@
+import { ACCOUNT_MESSAGES } from '#app/lib/account-schemas'
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { AUTOPILOT_MESSAGES, setAutopilotEnabled } from '#app/server/autopilot.server'
@@ -25,6 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
       message: result.enabled ? AUTOPILOT_MESSAGES.enabled : AUTOPILOT_MESSAGES.disabled,
     })
   }
+  if (result.reason === 'unverified') return apiError(403, ACCOUNT_MESSAGES.unverifiedAutopilot)
   if (result.reason === 'plan') return apiError(402, AUTOPILOT_MESSAGES.planRequired, { redirect_to_profile: true })
   return apiError(503, AUTOPILOT_MESSAGES.toggleFailed)
 }
