@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { db, schema } from '#app/server/db.server'
 import { googleOAuthControl, waitForSmtpMessage } from '#tests/fakes/client'
 import { api, appUrl, createTestUser, uniqueEmail, uniqueIp } from '#tests/setup/app'
-import { Browser, googleSignIn, location, path } from '#tests/setup/http-browser'
+import { Browser, googleSignIn, path } from '#tests/setup/http-browser'
 import { freePort, startWeb } from '#tests/setup/processes'
 
 // ---------------------------------------------------------------------------------------------------------------
