@@ -15,7 +15,7 @@ installGlobals({ nativeFetch: true })
 const env = getEnv()
 const isProduction = env.NODE_ENV === 'production'
 const buildDir = path.resolve(process.env.REMIX_BUILD_DIR ?? 'build')
-const headerOptions = { dev: !isProduction, formTargets: formTargets(env) }
+const headerOptions = { dev: !isProduction, formTargets: formTargets(env), analytics: Boolean(env.ANALYTICS_GA4_ID) }
 
 const viteDevServer = isProduction
   ? undefined

@@ -19,6 +19,7 @@ import { Footer } from '#app/components/footer'
 import { useNonce } from '#app/components/nonce'
 import { OfflineBadge } from '#app/components/offline-badge'
 import { PublicNav } from '#app/components/public-nav'
+import { VerifyEmailBanner } from '#app/components/verify-banner'
 import { Toaster } from '#app/components/toaster'
 import { getEnv, publicEnv } from '#app/server/env.server'
 import { getUser } from '#app/server/session.server'
@@ -41,7 +42,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(
     {
       user: user
-        ? { id: user.id, email: user.email, name: user.name, onboardingComplete: user.onboardingComplete }
+        ? {
+            id: user.id,
+            email: user.email,
+            name: user.name,
+            onboardingComplete: user.onboardingComplete,
+            emailVerified: Boolean(user.emailVerifiedAt),
+          }
         : null,
       toast: flash ?? null,
       env: publicEnv(),
@@ -88,6 +95,7 @@ function Chrome({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       {data?.user ? <AppNav email={data.user.email} /> : <PublicNav />}
+      {data?.user && !data.user.emailVerified ? <VerifyEmailBanner email={data.user.email} /> : null}
       <main id="main" className="flex-1">
         {children}
       </main>

@@ -430,3 +430,21 @@ async function applySubscription(tx: Tx, row: SubscriptionRow, sub: Stripe.Subsc
   await tx.update(schema.subscriptions).set(values).where(eq(schema.subscriptions.userId, row.userId))
   Object.assign(row, values)
 }
+
+/**
+ * Issue 13 (account deletion): cancels a live Stripe subscription at once, without proration or a refund of the
+ * period. Nothing to do without one. Throws a BillingError when Stripe refuses, so the account is not deleted while
+ * it would still be charged.
+ */
+export async function cancelSubscriptionNow(userId: string) {
+  const [row] = await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, userId)).limit(1)
+  if (!row?.stripeSubscriptionId || row.status === 'canceled') return
+  const stripe = requireStripe()
+  try {
+    await stripe.subscriptions.cancel(row.stripeSubscriptionId)
+  } catch (error) {
+    if ((error as { code?: string }).code === 'resource_missing') return
+    console.error('[billing] immediate cancel failed', error instanceof Error ? error.message : error)
+    throw new BillingError(502, BILLING_MESSAGES.cancelFailed)
+  }
+}

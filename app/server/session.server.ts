@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { createCookie, redirect } from '@remix-run/node'
 import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm'
 import { safeRedirect } from '#app/lib/redirect'
+import { rememberDevice, requestIpPrefix } from './account-security.server'
 import { db, schema, sqlClient } from './db.server'
 import { getEnv } from './env.server'
 import { forgetRequestMemo, memoizeInRequest } from './request-scope.server'
@@ -25,7 +26,10 @@ export function newSessionId() {
   return crypto.randomBytes(32).toString('base64url')
 }
 
-export async function createSession(userId: string, opts: { kind?: 'web' | 'api'; userAgent?: string | null } = {}) {
+export async function createSession(
+  userId: string,
+  opts: { kind?: 'web' | 'api'; userAgent?: string | null; ipPrefix?: string | null } = {},
+) {
   const [row] = await db
     .insert(schema.sessions)
     .values({
@@ -34,6 +38,7 @@ export async function createSession(userId: string, opts: { kind?: 'web' | 'api'
       kind: opts.kind ?? 'web',
       expiresAt: new Date(Date.now() + SESSION_TTL_MS),
       userAgent: opts.userAgent?.slice(0, 300) ?? null,
+      ipPrefix: opts.ipPrefix ?? null,
     })
     .returning()
   return row!
@@ -51,6 +56,14 @@ export async function findSession(sessionId: string) {
     .from(schema.sessions)
     .where(and(eq(schema.sessions.id, sessionId), gt(schema.sessions.expiresAt, new Date())))
     .limit(1)
+  if (row && Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // "Last used" for /profile's list, written at most every few minutes per session.
+    await db
+      .update(schema.sessions)
+      .set({ lastUsedAt: new Date() })
+      .where(eq(schema.sessions.id, row.id))
+      .catch(() => {})
+  }
   return row ?? null
 }
 
@@ -61,7 +74,11 @@ export async function findSession(sessionId: string) {
 let sessionUserQuery: { client: unknown; query: ReturnType<typeof prepareSessionUser> } | undefined
 function prepareSessionUser() {
   return db
-    .select(getTableColumns(schema.users))
+    .select({
+      user: getTableColumns(schema.users),
+      sessionId: schema.sessions.id,
+      lastUsedAt: schema.sessions.lastUsedAt,
+    })
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
     .where(and(eq(schema.sessions.id, sql.placeholder('sessionId')), gt(schema.sessions.expiresAt, sql`now()`)))
@@ -71,9 +88,20 @@ function prepareSessionUser() {
 async function lookupSessionUser(sessionId: string) {
   const client = sqlClient()
   if (sessionUserQuery?.client !== client) sessionUserQuery = { client, query: prepareSessionUser() }
-  const [user] = await sessionUserQuery.query.execute({ sessionId })
-  return user ?? null
+  const [row] = await sessionUserQuery.query.execute({ sessionId })
+  if (!row) return null
+  if (Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // "Last used" for /profile's list, written at most every few minutes per session.
+    await db
+      .update(schema.sessions)
+      .set({ lastUsedAt: new Date() })
+      .where(eq(schema.sessions.id, row.sessionId))
+      .catch(() => {})
+  }
+  return row.user
 }
+
+const LAST_USED_RESOLUTION_MS = 5 * 60 * 1000
 
 export type SessionUser = typeof schema.users.$inferSelect
 
@@ -121,9 +149,13 @@ export async function requireUser(request: Request, opts: { onboarded?: boolean 
 
 /** Starts a browser session and redirects with its cookie set. */
 export async function signInAndRedirect(request: Request, userId: string, to: string, headers: HeadersInit = {}) {
-  const session = await createSession(userId, { userAgent: request.headers.get('user-agent') })
+  const session = await createSession(userId, {
+    userAgent: request.headers.get('user-agent'),
+    ipPrefix: requestIpPrefix(request),
+  })
   const out = new Headers(headers)
   out.append('Set-Cookie', await sessionCookie().serialize(session.id))
+  out.append('Set-Cookie', await rememberDevice(request, userId))
   return redirect(safeRedirect(to), { headers: out })
 }
 

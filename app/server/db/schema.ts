@@ -36,6 +36,8 @@ export const users = pgTable(
     languageCode: text('language_code'),
     languageName: text('language_name'),
     onboardingComplete: boolean('onboarding_complete').notNull().default(false),
+    /** Issue 13: when the owner proved the address (verification link, or Google's verified e-mail). */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -58,6 +60,9 @@ export const sessions = pgTable(
       .default('web'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     userAgent: text('user_agent'),
+    /** Issue 13: shown on /profile (the IP only as a prefix: /24 or /48). */
+    ipPrefix: text('ip_prefix'),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
@@ -416,4 +421,24 @@ export const serpCache = pgTable(
     fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('serp_cache_key_idx').on(t.keyword, t.countryCode, t.languageCode, t.fetchedOn)],
+)
+
+// ---------------------------------------------------------------------------
+// Issue 13: single-use account links (e-mail verification, password reset), stored hashed
+// ---------------------------------------------------------------------------
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    /** The address the link was sent to: a verification only counts for the address it was sent to. */
+    email: text('email').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('account_tokens_user_idx').on(t.userId, t.purpose)],
 )
