@@ -18,9 +18,11 @@ import { AppNav } from '#app/components/app-nav'
 import { Footer } from '#app/components/footer'
 import { useNonce } from '#app/components/nonce'
 import { OfflineBadge } from '#app/components/offline-badge'
+import { PastDueBanner } from '#app/components/past-due-banner'
 import { PublicNav } from '#app/components/public-nav'
 import { Toaster } from '#app/components/toaster'
 import { getEnv, publicEnv } from '#app/server/env.server'
+import { billingBanner } from '#app/server/billing.server'
 import { getUser } from '#app/server/session.server'
 import { toast } from '#app/server/toast.server'
 import stylesheet from './tailwind.css?url'
@@ -32,12 +34,14 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [user, { toast: flash, headers }] = await Promise.all([getUser(request), toast().getToast(request)])
+  const billing = user ? await billingBanner(user.id) : null
   return json(
     {
       user: user
         ? { id: user.id, email: user.email, name: user.name, onboardingComplete: user.onboardingComplete }
         : null,
       toast: flash ?? null,
+      billing,
       env: publicEnv(),
       supportEmail: getEnv().SUPPORT_EMAIL,
     },
@@ -82,6 +86,7 @@ function Chrome({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       {data?.user ? <AppNav email={data.user.email} /> : <PublicNav />}
+      {data?.billing?.pastDue ? <PastDueBanner /> : null}
       <main id="main" className="flex-1">
         {children}
       </main>
