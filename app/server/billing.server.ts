@@ -444,10 +444,7 @@ async function planEvent(stripe: Stripe, event: Stripe.Event, opts: Budget): Pro
       const owner = await findOwner(sub.metadata?.userId, customerId)
       if (!owner) return null
       const current = await currentSubscription(stripe, sub.id, opts, sub)
-      const { subscription, refunded } =
-        event.type === 'customer.subscription.deleted'
-          ? { subscription: current, refunded: [] }
-          : await keepOneSubscription(stripe, customerId, current, opts)
+      const { subscription, refunded } = await keepOneSubscription(stripe, customerId, current, opts)
       return { userId: owner, customerId, checkoutSessionId: null, subscription, readAt, refunded }
     }
     case 'invoice.paid':
@@ -477,8 +474,10 @@ async function keepOneSubscription(
   given: Stripe.Subscription | null,
   opts: Budget,
 ): Promise<{ subscription: Stripe.Subscription | null; refunded: Stripe.Subscription[] }> {
-  if (!customerId || !given || !LIVE_STRIPE.includes(given.status)) return { subscription: given, refunded: [] }
+  if (!customerId || !given) return { subscription: given, refunded: [] }
   const live = await liveSubscriptions(stripe, customerId, opts)
+  // A subscription that ended (a refunded duplicate, say) never hides the one the customer still pays for.
+  if (!LIVE_STRIPE.includes(given.status)) return { subscription: live[0] ?? given, refunded: [] }
   if (live.length <= 1) return { subscription: given, refunded: [] }
   const [kept, ...duplicates] = live
   const refunded: Stripe.Subscription[] = []
