@@ -6,6 +6,7 @@ import { db, schema } from '#app/server/db.server'
 import { consumeQuota } from '#app/server/quota.server'
 import { smtpMessages, stripeControl } from '#tests/fakes/client'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
+import { startWeb } from '#tests/setup/processes'
 
 /**
  * Issue 19: billing a founder can trust. Against the Stripe fake; events sent by the tests are signed with the
@@ -349,6 +350,22 @@ describe('billing trust', () => {
     expect(profile.text).toContain('Your keywords and posts are kept and readable.')
     const library = await api('/api/blogposts', { as: user })
     expect(library.status).toBe(200)
+  })
+
+  it('says payments are unavailable and disables the buttons when Stripe is not configured', async () => {
+    const web = await startWeb({ STRIPE_SECRET_KEY: '' })
+    try {
+      const user = await createTestUser()
+      const res = await fetch(`${web.url}/pricing`, { headers: { Cookie: user.cookie } })
+      const html = await res.text()
+      expect(res.status).toBe(200)
+      expect(html).toContain('Payments are not available right now')
+      expect(html.match(/<button[^>]*disabled[^>]*>Get Started<\/button>/g)).toHaveLength(3)
+      expect(html).not.toContain('name="intent"')
+      expect(html).toContain('Payments are unavailable right now.')
+    } finally {
+      await web.stop()
+    }
   })
 
   it('tells trial users that billing starts today, and gives API clients the billing interval', async () => {
