@@ -3,7 +3,7 @@ import Stripe from 'stripe'
 import { afterEach, describe, expect, it } from 'vitest'
 import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { db, schema } from '#app/server/db.server'
-import { consumeQuota } from '#app/server/quota.server'
+import { consumeQuota, quotaRefusal } from '#app/server/quota.server'
 import { smtpMessages, stripeControl } from '#tests/fakes/client'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
 import { startWeb } from '#tests/setup/processes'
@@ -304,9 +304,13 @@ describe('billing trust', () => {
     expect(p.body.message).toMatch(
       /^You have used this month's 500 keyword searches\. They renew on \w{3} \d{1,2}, \d{4}\.$/,
     )
-    const post = await api('/api/creator', { method: 'POST', json: { keywordId: crypto.randomUUID() }, as: premium })
-    if (post.status === 402)
-      expect(post.body.message).toMatch(/^You have used this month's 100 blog posts\. They renew on /)
+    expect(await quotaRefusal(premium.id, 'blogPosts')).toEqual({
+      message: expect.stringMatching(
+        /^You have used this month's 100 blog posts\. They renew on \w{3} \d{1,2}, \d{4}\.$/,
+      ),
+      upgrade: false,
+    })
+    expect(await quotaRefusal(trial.id, 'blogPosts')).toEqual({ message: QUOTA_MESSAGES.blogPosts, upgrade: true })
     const profile = await api('/profile', { as: premium, auth: 'cookie' })
     expect(profile.text).toMatch(/You have used this month(&#x27;|')s 500 keyword searches\. They renew on/)
     expect(profile.text).not.toContain('reached your trial limit')
