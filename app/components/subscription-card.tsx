@@ -101,6 +101,9 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
           </Item>
         ) : null}
       </dl>
+      {premium ? (
+        <p className="mt-3 text-sm text-slate-600">To change plan or payment method, use Manage Payment.</p>
+      ) : null}
       {premium && usageResets ? (
         <p className="mt-3 text-sm text-slate-600" data-testid="usage-resets">
           {`Your allowance renews monthly: usage resets on ${usageResets}.`}

@@ -13,6 +13,7 @@
  *   GET /v1/checkout/sessions filters customer, status and subscription
  *   POST /v1/billing_portal/sessions
  * Browser pages: GET /checkout/:id, POST /checkout/:id/pay, GET /portal/:id, POST /portal/:id/subscriptions/:sub/cancel
+ *   (also /renew, and /switch {price}: the portal's plan switch between the recurring prices)
  * Control: POST /__control/webhook {url, secret}; POST /__control/subscriptions/:id/renew;
  *   POST /__control/subscriptions/:id/payment_failed; POST /__control/subscriptions/:id/give_up (Stripe stops
  *   retrying: canceled with cancellation_details.reason 'payment_failed'); POST /__control/hang {on} (hold every
@@ -1650,7 +1651,15 @@ ${s.cancel_url ? `<p><a href="${escapeHtml(s.cancel_url)}">Cancel</a></p>` : ''}
         const action = s.cancel_at_period_end
           ? `<p class="muted">Cancels on ${end}</p><form method="post" action="/portal/${escapeHtml(id)}/subscriptions/${escapeHtml(s.id)}/renew"><button class="secondary" type="submit">Renew plan</button></form>`
           : `<p class="muted">Renews on ${end}</p><form method="post" action="/portal/${escapeHtml(id)}/subscriptions/${escapeHtml(s.id)}/cancel"><button class="secondary" type="submit">Cancel plan</button></form>`
-        return `<li><strong>Rankwell Pro</strong> — ${escapeHtml(formatAmount(price.unit_amount, price.currency))} ${escapeHtml(describeRecurring(price))} <span class="muted">(${escapeHtml(s.status)})</span>${action}</li>`
+        // Plan switching (Customer Portal → Subscriptions → customers can switch plans) between the recurring prices.
+        const others = [...prices.values()].filter((p) => p.active && p.recurring && p.id !== price.id)
+        const switches = others
+          .map(
+            (p) =>
+              `<form method="post" action="/portal/${escapeHtml(id)}/subscriptions/${escapeHtml(s.id)}/switch"><input type="hidden" name="price" value="${escapeHtml(p.id)}"><button class="secondary" type="submit">Switch to ${escapeHtml(formatAmount(p.unit_amount, p.currency))} ${escapeHtml(describeRecurring(p))}</button></form>`,
+          )
+          .join('')
+        return `<li><strong>Rankwell Pro</strong> — ${escapeHtml(formatAmount(price.unit_amount, price.currency))} ${escapeHtml(describeRecurring(price))} <span class="muted">(${escapeHtml(s.status)})</span>${action}${switches}</li>`
       })
       .join('\n')
     sendHtml(
@@ -1674,11 +1683,17 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
       sendHtml(ctx.res, 404, pageShell('Not found', '<h1>Not found</h1>'))
       return
     }
-    await updateSubscription(
-      sub,
-      { cancel_at_period_end: action === 'cancel' ? 'true' : 'false' },
-      { id: randomAlnum('req_', 14), idempotency_key: null },
-    )
+    const reqInfo = { id: randomAlnum('req_', 14), idempotency_key: null }
+    if (action === 'switch') {
+      const price = str(isRecord(ctx.body) ? ctx.body.price : undefined)
+      if (!price || !prices.get(price)?.recurring) {
+        sendHtml(ctx.res, 400, pageShell('Invalid plan', '<h1>Choose one of the plans</h1>'))
+        return
+      }
+      await updateSubscription(sub, { items: [{ id: sub.items.data[0].id, price }] }, reqInfo)
+    } else {
+      await updateSubscription(sub, { cancel_at_period_end: action === 'cancel' ? 'true' : 'false' }, reqInfo)
+    }
     redirect(ctx.res, 303, `/portal/${id}`)
   }
 
@@ -1873,7 +1888,7 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
         if (m && ctx.method === 'POST') return payPage(ctx, m[1])
         m = /^\/portal\/([^/]+)$/.exec(ctx.path)
         if (m && ctx.method === 'GET') return portalPage(ctx, m[1])
-        m = /^\/portal\/([^/]+)\/subscriptions\/([^/]+)\/(cancel|renew)$/.exec(ctx.path)
+        m = /^\/portal\/([^/]+)\/subscriptions\/([^/]+)\/(cancel|renew|switch)$/.exec(ctx.path)
         if (m && ctx.method === 'POST') return portalAction(ctx, m[1], m[2], m[3])
         sendHtml(ctx.res, 404, pageShell('Not found', '<h1>Not found</h1>'))
       },

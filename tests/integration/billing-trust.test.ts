@@ -107,6 +107,34 @@ describe('billing trust', () => {
     expect(again.body.message).toMatch(/Manage Payment/)
   })
 
+  it('lets a subscriber change plan in the Customer Portal, keeping one subscription', async () => {
+    const user = await createTestUser()
+    const { subscriptionId } = await subscribe(user)
+    const portal = await api('/api/customer-portal', { as: user })
+    const portalUrl = String(portal.body.url)
+    const page = await fetch(portalUrl).then((r) => r.text())
+    expect(page).toContain('Switch to $499.90')
+    const switched = await fetch(`${portalUrl}/subscriptions/${subscriptionId}/switch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ price: 'price_yearly' }),
+      redirect: 'manual',
+    })
+    expect(switched.status).toBe(303)
+    expect(await row(user.id)).toMatchObject({
+      status: 'active',
+      plan: 'yearly',
+      stripeSubscriptionId: subscriptionId,
+      amountCents: 49990,
+      interval: 'year',
+    })
+    const { stripeCustomerId } = await row(user.id)
+    const live = (await stripeFake.objects()).subscriptions.filter(
+      (s) => s.customer === stripeCustomerId && s.status === 'active',
+    )
+    expect(live).toHaveLength(1)
+  })
+
   it('two checkouts paid before their webhooks: one live subscription, the newer refunded in full, one e-mail', async () => {
     const user = await createTestUser()
     const first = await checkout(user, 'price_monthly')
