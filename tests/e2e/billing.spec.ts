@@ -68,7 +68,8 @@ test.describe('billing', () => {
       .getByRole('region', { name: 'Premium Every 3 Months' })
       .getByRole('button', { name: 'Get Started' })
       .click()
-    await expect(page).toHaveURL(new RegExp(`^${stripeFake.url}/checkout/cs_test_`))
+    // Three Stripe calls (customer, open sessions, new session) before the redirect: slower on a loaded machine.
+    await expect(page).toHaveURL(new RegExp(`^${stripeFake.url}/checkout/cs_test_`), { timeout: 20_000 })
     await expect(page.getByTestId('price')).toHaveText('$129.90')
     await page.getByRole('button', { name: 'Pay' }).click()
 
