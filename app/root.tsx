@@ -18,10 +18,12 @@ import { AppNav } from '#app/components/app-nav'
 import { Footer } from '#app/components/footer'
 import { useNonce } from '#app/components/nonce'
 import { OfflineBadge } from '#app/components/offline-badge'
+import { PastDueBanner } from '#app/components/past-due-banner'
 import { PublicNav } from '#app/components/public-nav'
 import { VerifyEmailBanner } from '#app/components/verify-banner'
 import { Toaster } from '#app/components/toaster'
 import { getEnv, publicEnv } from '#app/server/env.server'
+import { billingBanner } from '#app/server/billing.server'
 import { getUser } from '#app/server/session.server'
 import { toast } from '#app/server/toast.server'
 import stylesheet from './tailwind.css?url'
@@ -39,6 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getUser(request),
     hasToast ? toast().getToast(request) : { toast: undefined, headers: new Headers() },
   ])
+  const billing = user ? await billingBanner(user.id) : null
   return json(
     {
       user: user
@@ -51,6 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           }
         : null,
       toast: flash ?? null,
+      billing,
       env: publicEnv(),
       supportEmail: getEnv().SUPPORT_EMAIL,
     },
@@ -96,6 +100,7 @@ function Chrome({ children }: { children: ReactNode }) {
       </a>
       {data?.user ? <AppNav email={data.user.email} /> : <PublicNav />}
       {data?.user && !data.user.emailVerified ? <VerifyEmailBanner email={data.user.email} /> : null}
+      {data?.billing?.pastDue ? <PastDueBanner /> : null}
       <main id="main" className="flex-1">
         {children}
       </main>

@@ -110,8 +110,15 @@ export const subscriptions = pgTable(
     usagePeriodStart: timestamp('usage_period_start', { withTimezone: true }).notNull().defaultNow(),
     keywordSearchCount: integer('keyword_search_count').notNull().default(0),
     blogPostCount: integer('blog_post_count').notNull().default(0),
-    /** Timestamp of the newest Stripe object state applied, to ignore out-of-order events. */
+    /** When the Stripe read behind the applied state began: a state read earlier than this is stale and skipped. */
     stripeStateAt: timestamp('stripe_state_at', { withTimezone: true }),
+    // Issue 19: billing (migration 0010_billing.sql)
+    /** The last Checkout Session a webhook or the return page saw completed: /checkout-success trusts it offline. */
+    lastCheckoutSessionId: text('last_checkout_session_id'),
+    /** When the 'payment failed' e-mail went out for the current past-due episode (cleared once paid again). */
+    paymentFailedNotifiedAt: timestamp('payment_failed_notified_at', { withTimezone: true }),
+    /** Why Premium ended, from Stripe's cancellation_details.reason ('payment_failed', 'cancellation_requested'…). */
+    endedReason: text('ended_reason'),
     updatedAt: updatedAt(),
   },
   (t) => [
