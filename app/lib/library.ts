@@ -37,7 +37,12 @@ const optional = <T extends z.ZodTypeAny>(schema: T) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional())
 
 const search = optional(z.string().trim().max(MAX_SEARCH_LENGTH, `Use at most ${MAX_SEARCH_LENGTH} characters.`))
-const cursor = optional(z.string().max(400).regex(/^[A-Za-z0-9_-]+$/, 'Not a valid cursor.'))
+const cursor = optional(
+  z
+    .string()
+    .max(400)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Not a valid cursor.'),
+)
 const limit = optional(
   z.coerce
     .number({ invalid_type_error: 'Must be a number.' })
@@ -97,8 +102,18 @@ export const keywordListSchema = z
     difficulty: optional(z.enum(difficultyValues, { message: `One of: ${difficultyValues.join(', ')}.` })),
     minVolume: volume,
     maxVolume: volume,
-    country: optional(z.string().trim().regex(/^\d{1,10}$/, 'Not a country code.')),
-    language: optional(z.string().trim().regex(/^\d{1,10}$/, 'Not a language code.')),
+    country: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,10}$/, 'Not a country code.'),
+    ),
+    language: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,10}$/, 'Not a language code.'),
+    ),
     sort: optional(z.enum(KEYWORD_SORTS, { message: `One of: ${KEYWORD_SORTS.join(', ')}.` })),
     order: optional(z.enum(['asc', 'desc'], { message: 'One of: asc, desc.' })),
     cursor,

@@ -342,8 +342,7 @@ export async function deleteKeywords(userId: string, ids: string[]): Promise<str
 class QuotaExceeded extends Error {}
 
 export type BulkCreateResult =
-  | { ok: true; created: number; postIds: string[] }
-  | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  { ok: true; created: number; postIds: string[] } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
 
 /**
  * 'Create posts' for several saved keywords in one transaction: the posts (one per keyword and request key, so a
