@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation, useSubmit } from '@remix-run/react'
-import { useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useHydrated } from '#app/components/create-post-button'
 import { ConfirmDialog } from '#app/components/ui/confirm-dialog'
 import { SelectField } from '#app/components/ui/field'
@@ -130,6 +130,16 @@ export function BulkActions({ redirectTo, requestKey }: { redirectTo: string; re
   const navigation = useNavigation()
   const [confirm, setConfirm] = useState<{ data: FormData; count: number } | null>(null)
   const busy = navigation.state === 'submitting' && navigation.formData?.get('bulk') === '1'
+  // After a bulk action has gone through (JavaScript), the rows stay on the page: their checkboxes are cleared.
+  const wasBusy = useRef(false)
+  useEffect(() => {
+    if (busy) wasBusy.current = true
+    else if (wasBusy.current && navigation.state === 'idle') {
+      wasBusy.current = false
+      for (const box of document.querySelectorAll<HTMLInputElement>(`input[type=checkbox][form="${BULK_FORM_ID}"]`))
+        box.checked = false
+    }
+  }, [busy, navigation.state])
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null
