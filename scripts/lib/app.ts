@@ -141,5 +141,6 @@ export function startWorker(env: NodeJS.ProcessEnv, opts: { quiet: boolean; clea
 
 /** Resolves once the app at APP_URL answers its health check. */
 export function waitForApp(env: NodeJS.ProcessEnv) {
-  return waitForHttp(`${env.APP_URL}/healthz`)
+  // Generous: on a loaded shared machine the first start (tsx + the server build) can take over a minute.
+  return waitForHttp(`${env.APP_URL}/healthz`, 180_000)
 }

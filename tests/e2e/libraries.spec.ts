@@ -120,10 +120,10 @@ test('the keyword table searches, filters, sorts, deletes and creates posts in b
   await expect(rows.first()).toHaveAttribute('data-keyword', `alpha ${tag} 0`)
 
   // Sorting by a column header, then reversed.
-  await page.getByRole('link', { name: 'Sort by Volume' }).click()
+  await page.getByRole('link', { name: 'Volume', exact: true }).click()
   await expect(page).toHaveURL(/sort=volume/)
   await expect(rows.first()).toHaveAttribute('data-keyword', `beta ${tag} 7`)
-  await page.getByRole('link', { name: 'Sort by Volume' }).click()
+  await page.getByRole('link', { name: 'Volume', exact: true }).click()
   await expect(page).toHaveURL(/order=asc/)
   await expect(rows.first()).toHaveAttribute('data-keyword', `alpha ${tag} 0`)
 

@@ -76,7 +76,7 @@ function SortHeader({
   return (
     <th scope="col" className={th} aria-sort={active ? (list.order === 'asc' ? 'ascending' : 'descending') : undefined}>
       <span className="inline-flex items-center gap-1">
-        <Link to={href} preventScrollReset replace className="hover:text-slate-900" aria-label={`Sort by ${label}`}>
+        <Link to={href} preventScrollReset replace className="hover:text-slate-900" title={`Sort by ${label}`}>
           {label}
           {active ? <span aria-hidden="true">{list.order === 'asc' ? ' ▲' : ' ▼'}</span> : null}
         </Link>
