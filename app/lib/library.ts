@@ -29,6 +29,15 @@ export const POST_STATUS_FILTERS = {
 export type PostStatusFilter = keyof typeof POST_STATUS_FILTERS
 const statusFilterValues = Object.keys(POST_STATUS_FILTERS) as [PostStatusFilter, ...PostStatusFilter[]]
 
+/** The review state of a post (shared contract, issue 15 sets it). */
+export const POST_REVIEW_FILTERS = {
+  waiting: 'Waiting for review',
+  approved: 'Approved',
+  rejected: 'Rejected',
+} as const
+export type PostReviewFilter = keyof typeof POST_REVIEW_FILTERS
+const reviewValues = Object.keys(POST_REVIEW_FILTERS) as [PostReviewFilter, ...PostReviewFilter[]]
+
 export const POST_ORIGIN_FILTERS = { manual: 'Manual', autopilot: 'Auto Pilot' } as const
 export type PostOrigin = keyof typeof POST_ORIGIN_FILTERS
 
@@ -56,6 +65,7 @@ export const postListSchema = z.object({
   status: optional(z.enum(statusFilterValues, { message: `One of: ${statusFilterValues.join(', ')}.` })),
   source: optional(z.enum(['manual', 'autopilot'], { message: 'One of: manual, autopilot.' })),
   language: optional(z.string().trim().max(100)),
+  review: optional(z.enum(reviewValues, { message: `One of: ${reviewValues.join(', ')}.` })),
   cursor,
   limit,
 })

@@ -7,7 +7,8 @@ import { BadCursorError, pagePosts } from '#app/server/library.server'
  * GET /api/blogposts → {data: [{_id, post_id, title, content, createdAt, status}], total, nextCursor}, newest
  * first. Pages by cursor (`?limit=` 1-500, default 500; `?cursor=` from the previous answer's nextCursor) and
  * filters like the library: `q` (title or keyword), `status` (writing, ready, failed), `source` (manual,
- * autopilot), `language`. Bad parameters: 400 {message, errors: {field: message}}.
+ * autopilot), `language`, `review`
+ * (waiting, approved, rejected). Bad parameters: 400 {message, errors: {field: message}}.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request)

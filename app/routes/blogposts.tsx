@@ -23,6 +23,7 @@ import { PageHeader } from '#app/components/ui/dialog'
 import {
   parseParams,
   POST_ORIGIN_FILTERS,
+  POST_REVIEW_FILTERS,
   POST_STATUS_FILTERS,
   postListSchema,
   POSTS_PAGE_SIZE,
@@ -58,7 +59,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultSh
 }
 
 export const DELETED_MESSAGE = 'Blog post deleted.'
-const FILTER_KEYS = ['q', 'status', 'source', 'language'] as const
+const FILTER_KEYS = ['q', 'status', 'source', 'language', 'review'] as const
 
 /** The list's parameters from the URL; a bad value (a hand-edited URL) is dropped rather than failing the page. */
 function listParams(search: URLSearchParams): PostListParams {
@@ -216,7 +217,7 @@ function LibraryFilters({
   filtered,
   languages,
 }: {
-  filters: Record<'q' | 'status' | 'source' | 'language', string>
+  filters: Record<(typeof FILTER_KEYS)[number], string>
   filtered: boolean
   languages: string[]
 }) {
@@ -228,7 +229,7 @@ function LibraryFilters({
       role="search"
       aria-label="Search blog posts"
       key={JSON.stringify(filters)}
-      className="card mb-6 grid gap-3 md:grid-cols-[2fr_1fr_1fr_1fr_auto] md:items-end"
+      className="card mb-6 grid gap-3 md:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] md:items-end"
     >
       <label className="block text-sm font-medium text-slate-700">
         Search
@@ -270,6 +271,17 @@ function LibraryFilters({
           {languages.map((language) => (
             <option key={language} value={language}>
               {language}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="block text-sm font-medium text-slate-700">
+        Review
+        <select name="review" defaultValue={filters.review} className={select}>
+          <option value="">Any review state</option>
+          {Object.entries(POST_REVIEW_FILTERS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
             </option>
           ))}
         </select>

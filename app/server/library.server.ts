@@ -52,6 +52,7 @@ function postFilters(userId: string, params: PostListParams): SQL {
   }
   if (params.source) where.push(eq(posts.source, params.source))
   if (params.language) where.push(eq(posts.language, params.language))
+  if (params.review) where.push(eq(posts.reviewStatus, params.review))
   if (params.q) {
     const pattern = containsPattern(params.q)
     where.push(sql`(${posts.title} ilike ${pattern} or ${posts.keyword} ilike ${pattern})`)

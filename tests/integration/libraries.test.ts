@@ -122,6 +122,7 @@ describe('every post reachable', () => {
       status: (['completed', 'failed', 'queued', 'generating'] as const)[i % 4],
       source: i % 2 === 0 ? 'autopilot' : 'manual',
       language: i < 6 ? 'English' : 'German',
+      reviewStatus: i === 0 ? ('waiting' as const) : i === 1 ? ('approved' as const) : null,
     }))
     const ids = async (query: string) => {
       const res = await api(`/api/blogposts?${query}`, { as: user })
@@ -146,6 +147,7 @@ describe('every post reachable', () => {
     expect((await ids('source=autopilot')).every((p) => p.source === 'autopilot')).toBe(true)
     expect(await ids('language=German&status=ready')).toHaveLength(1) // i = 8
     expect(await ids(`q=${tag}&source=manual`)).toHaveLength(2) // i = 3 and 9
+    expect((await ids('review=waiting')).map((p) => p.title)).toEqual([`How to grow ${tag} fast`])
     // Wildcards in the search are taken literally.
     expect(await ids('q=%25')).toHaveLength(0)
 
@@ -246,6 +248,7 @@ describe('keywords at scale', () => {
       ['/api/blogposts?cursor=eyJhIjoxfQ', 'cursor'],
       ['/api/blogposts?status=published-maybe', 'status'],
       ['/api/blogposts?source=robot', 'source'],
+      ['/api/blogposts?review=maybe', 'review'],
       ['/api/saved-keywords?limit=-3', 'limit'],
       ['/api/saved-keywords?sort=color', 'sort'],
       ['/api/saved-keywords?difficulty=trivial', 'difficulty'],
