@@ -91,7 +91,7 @@ export type KeywordList = { search: string; sort: KeywordSort; order: SortOrder;
 
 /**
  * The saved keywords: Search Date, Keyword, Volume, Difficulty and a 'Create Post' action per row; the column
- * headers sort; a checkbox per row selects it for the bulk actions, and each row can be deleted.
+ * headers sort; in the Action column a checkbox selects the row for the bulk actions, and 'Delete' deletes it.
  */
 export function KeywordTable({
   rows,
@@ -129,9 +129,6 @@ export function KeywordTable({
         >
           <thead className="bg-slate-50">
             <tr>
-              <th scope="col" className="w-8 px-4 py-3">
-                <span className="sr-only">Select</span>
-              </th>
               <SortHeader column="date" label="Search Date" list={list} />
               <SortHeader column="keyword" label="Keyword" list={list} />
               <SortHeader column="volume" label="Volume" list={list}>
@@ -148,7 +145,7 @@ export function KeywordTable({
           <tbody className="divide-y divide-slate-100">
             {rows.length === 0 ? (
               <tr>
-                <td colSpan={6} className="px-4 py-10 text-center text-slate-600">
+                <td colSpan={5} className="px-4 py-10 text-center text-slate-600">
                   {loading
                     ? 'Loading keywords...'
                     : list.filtered
@@ -159,16 +156,6 @@ export function KeywordTable({
             ) : (
               rows.map((k) => (
                 <tr key={k.id} data-keyword={k.keyword}>
-                  <td className="px-4 py-3 align-middle">
-                    <input
-                      type="checkbox"
-                      name="keywordId"
-                      value={k.id}
-                      form={BULK_FORM_ID}
-                      aria-label={`Select ${k.keyword}`}
-                      className="h-4 w-4 rounded border-slate-300"
-                    />
-                  </td>
                   <td className={`${td} whitespace-nowrap text-slate-600`}>{formatSearchDate(k.createdAt)}</td>
                   <td className={td}>
                     <span className="font-medium text-slate-900">{k.keyword}</span>
@@ -190,6 +177,14 @@ export function KeywordTable({
                   </td>
                   <td className={td}>
                     <span className="inline-flex items-center gap-3">
+                      <input
+                        type="checkbox"
+                        name="keywordId"
+                        value={k.id}
+                        form={BULK_FORM_ID}
+                        aria-label={`Select ${k.keyword}`}
+                        className="h-4 w-4 rounded border-slate-300"
+                      />
                       <CreatePostButton keywordId={k.id} />
                       <button
                         type="submit"
@@ -197,7 +192,7 @@ export function KeywordTable({
                         name="intent"
                         value={`delete:${k.id}`}
                         className="text-xs font-semibold text-red-700 hover:text-red-800"
-                        aria-label={`Delete ${k.keyword}`}
+                        title={`Delete “${k.keyword}”`}
                       >
                         Delete
                       </button>
