@@ -141,6 +141,6 @@ export function startWorker(env: NodeJS.ProcessEnv, opts: { quiet: boolean; clea
 
 /** Resolves once the app at APP_URL answers its health check. */
 export function waitForApp(env: NodeJS.ProcessEnv) {
-  // Generous: on a loaded shared machine the first start (tsx + the server build) can take over a minute.
-  return waitForHttp(`${env.APP_URL}/healthz`, 180_000)
+  // A loaded machine can take longer than a minute to start the web process: APP_START_TIMEOUT_MS raises the wait.
+  return waitForHttp(`${env.APP_URL}/healthz`, Number(process.env.APP_START_TIMEOUT_MS ?? 60_000))
 }

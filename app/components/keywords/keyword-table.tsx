@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { CreatePostButton } from '#app/components/create-post-button'
+import { CreatePostButton, usePageKey } from '#app/components/create-post-button'
 import { DEFAULT_ORDER, withParams, type KeywordSort, type SortOrder } from '#app/lib/library'
 import {
   COMPETITION_TOOLTIP,
@@ -106,6 +106,7 @@ export function KeywordTable({
   loading: boolean
   list: KeywordList
 }) {
+  const pageKey = usePageKey()
   return (
     <section aria-labelledby="saved-keywords-heading" className="card p-0">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
@@ -185,7 +186,7 @@ export function KeywordTable({
                         aria-label={`Select ${k.keyword}`}
                         className="h-4 w-4 rounded border-slate-300"
                       />
-                      <CreatePostButton keywordId={k.id} />
+                      <CreatePostButton keywordId={k.id} pageKey={pageKey} />
                       <button
                         type="submit"
                         form={BULK_FORM_ID}
