@@ -166,7 +166,28 @@ export const savedKeywords = pgTable(
       t.languageCode,
       t.searchedViaAutoPilot,
     ),
-    index('saved_keywords_list_idx').on(t.userId, t.searchedViaAutoPilot, t.createdAt),
+    // Issue 21: one index per sort of the keyword library (keyset pages), and trigram search.
+    index('saved_keywords_date_idx').on(
+      t.userId,
+      t.searchedViaAutoPilot,
+      t.createdAt.desc(),
+      sql`(coalesce(${t.avgMonthlySearches}, -1)) desc`,
+      t.id.desc(),
+    ),
+    index('saved_keywords_keyword_idx').on(t.userId, t.searchedViaAutoPilot, sql`lower(${t.keyword})`, t.id),
+    index('saved_keywords_volume_idx').on(
+      t.userId,
+      t.searchedViaAutoPilot,
+      sql`coalesce(${t.avgMonthlySearches}, -1)`,
+      t.id,
+    ),
+    index('saved_keywords_difficulty_idx').on(
+      t.userId,
+      t.searchedViaAutoPilot,
+      sql`coalesce(${t.difficultyScore}, -1)`,
+      t.id,
+    ),
+    index('saved_keywords_keyword_trgm_idx').using('gin', sql`${t.keyword} gin_trgm_ops`),
   ],
 )
 
@@ -238,7 +259,11 @@ export const blogPosts = pgTable(
   },
   (t) => [
     uniqueIndex('blog_posts_request_idx').on(t.userId, t.requestKey),
-    index('blog_posts_list_idx').on(t.userId, t.createdAt),
+    // Issue 21: keyset pages of the library, the language filter, and trigram search of titles and keywords.
+    index('blog_posts_page_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('blog_posts_language_idx').on(t.userId, t.language),
+    index('blog_posts_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
+    index('blog_posts_keyword_trgm_idx').using('gin', sql`${t.keyword} gin_trgm_ops`),
   ],
 )
 
