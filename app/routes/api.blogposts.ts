@@ -14,6 +14,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       content: p.content,
       createdAt: p.createdAt.toISOString(),
       status: p.status,
+      seo_score: p.seoScore,
+      seo_checklist: p.seoChecklist,
+      claims: p.claims,
+      json_ld: p.jsonLd,
+      research_status: p.researchStatus,
       ...(p.status === 'failed' ? { failure_reason: p.failureReason } : {}),
     })),
   })
