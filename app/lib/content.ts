@@ -65,7 +65,7 @@ export function applyCitations(
   const text = markdown.replace(marker, (_w, d: string) => {
     const n = Number(d)
     const at = order.indexOf(n)
-    return at < 0 ? '' : `[[${at + 1}]](${sources[n - 1]!.url})`
+    return at < 0 ? '' : `[[${at + 1}](${sources[n - 1]!.url})]`
   })
   const used = order.map((n) => sources[n - 1]!)
   for (const url of extra) {
@@ -94,6 +94,7 @@ export function extractClaims(markdown: string, sources: string[]): Claim[] {
       const plain = markdownText(raw)
         .replace(/\[\d+\]/g, '')
         .replace(/\s+/g, ' ')
+        .replace(/\s+([.,;:!?])/g, '$1')
         .trim()
       if (!plain) continue
       if (!FIGURE_RE.test(plain) && !QUOTE_RE.test(plain)) continue
