@@ -4,24 +4,30 @@ import { eq, inArray } from 'drizzle-orm'
 import { issueApiToken } from '#app/server/api.server'
 import { db, schema } from '#app/server/db.server'
 import { createUser } from '#app/server/users.server'
-import { fakeControl } from '#tests/fakes/client'
+import { fakeControl, serpControl } from '#tests/fakes/client'
 import type { RecordedRequest } from '#tests/fakes/http'
 import { memoryMiB, type BenchContext } from './context'
 
 /**
- * Issue 5: the post pipeline (web → queue → one worker process → fake OpenAI → Postgres) with the fake model
- * answering every call after a fixed, realistic latency. Reports the sequential model round trips per post (measured
+ * Issues 5 and 14: the post pipeline (web → queue → one worker process → research against the SERP and page fakes
+ * → fake OpenAI → Postgres) with the fakes answering after fixed, realistic latencies (model 400 ms a call, SERP
+ * 300 ms, pages and robots.txt 200 ms). Reports the sequential model round trips per post (measured
  * from the fake's request log: calls that arrive together form one round trip), the wall time per post, the
  * pipeline's own time beyond the model's, and posts per minute for one worker process.
  */
 const MODEL_LATENCY_MS = 400
+const SERP_LATENCY_MS = 300
+const PAGE_LATENCY_MS = 200
+/** Network waits on the research's critical path: the SERP, then robots.txt, then the page. */
+const RESEARCH_NETWORK_MS = SERP_LATENCY_MS + 2 * PAGE_LATENCY_MS
 const ONE_BY_ONE = 5
 const BURST = 30
 
 type Timings = {
   totalMs: number
   queuedMs: number
-  outlineMs: number
+  researchMs: number
+  briefMs: number
   sectionsMs: number
   assembleMs: number
   sequentialModelCalls: number
@@ -92,6 +98,11 @@ export default async function posts(ctx: BenchContext) {
   const openai = fakeControl('openai', ctx.fakes)
   await openai.reset()
   await openai.latency(MODEL_LATENCY_MS)
+  const serp = serpControl(ctx.fakes)
+  const web = fakeControl('web', ctx.fakes)
+  await serp.reset()
+  await serp.latency(SERP_LATENCY_MS)
+  await web.latency(PAGE_LATENCY_MS)
   const worker = await startWorker(ctx)
   try {
     const user = await benchUser()
@@ -108,7 +119,7 @@ export default async function posts(ctx: BenchContext) {
             countryCode: '2840',
             languageCode: '1000',
             languageName: 'English',
-            source: 'ai_estimate' as const,
+            source: 'dataforseo' as const,
           })),
         )
         .returning({ id: schema.savedKeywords.id, keyword: schema.savedKeywords.keyword })
@@ -139,7 +150,16 @@ export default async function posts(ctx: BenchContext) {
     await run(2) // warm-up: module loading, connection pools, JIT
 
     // 1. One post at a time: latency of a single post.
-    const single: Array<{ wallMs: number; processMs: number; trips: number; calls: number; words: number }> = []
+    const single: Array<{
+      wallMs: number
+      processMs: number
+      researchMs: number
+      trips: number
+      calls: number
+      words: number
+      tokens: number
+      research: string | null
+    }> = []
     for (let i = 0; i < ONE_BY_ONE; i++) {
       const { rows, tags } = await run(1)
       const post = rows[0]!
@@ -150,9 +170,12 @@ export default async function posts(ctx: BenchContext) {
       single.push({
         wallMs: post.completedAt!.getTime() - post.createdAt.getTime(),
         processMs: timings.totalMs,
+        researchMs: timings.researchMs,
         trips: roundTrips(calls),
         calls: calls.length,
         words: timings.words,
+        tokens: (post.usage as { totalTokens: number }).totalTokens,
+        research: post.researchStatus,
       })
     }
 
@@ -162,17 +185,23 @@ export default async function posts(ctx: BenchContext) {
     const burstWall = burst.rows.map((r) => r.completedAt!.getTime() - r.createdAt.getTime())
     const burstOverhead = burst.rows.map((r) => {
       const t = r.timings as Timings
-      return t.totalMs - t.sequentialModelCalls * MODEL_LATENCY_MS
+      return t.totalMs - t.sequentialModelCalls * MODEL_LATENCY_MS - RESEARCH_NETWORK_MS
     })
 
     const trips = single.map((s) => s.trips)
-    const modelMs = Math.max(...trips) * MODEL_LATENCY_MS
+    const modelMs = Math.max(...trips) * MODEL_LATENCY_MS + RESEARCH_NETWORK_MS
     const median = (xs: number[]) => percentile(xs, 50)
     console.log(
-      `model latency (fake OpenAI, fixed): ${MODEL_LATENCY_MS} ms per call; worker concurrency ${ctx.env.POST_WORKER_CONCURRENCY ?? 4}`,
+      `latencies (fixed): model ${MODEL_LATENCY_MS} ms per call, SERP ${SERP_LATENCY_MS} ms, pages and robots.txt ${PAGE_LATENCY_MS} ms; worker concurrency ${ctx.env.POST_WORKER_CONCURRENCY ?? 4}`,
     )
     console.log(
-      `sequential model round trips per post: ${Math.min(...trips)}–${Math.max(...trips)} (target ≤ 3); model calls per post: ${median(single.map((s) => s.calls))} (1 outline + sections in parallel)`,
+      `research (SERP + 10 pages in parallel, budget 5 s): median ${fmt(median(single.map((s) => s.researchMs)))}, max ${fmt(Math.max(...single.map((s) => s.researchMs)))}; status ${[...new Set(single.map((s) => s.research))].join(', ')}`,
+    )
+    console.log(
+      `model calls per post: ${median(single.map((s) => s.calls))}; tokens per post: median ${median(single.map((s) => s.tokens))}`,
+    )
+    console.log(
+      `sequential model round trips per post: ${Math.min(...trips)}–${Math.max(...trips)} (target ≤ 3); model calls per post: ${median(single.map((s) => s.calls))} (1 brief + sections in parallel)`,
     )
     console.log(`words per post (fake model): median ${median(single.map((s) => s.words))}`)
     console.log(
@@ -180,17 +209,19 @@ export default async function posts(ctx: BenchContext) {
         `${fmt(Math.max(...single.map((s) => s.wallMs)))} max; in the worker ${fmt(median(single.map((s) => s.processMs)))} median`,
     )
     console.log(
-      `pipeline overhead beyond the model's ${modelMs} ms: ${fmt(median(single.map((s) => s.processMs)) - modelMs)} median in the worker, ` +
-        `${fmt(median(single.map((s) => s.wallMs)) - modelMs)} median end to end incl. queue pick-up (target < 200 ms)`,
+      `pipeline overhead beyond the network's ${modelMs} ms (model round trips + SERP + robots.txt + page): ${fmt(median(single.map((s) => s.processMs)) - modelMs)} median in the worker, ` +
+        `${fmt(median(single.map((s) => s.wallMs)) - modelMs)} median end to end incl. queue pick-up (target < 300 ms); end to end target < 3 s`,
     )
     console.log(
       `burst of ${BURST} posts, one worker process: ${perMinute.toFixed(1)} posts/minute; all done in ${fmt(burst.elapsedMs)}; ` +
         `wall time per post p50 ${fmt(percentile(burstWall, 50))}, p95 ${fmt(percentile(burstWall, 95))}; ` +
         `overhead in the worker p50 ${fmt(percentile(burstOverhead, 50))}, p95 ${fmt(percentile(burstOverhead, 95))}`,
     )
-    const phase = (key: 'outlineMs' | 'sectionsMs' | 'assembleMs') => burst.rows.map((r) => (r.timings as Timings)[key])
+    const phase = (key: 'researchMs' | 'briefMs' | 'sectionsMs' | 'assembleMs') =>
+      burst.rows.map((r) => (r.timings as Timings)[key])
     console.log(
-      `burst phases (p50 / p95): outline ${fmt(percentile(phase('outlineMs'), 50))} / ${fmt(percentile(phase('outlineMs'), 95))}, ` +
+      `burst phases (p50 / p95): research ${fmt(percentile(phase('researchMs'), 50))} / ${fmt(percentile(phase('researchMs'), 95))}, ` +
+        `brief ${fmt(percentile(phase('briefMs'), 50))} / ${fmt(percentile(phase('briefMs'), 95))}, ` +
         `sections ${fmt(percentile(phase('sectionsMs'), 50))} / ${fmt(percentile(phase('sectionsMs'), 95))}, ` +
         `assembly + sanitizing ${fmt(percentile(phase('assembleMs'), 50))} / ${fmt(percentile(phase('assembleMs'), 95))}`,
     )
@@ -198,6 +229,8 @@ export default async function posts(ctx: BenchContext) {
     console.log(`worker process memory: ${mem.rss.toFixed(0)} MiB resident now, ${mem.peak.toFixed(0)} MiB peak`)
   } finally {
     await openai.latency(0).catch(() => {})
+    await serp.latency(0).catch(() => {})
+    await web.latency(0).catch(() => {})
     await worker.stop()
   }
 }

@@ -9,6 +9,26 @@ export type PostCardData = {
   failureReason: string | null
   createdAt: string
   excerpt: string
+  seoScore?: number | null
+}
+
+/** The SEO score (0–100) as a small badge: green from 80, amber from 50, red below. */
+export function SeoScoreBadge({ score }: { score: number }) {
+  const tone =
+    score >= 80
+      ? 'bg-green-100 text-green-800'
+      : score >= 50
+        ? 'bg-yellow-100 text-yellow-800'
+        : 'bg-red-100 text-red-800'
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ${tone}`}
+      data-testid="seo-score"
+      title="SEO score: the share of the SEO checklist this post passes"
+    >
+      SEO {score}/100
+    </span>
+  )
 }
 
 /** 'Try again' for a failed post: a plain form (works without JavaScript). */
@@ -61,8 +81,11 @@ export function PostCard({ post, actions }: { post: PostCardData; actions?: Reac
           {post.title}
         </Link>
       </h2>
-      <p className="mt-1 text-sm text-slate-500">
+      <p className="mt-1 flex items-center gap-2 text-sm text-slate-500">
         <time dateTime={post.createdAt}>{formatLongDate(post.createdAt)}</time>
+        {post.status === 'completed' && typeof post.seoScore === 'number' ? (
+          <SeoScoreBadge score={post.seoScore} />
+        ) : null}
       </p>
       {post.status === 'completed' ? (
         <p className="mt-3 flex-1 break-words text-slate-700">{post.excerpt}</p>

@@ -3,7 +3,7 @@ import { apiError, requireApiUser } from '#app/server/api.server'
 import { deletePost } from '#app/server/library.server'
 import { getPost, POST_MESSAGES } from '#app/server/posts.server'
 
-/** GET /api/blogpost/:id → {title, content, created_at}; 404 for an unknown id or another user's post. */
+/** GET /api/blogpost/:id → {title, content, created_at, seo_score, seo_checklist, claims, json_ld, brief}; 404 for an unknown id or another user's post. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request)
   const post = await getPost(user.id, params.id ?? '')
@@ -15,6 +15,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     content: post.contentMarkdown,
     created_at: post.createdAt.toISOString(),
     status: post.status,
+    seo_score: post.seoScore,
+    seo_checklist: post.seoChecklist,
+    claims: post.claims,
+    json_ld: post.jsonLd,
+    research_status: post.researchStatus,
+    brief: post.brief,
     ...(post.status === 'failed' ? { failure_reason: post.failureReason } : {}),
   })
 }

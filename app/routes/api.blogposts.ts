@@ -33,6 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         status: p.status,
         source: p.source,
         language: p.language,
+        seo_score: p.seoScore,
         ...(p.status === 'failed' ? { failure_reason: p.failureReason } : {}),
       })),
       total: page.total,

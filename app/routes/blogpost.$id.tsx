@@ -2,7 +2,9 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useHydrated } from '#app/components/create-post-button'
-import { PostProgress } from '#app/components/post-card'
+import { PostProgress, SeoScoreBadge } from '#app/components/post-card'
+import { jsonLdScript } from '#app/lib/content'
+import type { ChecklistItem } from '#app/lib/seo-checklist'
 import { renderPostBody } from '#app/lib/markdown'
 import { formatLongDate, POST_MESSAGES, withoutLeadingTitle } from '#app/lib/posts'
 import { getPost } from '#app/server/posts.server'
@@ -30,8 +32,155 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       markdown: completed ? post.contentMarkdown : '',
       // Stored HTML (rendered from the Markdown when the post was written) is sanitized again on every read.
       html: completed ? renderPostBody(post.contentHtml || post.contentMarkdown) : '',
+      seoScore: completed ? post.seoScore : null,
+      checklist: completed ? ((post.seoChecklist ?? []) as ChecklistItem[]) : [],
+      claims: completed ? ((post.claims ?? []) as Array<{ text: string; sourceUrl: string | null }>) : [],
+      jsonLd: completed ? ((post.jsonLd ?? []) as unknown[]) : [],
+      researchStatus: post.researchStatus,
+      brief: completed ? ((post.brief ?? null) as StoredBrief | null) : null,
     },
   })
+}
+
+type StoredBrief = {
+  searchIntent: string
+  reader: string
+  angle: string
+  targetWords: number
+  outline: Array<{ heading: string; subheadings: string[]; keyPoints: string[] }>
+  questions: string[]
+  facts: Array<{ text: string; sourceUrl: string }>
+  researchStatus: 'full' | 'partial' | 'none'
+  researchNotes: string[]
+  competitors: Array<{ url: string; title: string; words: number }>
+}
+
+const safeHref = (url: string) => (/^https?:\/\//i.test(url) ? url : undefined)
+
+/** The score and its checklist: what passes, what fails and how to fix it. */
+function ScorePanel({ score, items }: { score: number; items: ChecklistItem[] }) {
+  const failed = items.filter((i) => !i.passed)
+  return (
+    <section className="mt-6 rounded-lg border border-slate-200 p-4" aria-labelledby="seo-checklist-title">
+      <h2 id="seo-checklist-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+        SEO checklist <SeoScoreBadge score={score} />
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        {failed.length ? `${failed.length} of ${items.length} items to fix.` : 'Every item passes.'}
+      </p>
+      <ul className="mt-3 space-y-1 text-sm" data-testid="seo-checklist">
+        {items.map((item) => (
+          <li key={item.id} data-item={item.id} data-passed={item.passed ? 'true' : 'false'}>
+            <span aria-hidden="true" className={item.passed ? 'text-green-700' : 'text-red-700'}>
+              {item.passed ? '✓' : '✗'}
+            </span>{' '}
+            <span className="sr-only">{item.passed ? 'Passed:' : 'To fix:'}</span> {item.label}
+            {item.passed ? null : <span className="block pl-5 text-slate-600">{item.fix}</span>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+/** 'Why this post is written this way': the stored brief (a <details>, so it opens without JavaScript). */
+function BriefPanel({
+  brief,
+  claims,
+}: {
+  brief: StoredBrief
+  claims: Array<{ text: string; sourceUrl: string | null }>
+}) {
+  return (
+    <details className="mt-4 rounded-lg border border-slate-200 p-4" data-testid="post-brief">
+      <summary className="cursor-pointer font-semibold text-slate-900">Why this post is written this way</summary>
+      <div className="mt-3 space-y-3 text-sm text-slate-700">
+        {brief.researchStatus === 'none' ? (
+          <p className="font-medium text-amber-800">Written without search data.</p>
+        ) : null}
+        {brief.researchNotes.map((note) => (
+          <p key={note} className="text-slate-600">
+            {note}
+          </p>
+        ))}
+        <p>
+          <strong>Search intent:</strong> {brief.searchIntent}. <strong>Reader:</strong> {brief.reader}
+        </p>
+        <p>
+          <strong>Angle:</strong> {brief.angle}
+        </p>
+        <p>
+          <strong>Target length:</strong> about {brief.targetWords} words
+          {brief.competitors.some((c) => c.words > 0) ? ' (from the length of the pages that rank)' : ''}.
+        </p>
+        <div>
+          <strong>Outline:</strong>
+          <ol className="ml-5 list-decimal">
+            {brief.outline.map((s) => (
+              <li key={s.heading}>
+                {s.heading}
+                {s.subheadings.length ? <span className="text-slate-500"> — {s.subheadings.join(' · ')}</span> : null}
+              </li>
+            ))}
+          </ol>
+        </div>
+        {brief.questions.length ? (
+          <div>
+            <strong>Questions answered:</strong>
+            <ul className="ml-5 list-disc">
+              {brief.questions.map((q) => (
+                <li key={q}>{q}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {claims.length ? (
+          <div>
+            <strong>Facts and their sources:</strong>
+            <ul className="ml-5 list-disc" data-testid="claim-ledger">
+              {claims.map((c) => (
+                <li key={c.text}>
+                  {c.text}{' '}
+                  {c.sourceUrl && safeHref(c.sourceUrl) ? (
+                    <a
+                      href={safeHref(c.sourceUrl)}
+                      rel="nofollow noreferrer"
+                      target="_blank"
+                      className="text-brand-700 underline"
+                    >
+                      source
+                    </a>
+                  ) : (
+                    <span className="font-medium text-red-700">no source</span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {brief.competitors.length ? (
+          <div>
+            <strong>What ranks today:</strong>
+            <ol className="ml-5 list-decimal">
+              {brief.competitors.map((c) => (
+                <li key={c.url}>
+                  <a
+                    href={safeHref(c.url)}
+                    rel="nofollow noreferrer"
+                    target="_blank"
+                    className="text-brand-700 underline"
+                  >
+                    {c.title || c.url}
+                  </a>
+                  {c.words ? <span className="text-slate-500"> ({c.words} words)</span> : null}
+                </li>
+              ))}
+            </ol>
+          </div>
+        ) : null}
+      </div>
+    </details>
+  )
 }
 
 export default function BlogPostPage() {
@@ -67,11 +216,23 @@ export default function BlogPostPage() {
           <time dateTime={post.createdAt}>{formatLongDate(post.createdAt)}</time>
         </p>
         {post.status === 'completed' ? (
-          <PostTools post={post} />
+          <>
+            <PostTools post={post} />
+            {typeof post.seoScore === 'number' ? <ScorePanel score={post.seoScore} items={post.checklist} /> : null}
+            {post.brief ? <BriefPanel brief={post.brief} claims={post.claims} /> : null}
+          </>
         ) : (
           <PostProgress post={post} redirectTo={`/blogpost/${post.id}`} />
         )}
       </header>
+      {post.jsonLd.map((data, i) => (
+        <script
+          key={i}
+          type="application/ld+json"
+          // JSON with <, > and & escaped: cannot close the element.
+          dangerouslySetInnerHTML={{ __html: jsonLdScript(data) }}
+        />
+      ))}
       {post.status === 'completed' ? (
         <div
           className="post-body mt-8 break-words text-slate-800 [&_a]:text-brand-700 [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:border-slate-200 [&_blockquote]:pl-4 [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_h1]:mt-8 [&_h1]:text-3xl [&_h1]:font-bold [&_h2]:mt-10 [&_h2]:text-2xl [&_h2]:font-semibold [&_h3]:mt-6 [&_h3]:text-xl [&_h3]:font-semibold [&_img]:my-4 [&_img]:max-w-full [&_li]:mt-1 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 [&_p]:leading-7 [&_pre]:mt-4 [&_pre]:overflow-x-auto [&_table]:mt-4 [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6"

@@ -88,6 +88,7 @@ export async function pagePosts(userId: string, params: PostListParams, opts: Po
       source: posts.source,
       language: posts.language,
       failureReason: posts.failureReason,
+      seoScore: posts.seoScore,
       createdAt: posts.createdAt,
       at: exactTime(posts.createdAt),
       text: opts.content ? posts.contentMarkdown : sql<string>`left(${posts.contentMarkdown}, 4000)`,
@@ -113,6 +114,8 @@ export async function pagePosts(userId: string, params: PostListParams, opts: Po
 }
 
 export type LibraryCard = {
+  /** The SEO score (issue 14), shown as a badge on the card. */
+  seoScore: number | null
   id: string
   title: string
   keyword: string
@@ -135,6 +138,7 @@ export function toCard(r: PostRow): LibraryCard {
     failureReason: r.failureReason,
     createdAt: r.createdAt.toISOString(),
     excerpt: r.status === 'completed' ? excerpt(r.text, { title: r.title }) : '',
+    seoScore: r.seoScore ?? null,
   }
 }
 
@@ -151,6 +155,7 @@ export async function postCardsById(userId: string, ids: string[]): Promise<Libr
       source: posts.source,
       language: posts.language,
       failureReason: posts.failureReason,
+      seoScore: posts.seoScore,
       createdAt: posts.createdAt,
       at: exactTime(posts.createdAt),
       text: sql<string>`left(${posts.contentMarkdown}, 4000)`,

@@ -2,21 +2,34 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import OpenAI from 'openai'
 import { z } from 'zod'
 import { renderPostBody } from '#app/lib/markdown'
+import { pickInternalLinks, type LinkTarget } from '#app/lib/content'
 import { assembleArticle, clampText, countWords, slugify, titleWithKeyword } from '#app/lib/posts'
+import {
+  briefJsonSchema,
+  briefPrompt,
+  briefSchema,
+  briefSectionPrompt,
+  type Brief,
+  type BriefInput,
+  type BusinessContext,
+} from './brief-prompts.server'
+import {
+  briefResearch,
+  businessContext,
+  finishPost,
+  ownPages,
+  sectionFacts,
+  targetWords,
+} from './content-engine.server'
 import { db, schema } from './db.server'
 import { AiNotConfiguredError, AiOutputError, chatJson, chatText, type AiUsage } from './openai.server'
-import {
-  outlineJsonSchema,
-  outlinePrompt,
-  outlineSchema,
-  PROMPT_VERSION,
-  sectionPrompt,
-  type Outline,
-} from './prompts.server'
+import { PROMPT_VERSION } from './prompts.server'
+import { research as runResearch, type Research } from './research.server'
 
 /**
  * The generation of one post, as the worker runs it:
- *   outline (1 structured call) → every section in parallel (1 round trip) → one assembled Markdown article.
+ *   research (SERP + the ranking pages, no model) → the brief (1 structured call) → every section in parallel
+ *   (1 round trip) → a deterministic finish (links, citations, CTA, sources, claim ledger, score, JSON-LD).
  * Each model answer is checkpointed in blog_posts.steps the moment it arrives, so a job that is retried (an error,
  * a 429, a killed worker) resumes with what is already paid for. The final write happens once: it only applies
  * to a post that is not completed yet.
@@ -31,8 +44,18 @@ type StepRecord<T> = { data: T; usage: AiUsage; model: string; ms: number; at: s
 const usageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() })
 const stepSchema = <T extends z.ZodTypeAny>(data: T) =>
   z.object({ data, usage: usageSchema, model: z.string(), ms: z.number(), at: z.string() })
-const outlineStep = stepSchema(outlineSchema)
+const briefStep = stepSchema(briefSchema)
 const sectionStep = stepSchema(z.string())
+
+/** What research and the user's settings gave the post (checkpointed: a retry writes from the same material). */
+type Context = {
+  research: Research | null
+  business: BusinessContext | null
+  own: LinkTarget[]
+  internal: LinkTarget[]
+  targetWords: number
+  researchMs: number
+}
 
 export type GenerationOutcome =
   | { outcome: 'completed' | 'already-completed'; source: 'manual' | 'autopilot'; reusedSteps?: number }
@@ -42,15 +65,16 @@ export type GenerationOutcome =
 function readCheckpoints(steps: unknown) {
   const record = (steps ?? {}) as Record<string, unknown>
   if (record.version !== PROMPT_VERSION)
-    return { fresh: true, outline: undefined, sections: new Map<number, StepRecord<string>>() }
-  const outline = outlineStep.safeParse(record.outline)
+    return { fresh: true, context: undefined, brief: undefined, sections: new Map<number, StepRecord<string>>() }
+  const brief = briefStep.safeParse(record.brief)
+  const context = record.context && typeof record.context === 'object' ? (record.context as Context) : undefined
   const sections = new Map<number, StepRecord<string>>()
   for (const [key, value] of Object.entries(record)) {
     const match = /^section:(\d+)$/.exec(key)
     const parsed = match ? sectionStep.safeParse(value) : null
     if (match && parsed?.success) sections.set(Number(match[1]), parsed.data)
   }
-  return { fresh: false, outline: outline.success ? (outline.data as StepRecord<Outline>) : undefined, sections }
+  return { fresh: false, context, brief: brief.success ? (brief.data as StepRecord<Brief>) : undefined, sections }
 }
 
 /** Adds one step's output to blog_posts.steps (an atomic jsonb merge, safe for parallel sections). */
@@ -123,40 +147,76 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     .set({ status: 'generating', ...(saved.fresh ? { steps: { version: PROMPT_VERSION } } : {}) })
     .where(and(eq(posts.id, postId), inArray(posts.status, ['queued', 'generating'])))
   let reused = 0
-  const input = { keyword: post.keyword, language: post.language || 'English' }
 
-  // Round trip 1: the outline (with introduction, FAQ and conclusion).
-  let outline = saved.outline
-  let outlineMs = 0
-  if (outline) reused++
+  // Research and context (no model): the SERP and the ranking pages, the business, the pages to link to.
+  let context = saved.context
+  if (context) reused++
   else {
-    const prompt = outlinePrompt(input)
     const t = Date.now()
-    outline = record(
+    const [keywordRow] = post.keywordId
+      ? await db.select().from(schema.savedKeywords).where(eq(schema.savedKeywords.id, post.keywordId)).limit(1)
+      : []
+    const [research, business] = await Promise.all([
+      keywordRow
+        ? runResearch({
+            keyword: post.keyword,
+            countryCode: keywordRow.countryCode,
+            languageCode: keywordRow.languageCode,
+          })
+        : Promise.resolve(null),
+      businessContext(post.userId),
+    ])
+    const own = await ownPages(post.userId, post.id, business?.website ?? null)
+    const internal = pickInternalLinks(post.keyword, own, {
+      max: 5,
+      exclude: post.publishedUrl ? [post.publishedUrl] : [],
+    })
+    context = { research, business, own, internal, targetWords: targetWords(research), researchMs: Date.now() - t }
+    await checkpoint(postId, 'context', context)
+  }
+  const input: BriefInput = {
+    keyword: post.keyword,
+    language: post.language || 'English',
+    targetWords: context.targetWords,
+    research: briefResearch(context.research),
+    business: context.business,
+  }
+  const sourceCount = input.research.sources.length
+
+  // Round trip 1: the brief (with the title, introduction, outline, facts with sources, FAQ and conclusion).
+  let brief = saved.brief
+  let briefMs = 0
+  if (brief) reused++
+  else {
+    const prompt = briefPrompt(input)
+    const t = Date.now()
+    brief = record(
       await chatJson({
         ...prompt,
-        jsonSchema: outlineJsonSchema,
-        parse: outlineSchema,
+        jsonSchema: briefJsonSchema(sourceCount),
+        parse: briefSchema,
         maxRetries: 0,
         timeoutMs: CALL_TIMEOUT_MS,
       }),
     )
-    outlineMs = Date.now() - t
-    await checkpoint(postId, 'outline', outline)
+    briefMs = Date.now() - t
+    await checkpoint(postId, 'brief', brief)
   }
+  const b = brief.data
 
   // Round trip 2: every section at once; each is saved as soon as it arrives.
   const sectionsStarted = Date.now()
   const results = await Promise.allSettled(
-    outline.data.sections.map(async (_, index) => {
+    b.sections.map(async (_, index) => {
       const done = saved.sections.get(index)
       if (done) {
         reused++
         return done
       }
+      const links = context.internal.filter((_, i) => i % b.sections.length === index)
       const step = record(
         await chatText({
-          ...sectionPrompt({ ...input, outline: outline.data, index }),
+          ...briefSectionPrompt({ ...input, brief: b, index, facts: sectionFacts(b, index, sourceCount), links }),
           maxRetries: 0,
           timeoutMs: CALL_TIMEOUT_MS,
         }),
@@ -170,31 +230,70 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
   if (failures.length) throw decisiveError(failures)
   const sections = results.map((r) => (r as PromiseFulfilledResult<StepRecord<string>>).value)
 
-  // Assembly: one Markdown article, and its sanitized HTML.
+  // Assembly and the deterministic finish: one Markdown article, its sanitized HTML, claims, score and JSON-LD.
   const assembleStarted = Date.now()
-  const o = outline.data
-  const title = titleWithKeyword(o.title, post.keyword)
-  const markdown = assembleArticle({
+  const title = titleWithKeyword(b.title, post.keyword)
+  const slug = slugify(b.slug) || slugify(title)
+  const metaDescription = clampText(b.metaDescription, 160)
+  const assembled = assembleArticle({
     title,
-    introduction: o.introduction,
-    sections: o.sections.map((s, i) => ({ heading: s.heading, body: sections[i]!.data })),
-    faqHeading: o.faqHeading,
-    faq: o.faq,
-    conclusionHeading: o.conclusionHeading,
-    conclusion: o.conclusion,
+    introduction: b.introduction,
+    sections: b.sections.map((s, i) => ({ heading: s.heading, body: sections[i]!.data })),
+    faqHeading: b.faqHeading,
+    faq: b.faq,
+    conclusionHeading: b.conclusionHeading,
+    conclusion: b.conclusion,
   })
+  const finished = finishPost({
+    markdown: assembled,
+    keyword: post.keyword,
+    title,
+    slug,
+    metaDescription,
+    language: input.language,
+    research: context.research,
+    brief: b,
+    targetWords: context.targetWords,
+    own: context.own,
+    internal: context.internal,
+    business: context.business,
+    publishedUrl: post.publishedUrl,
+    publishedAt: new Date(),
+    modifiedAt: null,
+  })
+  const markdown = finished.markdown
   const html = renderPostBody(markdown)
-  const usage = sumUsage([outline, ...sections])
-  const modelMs = outline.ms + Math.max(0, ...sections.map((s) => s.ms))
+  const usage = sumUsage([brief, ...sections])
+  const modelMs = brief.ms + Math.max(0, ...sections.map((s) => s.ms))
+  const storedBrief = {
+    searchIntent: b.searchIntent,
+    reader: b.reader,
+    angle: b.angle,
+    targetWords: context.targetWords,
+    outline: b.sections.map((s) => ({ heading: s.heading, subheadings: s.subheadings, keyPoints: s.keyPoints })),
+    questions: b.faq.map((f) => f.question),
+    facts: b.sections.flatMap((_, i) =>
+      sectionFacts(b, i, sourceCount).map((f) => ({ text: f.text, sourceUrl: input.research.sources[f.n - 1]!.url })),
+    ),
+    researchStatus: input.research.status,
+    researchNotes: context.research?.notes ?? [
+      'Written without search data: no keyword market was known for this post.',
+    ],
+    competitors: input.research.sources.map((s) => ({ url: s.url, title: s.title, words: s.words })),
+    peopleAlsoAsk: input.research.peopleAlsoAsk,
+    internalLinks: context.internal,
+    business: context.business ? { product: context.business.product, tone: context.business.tone } : null,
+  }
   const timings = {
     queuedMs: started - post.createdAt.getTime(),
-    outlineMs,
+    researchMs: context.researchMs,
+    briefMs,
     sectionsMs,
     sectionMs: sections.map((s) => s.ms),
     assembleMs: Date.now() - assembleStarted,
     /** This attempt, from pick-up to the final write. */
     totalMs: Date.now() - started,
-    /** The model's own time along the critical path (outline + slowest section), including reused steps. */
+    /** The model's own time along the critical path (brief + slowest section), including reused steps. */
     modelCriticalPathMs: modelMs,
     sequentialModelCalls: 2,
     modelCalls: 1 + sections.length,
@@ -208,11 +307,17 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
       status: 'completed',
       failureReason: null,
       title,
-      slug: slugify(o.slug) || slugify(title),
-      metaDescription: clampText(o.metaDescription, 160),
+      slug,
+      metaDescription,
       contentMarkdown: markdown,
       contentHtml: html,
-      model: outline.model,
+      brief: storedBrief,
+      researchStatus: input.research.status,
+      seoScore: finished.score.score,
+      seoChecklist: finished.score.items,
+      claims: finished.claims,
+      jsonLd: finished.jsonLd,
+      model: brief.model,
       promptVersion: PROMPT_VERSION,
       usage,
       timings,
@@ -227,5 +332,15 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
       .where(eq(posts.id, postId))
     return now?.status === 'completed' ? { outcome: 'already-completed', source: now.source } : { outcome: 'failed' }
   }
+  await db.insert(schema.postVersions).values({
+    postId,
+    origin: 'generated',
+    title,
+    slug,
+    metaDescription,
+    contentMarkdown: markdown,
+    contentHtml: html,
+    seoScore: finished.score.score,
+  })
   return { outcome: 'completed', source: written.source, reusedSteps: reused }
 }

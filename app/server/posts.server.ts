@@ -182,6 +182,7 @@ export type PostCard = {
   failureReason: string | null
   createdAt: string
   excerpt: string
+  seoScore: number | null
 }
 
 /** The library: the user's posts, newest first, with plain-text excerpts. */
@@ -195,6 +196,7 @@ export async function listPostCards(userId: string): Promise<PostCard[]> {
       failureReason: posts.failureReason,
       createdAt: posts.createdAt,
       head: sql<string>`left(${posts.contentMarkdown}, 4000)`,
+      seoScore: posts.seoScore,
     })
     .from(posts)
     .where(eq(posts.userId, userId))
@@ -208,6 +210,7 @@ export async function listPostCards(userId: string): Promise<PostCard[]> {
     failureReason: r.failureReason,
     createdAt: r.createdAt.toISOString(),
     excerpt: r.status === 'completed' ? excerpt(r.head, { title: r.title }) : '',
+    seoScore: r.status === 'completed' ? r.seoScore : null,
   }))
 }
 
@@ -222,6 +225,11 @@ export async function listPosts(userId: string) {
       status: posts.status,
       failureReason: posts.failureReason,
       createdAt: posts.createdAt,
+      seoScore: posts.seoScore,
+      seoChecklist: posts.seoChecklist,
+      claims: posts.claims,
+      jsonLd: posts.jsonLd,
+      researchStatus: posts.researchStatus,
     })
     .from(posts)
     .where(eq(posts.userId, userId))

@@ -5,12 +5,11 @@ import { z } from 'zod'
  * each post records the version it was written with (blog_posts.prompt_version), so versions can be compared, and
  * checkpoints written by another version are never reused.
  *
- * The pipeline makes two sequential model round trips per post:
- *   1. the outline (structured JSON): title, meta description, slug, introduction, H2 sections with H3 subheadings
- *      and key points, the FAQ and the conclusion;
- *   2. the body of every section, all requested in parallel (they only depend on the outline).
+ * The outline prompts below are the first pipeline's; posts are now written from a brief (./brief-prompts.server.ts):
+ *   1. the brief (structured JSON) from the research and the business context;
+ *   2. the body of every section, all requested in parallel (they only depend on the brief).
  */
-export const PROMPT_VERSION = 'posts-2026.1'
+export const PROMPT_VERSION = 'posts-2026.2'
 
 /** Length of an article when nothing else is asked for. */
 export const DEFAULT_TARGET_WORDS = 1500
@@ -112,7 +111,7 @@ export function wordBudget(targetWords = DEFAULT_TARGET_WORDS, sectionCount = 5)
   }
 }
 
-const writer = (language: string) =>
+export const writer = (language: string) =>
   [
     'You are an experienced SEO content writer and editor.',
     `Write everything in ${language}, for real readers first and search engines second.`,

@@ -220,6 +220,31 @@ export async function guardedPost(
   rawUrl: string,
   init: { headers: Record<string, string>; body: string; timeoutMs: number } & GuardOptions,
 ): Promise<SafeResponse> {
+  const { truncated: _truncated, ...res } = await guardedRequest(rawUrl, { ...init, method: 'POST', maxBytes: 4096 })
+  return res
+}
+
+/**
+ * GETs a URL through the guard (a third party's page, a user's sitemap): vetted addresses only, no redirects
+ * followed, a hard time limit, at most `maxBytes` of the answer read (the rest is cut off and `truncated` set).
+ */
+export async function guardedGet(
+  rawUrl: string,
+  init: { headers?: Record<string, string>; timeoutMs: number; maxBytes: number } & GuardOptions,
+): Promise<SafeResponse & { truncated: boolean }> {
+  return guardedRequest(rawUrl, { ...init, method: 'GET', headers: init.headers ?? {} })
+}
+
+async function guardedRequest(
+  rawUrl: string,
+  init: {
+    method: 'GET' | 'POST'
+    headers: Record<string, string>
+    body?: string
+    timeoutMs: number
+    maxBytes: number
+  } & GuardOptions,
+): Promise<SafeResponse & { truncated: boolean }> {
   const started = performance.now()
   const { url, addresses } = await vetUrl(rawUrl, init)
   const vettedLookup: net.LookupFunction = (_hostname, options, callback) => {
@@ -234,34 +259,48 @@ export async function guardedPost(
     else (callback as (e: null, a: string, f: number) => void)(null, usable[0]!.address, usable[0]!.family)
   }
   const client = url.protocol === 'https:' ? https : http
-  return new Promise<SafeResponse>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const req = client.request(
       url,
       {
-        method: 'POST',
-        headers: { ...init.headers, 'Content-Length': String(Buffer.byteLength(init.body)) },
+        method: init.method,
+        headers:
+          init.body === undefined
+            ? init.headers
+            : { ...init.headers, 'Content-Length': String(Buffer.byteLength(init.body)) },
         lookup: vettedLookup,
         agent: false,
       },
       (res) => {
         const chunks: Buffer[] = []
         let size = 0
-        res.on('data', (chunk: Buffer) => {
-          if (size < 4096) chunks.push(chunk)
-          size += chunk.length
-        })
-        res.on('end', () => {
+        let truncated = false
+        const finish = () => {
           clearTimeout(timer)
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8').slice(0, 4096),
+            body: Buffer.concat(chunks).subarray(0, init.maxBytes).toString('utf8'),
             durationMs: Math.round(performance.now() - started),
+            truncated,
           })
+        }
+        res.on('data', (chunk: Buffer) => {
+          if (size < init.maxBytes) chunks.push(chunk)
+          size += chunk.length
+          if (size > init.maxBytes && !truncated) {
+            truncated = true
+            // Enough read: stop downloading the rest.
+            finish()
+            res.destroy()
+          }
+        })
+        res.on('end', () => {
+          if (!truncated) finish()
         })
         res.on('error', (err) => {
           clearTimeout(timer)
-          reject(err)
+          if (!truncated) reject(err)
         })
       },
     )

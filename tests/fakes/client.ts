@@ -8,7 +8,7 @@ import type { EnqueueSpec, RecordedRequest } from './http'
 import type { StoredMessage } from './smtp'
 import type { Delivery } from './stripe'
 
-export type ControlledFake = 'openai' | 'dataforseo' | 'googleAds' | 'stripe' | 'googleOAuth'
+export type ControlledFake = 'openai' | 'dataforseo' | 'googleAds' | 'stripe' | 'googleOAuth' | 'web' | 'site'
 
 type Env = Record<string, string | undefined>
 
@@ -18,6 +18,8 @@ const ENV_VARS: Record<ControlledFake, string> = {
   googleAds: 'FAKE_GOOGLE_ADS_URL',
   stripe: 'FAKE_STRIPE_URL',
   googleOAuth: 'FAKE_GOOGLE_OAUTH_URL',
+  web: 'FAKE_WEB_URL',
+  site: 'FAKE_SITE_URL',
 }
 
 function baseUrl(name: ControlledFake, env: Env): string {
@@ -171,6 +173,55 @@ export function stripeControl(env: Env = process.env) {
         refunds: Array<Record<string, unknown>>
         prices: Array<Record<string, unknown>>
       }>(`${url}/__control/objects`, 'GET'),
+  }
+}
+
+// --- DataForSEO SERP extras -----------------------------------------------------
+
+export function serpControl(env: Env = process.env) {
+  const url = baseUrl('dataforseo', env)
+  return {
+    ...fakeControl('dataforseo', env),
+    /** Puts `url` at organic `position` for `keyword` (every market) until moved; `position: null` removes it. */
+    place: (p: {
+      keyword: string
+      url: string
+      position: number | null
+      domain?: string
+      title?: string
+      description?: string
+    }) => call<{ ok: true }>(`${url}/__control/serp/place`, 'POST', p),
+    clearPlacements: () => call<{ ok: true }>(`${url}/__control/serp/place`, 'DELETE'),
+    /** The top 10 of every SERP point at pages of this server (the web fake); null restores example domains. */
+    pages: (baseUrl: string | null) => call<{ ok: true }>(`${url}/__control/serp/pages`, 'POST', { baseUrl }),
+    /** Extra latency of the SERP endpoint only. */
+    latency: (ms: number) => call<{ ok: true }>(`${url}/__control/serp/latency`, 'POST', { ms }).then(() => undefined),
+    /** The SERP endpoint fails: HTTP status (500…), 'timeout' (never answers) or 'junk' (200 with non-JSON). */
+    fail: (kind: number | 'timeout' | 'junk', times = 10) =>
+      call<{ ok: true }>(
+        `${url}/__control/enqueue`,
+        'POST',
+        kind === 'timeout'
+          ? { hang: true, path: '/serp/', times }
+          : kind === 'junk'
+            ? { status: 200, body: '<html>not json</html>', path: '/serp/', times }
+            : { status: kind, path: '/serp/', times },
+      ),
+  }
+}
+
+// --- Web extras (competitor pages and a user's site) -------------------------------
+
+export function webControl(name: 'web' | 'site' = 'web', env: Env = process.env) {
+  const url = baseUrl(name, env)
+  return {
+    ...fakeControl(name, env),
+    /** A fixed answer for one exact path (a hostile page, a 500, a slow page, a non-HTML answer). */
+    page: (p: { path: string; status?: number; html?: string; contentType?: string; delayMs?: number }) =>
+      call<{ ok: true }>(`${url}/__control/page`, 'POST', p),
+    /** The sitemap lists these paths of this server. */
+    sitemap: (paths: string[]) => call<{ ok: true }>(`${url}/__control/sitemap`, 'POST', { paths }),
+    robots: (body: string) => call<{ ok: true }>(`${url}/__control/robots`, 'POST', { body }),
   }
 }
 

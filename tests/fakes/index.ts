@@ -9,10 +9,19 @@ import { startGoogleOAuth, type GoogleOAuthFakeHandle } from './google-oauth'
 import { startOpenAI, type OpenAIFakeHandle } from './openai'
 import { startSmtp, type SmtpFakeHandle } from './smtp'
 import { startStripe, type StripeFakeHandle } from './stripe'
+import { startWeb, type WebFakeHandle } from './web'
 
-export type FakeName = 'openai' | 'dataforseo' | 'googleAds' | 'stripe' | 'googleOAuth' | 'smtp'
+export type FakeName = 'openai' | 'dataforseo' | 'googleAds' | 'stripe' | 'googleOAuth' | 'smtp' | 'web'
 
-export const ALL_FAKES: readonly FakeName[] = ['openai', 'dataforseo', 'googleAds', 'stripe', 'googleOAuth', 'smtp']
+export const ALL_FAKES: readonly FakeName[] = [
+  'openai',
+  'dataforseo',
+  'googleAds',
+  'stripe',
+  'googleOAuth',
+  'smtp',
+  'web',
+]
 
 export interface StartFakesOptions {
   only?: FakeName[]
@@ -30,6 +39,10 @@ export interface Fakes {
   stripe?: StripeFakeHandle
   googleOAuth?: GoogleOAuthFakeHandle
   smtp?: SmtpFakeHandle
+  /** The pages that rank (the SERP's top 10 point here). */
+  web?: WebFakeHandle
+  /** A user's own website (sitemap.xml and pages), on another origin than `web`. */
+  site?: WebFakeHandle
 }
 
 export interface RunningFakes {
@@ -65,6 +78,14 @@ export async function startFakes(opts: StartFakesOptions = {}): Promise<RunningF
   const closers: Array<() => Promise<void>> = []
 
   try {
+    if (wanted.has('web')) {
+      const web = await startWeb({ host })
+      const site = await startWeb({ host })
+      fakes.web = web
+      fakes.site = site
+      closers.push(web.close, site.close)
+      Object.assign(env, { FAKE_WEB_URL: web.url, FAKE_SITE_URL: site.url })
+    }
     if (wanted.has('openai')) {
       const f = await startOpenAI({ host })
       fakes.openai = f
@@ -77,7 +98,12 @@ export async function startFakes(opts: StartFakesOptions = {}): Promise<RunningF
       })
     }
     if (wanted.has('dataforseo')) {
-      const f = await startDataForSeo({ host, login: c.dataforseoLogin, password: c.dataforseoPassword })
+      const f = await startDataForSeo({
+        host,
+        login: c.dataforseoLogin,
+        password: c.dataforseoPassword,
+        pagesBaseUrl: fakes.web?.url,
+      })
       fakes.dataforseo = f
       closers.push(f.close)
       Object.assign(env, {
@@ -184,4 +210,5 @@ export type {
   StripeFakeHandle,
   GoogleOAuthFakeHandle,
   SmtpFakeHandle,
+  WebFakeHandle,
 }

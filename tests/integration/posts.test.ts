@@ -134,10 +134,10 @@ describe('posts: create, generate and read', () => {
     expect(timings.words).toBeGreaterThan(400)
     const steps = post.steps as Record<string, unknown>
     const sectionSteps = Object.keys(steps).filter((k) => k.startsWith('section:'))
-    expect(steps.outline).toBeTruthy()
+    expect(steps.brief).toBeTruthy()
     expect(sectionSteps.length).toBe(timings.modelCalls - 1)
 
-    // One outline call, then one call per section.
+    // One brief call, then one call per section.
     const calls = await modelRequests(t)
     expect(calls.filter((r) => !isSection(r))).toHaveLength(1)
     expect(calls.filter(isSection)).toHaveLength(sectionSteps.length)
@@ -404,7 +404,7 @@ describe('posts: failures, retries and a killed worker', () => {
     const post = await waitForStatus(postId, 'completed')
     const sections = Object.keys(post.steps as object).filter((k) => k.startsWith('section:')).length
     const calls = await modelRequests(t)
-    expect(calls.filter((r) => !isSection(r))).toHaveLength(1) // the outline was not asked again
+    expect(calls.filter((r) => !isSection(r))).toHaveLength(1) // the brief was not asked again
     expect(calls.filter(isSection)).toHaveLength(sections + 1) // only the rate-limited section was asked twice
     // BullMQ counts the finishing attempt too: 1 means no attempt was used up by the 429.
     const job = await postQueue().getJob(jobId('post', postId))
@@ -497,12 +497,12 @@ describe('posts: failures, retries and a killed worker', () => {
       { jobId: jobId('post', postId), attempts: 6, backoff: { type: 'exponential', delay: 5_000 } },
     )
 
-    // Wait until the outline and every other section are saved, and the last section is in flight.
+    // Wait until the brief and every other section are saved, and the last section is in flight.
     await waitFor(
       async () => {
         const row = await postRow(postId)
-        const steps = (row?.steps ?? {}) as { outline?: { data: { sections: unknown[] } } }
-        const n = steps.outline?.data.sections.length
+        const steps = (row?.steps ?? {}) as { brief?: { data: { sections: unknown[] } } }
+        const n = steps.brief?.data.sections.length
         if (!n) return false
         const saved = Object.keys(steps).filter((k) => k.startsWith('section:')).length
         const asked = (await modelRequests(t)).filter(isSection).length

@@ -474,3 +474,40 @@ export const accountTokens = pgTable(
   },
   (t) => [index('account_tokens_user_idx').on(t.userId, t.purpose)],
 )
+
+// ---------------------------------------------------------------------------
+// Issue 14: content engine (business context and voice, research and sitemap caches)
+// ---------------------------------------------------------------------------
+/** How a user's posts speak and sell: value proposition, call to action, tone, what to avoid, a writing sample. */
+export const contentSettings = pgTable('content_settings', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  valueProposition: text('value_proposition').notNull().default(''),
+  ctaText: text('cta_text').notNull().default(''),
+  ctaUrl: text('cta_url').notNull().default(''),
+  /** 'friendly' | 'expert' | 'direct' | 'playful' */
+  tone: text('tone').notNull().default('friendly'),
+  toneNotes: text('tone_notes').notNull().default(''),
+  /** Words and claims to avoid, one per line. */
+  avoid: text('avoid').notNull().default(''),
+  /** A pasted sample of the user's writing, or the text fetched from `writingSampleUrl`. */
+  writingSample: text('writing_sample').notNull().default(''),
+  writingSampleUrl: text('writing_sample_url'),
+  updatedAt: updatedAt(),
+})
+
+/** Research (the SERP plus what the top pages cover) per keyword and market, reused for 7 days. */
+export const researchCache = pgTable('research_cache', {
+  key: text('key').primaryKey(),
+  result: jsonb('result').notNull(),
+  createdAt: createdAt(),
+})
+
+/** The URLs of a site's sitemap.xml, read at most once a day. */
+export const sitemapCache = pgTable('sitemap_cache', {
+  url: text('url').primaryKey(),
+  urls: jsonb('urls').notNull(),
+  fetchedOn: text('fetched_on').notNull(),
+  createdAt: createdAt(),
+})

@@ -1,0 +1,139 @@
+/**
+ * A fake of "the web": the pages that rank for a keyword (the DataForSEO fake's top 10 point here) and a user's own
+ * website (sitemap.xml and its pages). Plain HTTP with real HTML, robots.txt and sitemap XML.
+ *
+ *   GET /site/:n/:slug     an article about the slug's keyword, different per n (length, headings, figures)
+ *   GET /robots.txt        disallows /site/9/ (so research has a page it must skip) and /private/
+ *   GET /sitemap.xml       the site's URLs (default: a few product pages and posts; see /__control/sitemap)
+ *   GET /<any other path>  a small page titled after the path
+ * Controls (besides the generic enqueue/latency/requests/reset):
+ *   POST /__control/page    { path, status?, html?, contentType?, delayMs? } — a fixed answer for that exact path
+ *   POST /__control/sitemap { paths: string[] } — the sitemap lists these paths of this server
+ *   POST /__control/robots  { body } — a different robots.txt
+ */
+import { sendJson, sendText, sleep, startFakeServer, escapeHtml, type FakeHandle, type FakeOptions } from './http'
+import { rngFrom, sentences, titleCase } from './text'
+
+export type WebFakeHandle = FakeHandle
+
+type Override = { status: number; html: string; contentType: string; delayMs: number }
+
+const DEFAULT_ROBOTS = 'User-agent: *\nDisallow: /site/9/\nDisallow: /private/\n'
+const DEFAULT_SITEMAP = ['/', '/features', '/pricing', '/blog/keyword-research-basics', '/blog/content-calendar']
+const FIGURES = [
+  '{p}% of marketers say {k} is their top priority this year.',
+  'Teams that use {k} publish {n} posts a month on average.',
+  'A survey of {n} companies found that {p}% plan to spend more on {k}.',
+  'The average {k} project takes {d} weeks from start to results.',
+]
+
+function articleHtml(n: number, slug: string): string {
+  const keyword = slug.replace(/-/g, ' ')
+  const rng = rngFrom(`web|${n}|${slug}`)
+  const title = `${titleCase(keyword)}: ${['Guide', 'Tips', 'Explained', 'Checklist', 'Examples'][n % 5]} (${n})`
+  const sectionCount = 3 + (n % 4)
+  const parts: string[] = []
+  for (let s = 0; s < sectionCount; s++) {
+    const h2 = `${['How', 'Why', 'When', 'What'][s % 4]} ${keyword} ${['works', 'matters', 'fails', 'pays off', 'scales', 'starts'][(s + n) % 6]}`
+    parts.push(`<h2>${escapeHtml(titleCase(h2))}</h2>`)
+    parts.push(`<p>${escapeHtml(sentences(rng, keyword, 4 + (n % 3)))}</p>`)
+    if (s % 2 === 0) parts.push(`<h3>${escapeHtml(`${titleCase(keyword)} step ${s + 1}`)}</h3>`)
+    const fig = FIGURES[(s + n) % FIGURES.length]!.replace('{k}', keyword)
+      .replace('{p}', String(20 + ((n * 7 + s * 11) % 70)))
+      .replace('{n}', String(100 + n * 37 + s))
+      .replace('{d}', String(2 + ((n + s) % 10)))
+    parts.push(`<p>${escapeHtml(fig)} ${escapeHtml(sentences(rng, keyword, 3 + ((n + s) % 4)))}</p>`)
+  }
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<meta name="description" content="${escapeHtml(`All about ${keyword}.`)}">
+<script>window.tracking = { id: ${n} }</script><style>body{font-family:sans-serif}</style></head>
+<body><header><nav><a href="/">Home</a> <a href="/about">About us</a> Menu item text that is not content</nav></header>
+<main><article><h1>${escapeHtml(title)}</h1>
+${parts.join('\n')}
+</article></main>
+<aside>Subscribe to our newsletter for more</aside>
+<footer>© 2026 Site ${n}. All rights reserved.</footer></body></html>`
+}
+
+function plainPage(path: string): string {
+  const name = titleCase(path.split('/').filter(Boolean).pop()?.replace(/-/g, ' ') || 'Home')
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(name)}</title></head>
+<body><main><h1>${escapeHtml(name)}</h1><p>${escapeHtml(`This page is about ${name.toLowerCase()}.`)}</p></main></body></html>`
+}
+
+export async function startWeb(opts: FakeOptions = {}): Promise<WebFakeHandle> {
+  let overrides = new Map<string, Override>()
+  let sitemap = [...DEFAULT_SITEMAP]
+  let robots = DEFAULT_ROBOTS
+  const handle = await startFakeServer(
+    {
+      name: 'web',
+      onReset: () => {
+        overrides = new Map()
+        sitemap = [...DEFAULT_SITEMAP]
+        robots = DEFAULT_ROBOTS
+      },
+      control: (ctx, sub) => {
+        const body = (ctx.body && typeof ctx.body === 'object' ? ctx.body : {}) as Record<string, unknown>
+        if (sub === 'page' && ctx.method === 'POST' && typeof body.path === 'string') {
+          overrides.set(body.path, {
+            status: typeof body.status === 'number' ? body.status : 200,
+            html: typeof body.html === 'string' ? body.html : '',
+            contentType: typeof body.contentType === 'string' ? body.contentType : 'text/html; charset=utf-8',
+            delayMs: typeof body.delayMs === 'number' ? body.delayMs : 0,
+          })
+          sendJson(ctx.res, 200, { ok: true })
+          return true
+        }
+        if (sub === 'sitemap' && ctx.method === 'POST' && Array.isArray(body.paths)) {
+          sitemap = body.paths.filter((p): p is string => typeof p === 'string')
+          sendJson(ctx.res, 200, { ok: true })
+          return true
+        }
+        if (sub === 'robots' && ctx.method === 'POST' && typeof body.body === 'string') {
+          robots = body.body
+          sendJson(ctx.res, 200, { ok: true })
+          return true
+        }
+        return false
+      },
+      handler: async (ctx) => {
+        const path = ctx.path
+        const override = overrides.get(path)
+        if (override) {
+          if (override.delayMs) await sleep(override.delayMs)
+          sendText(ctx.res, override.status, override.html, override.contentType)
+          return
+        }
+        if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+          sendText(ctx.res, 405, 'Method Not Allowed')
+          return
+        }
+        if (path === '/robots.txt') return sendText(ctx.res, 200, robots)
+        if (path === '/sitemap.xml') {
+          const urls = sitemap.map((p) => `  <url><loc>${escapeHtml(`${ctx.baseUrl}${p}`)}</loc></url>`).join('\n')
+          return sendText(
+            ctx.res,
+            200,
+            `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+            'application/xml; charset=utf-8',
+          )
+        }
+        const m = /^\/site\/(\d+)\/([^/]+)\/?$/.exec(path)
+        if (m)
+          return sendText(
+            ctx.res,
+            200,
+            articleHtml(Number(m[1]), decodeURIComponent(m[2]!)),
+            'text/html; charset=utf-8',
+          )
+        if (path.startsWith('/private/')) return sendText(ctx.res, 403, 'Forbidden')
+        sendText(ctx.res, 200, plainPage(path), 'text/html; charset=utf-8')
+      },
+    },
+    opts,
+  )
+  const { server: _server, ...rest } = handle
+  return rest
+}
