@@ -21,7 +21,7 @@ import {
 import { hit } from '#app/server/rate-limit.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
-import { listDeliveries, redeliver, sendTestEvent } from '#app/server/webhooks.server'
+import { listDeliveries, redeliver, sendTestEvent } from '#app/server/autopilot-webhooks.server'
 
 export const meta: MetaFunction = () => [{ title: 'Auto Pilot | Rankwell' }]
 

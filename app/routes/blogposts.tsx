@@ -6,7 +6,7 @@ import { PageHeader } from '#app/components/ui/dialog'
 import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { safeRedirect } from '#app/lib/redirect'
 import { aiConfigured } from '#app/server/openai.server'
-import { createPost, listPostCards, POST_MESSAGES, reconcileStalePosts, retryPost } from '#app/server/posts.server'
+import { createPost, listPostCards, POST_MESSAGES, retryPost } from '#app/server/posts.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 import type { loader as statusLoader } from './blogposts.status'
@@ -20,9 +20,7 @@ export const meta: MetaFunction = () => [{ title: 'Blog Posts · Rankwell' }]
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const isDataRequest = new URL(request.url).searchParams.has('_data')
-  const cards = reconcileStalePosts(user.id)
-    .catch((error: unknown) => console.error('[posts] stale check failed', error))
-    .then(() => listPostCards(user.id))
+  const cards = listPostCards(user.id)
   return defer({ cards: isDataRequest ? cards : await cards })
 }
 

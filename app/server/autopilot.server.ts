@@ -9,12 +9,12 @@ import {
   type WebhookUrlResult,
 } from '#app/lib/autopilot'
 import { MAX_QUERY_LENGTH, normalizeQuery } from '#app/lib/keywords'
-import { QUEUES, queue } from '#app/jobs/queues.server'
+import { isAutopilotScheduled, scheduleAutopilot, unscheduleAutopilot } from '#app/jobs/autopilot.server'
 import { canUseAutopilot } from './billing.server'
 import { db, schema } from './db.server'
 import { researchKeywords } from './keywords.server'
 import { createPost } from './posts.server'
-import { generateWebhookSecret, publishPostToWebhook } from './webhooks.server'
+import { generateWebhookSecret, publishPostToWebhook } from './autopilot-webhooks.server'
 
 /**
  * Auto Pilot: the per-user settings, the BullMQ job scheduler that runs it on its cadence, the status list, and
@@ -53,9 +53,6 @@ async function updateSettings(userId: string, values: Partial<typeof schema.auto
 // The schedule
 // ---------------------------------------------------------------------------
 
-/** One job scheduler per user (no ':' in ids). */
-export const schedulerId = (userId: string) => `autopilot-${userId}`
-
 /** When the latest run that wrote a post started, so re-enabling or a new cadence does not write an extra post. */
 async function lastPostRunAt(userId: string) {
   const [row] = await db
@@ -74,27 +71,22 @@ async function lastPostRunAt(userId: string) {
 export async function scheduleRuns(userId: string, cadenceDays: number) {
   const last = await lastPostRunAt(userId)
   const startDate = Math.max(Date.now(), last ? last.getTime() + cadenceDays * DAY_MS : 0)
-  await queue(QUEUES.autopilot).upsertJobScheduler(
-    schedulerId(userId),
-    { every: cadenceDays * DAY_MS, startDate },
-    { name: 'run', data: { userId }, opts: { attempts: 3, backoff: { type: 'exponential', delay: 60_000 } } },
-  )
+  await scheduleAutopilot(userId, { everyMs: cadenceDays * DAY_MS, startDate })
 }
 
 export async function unscheduleRuns(userId: string) {
-  await queue(QUEUES.autopilot).removeJobScheduler(schedulerId(userId))
+  await unscheduleAutopilot(userId)
 }
 
 /** Recreates missing schedulers of enabled users (after Redis lost its data) and drops orphans. Run by the worker at start. */
 export async function restoreSchedules() {
-  const q = queue(QUEUES.autopilot)
   const enabled = await db
     .select({ userId: schema.autopilotSettings.userId, cadenceDays: schema.autopilotSettings.cadenceDays })
     .from(schema.autopilotSettings)
     .where(eq(schema.autopilotSettings.enabled, true))
   let restored = 0
   for (const row of enabled) {
-    if (!(await q.getJobScheduler(schedulerId(row.userId)))) {
+    if (!(await isAutopilotScheduled(row.userId))) {
       await scheduleRuns(row.userId, row.cadenceDays)
       restored++
     }
@@ -122,7 +114,7 @@ export async function setAutopilotEnabled(userId: string, enabled: boolean): Pro
     else await unscheduleRuns(userId)
     // Two quick switches (two tabs) may have crossed: make the scheduler match what the database says now.
     const now = await getSettings(userId)
-    const exists = Boolean(await queue(QUEUES.autopilot).getJobScheduler(schedulerId(userId)))
+    const exists = await isAutopilotScheduled(userId)
     if (now.enabled && !exists) await scheduleRuns(userId, now.cadenceDays)
     if (!now.enabled && exists) await unscheduleRuns(userId)
   } catch (error) {

@@ -1,6 +1,7 @@
 import { UnrecoverableError, Worker } from 'bullmq'
 import OpenAI from 'openai'
-import { enqueueAutopilotPublish, queue, QUEUES, type GeneratePostJob } from '#app/jobs/queues.server'
+import { enqueueAutopilotPublish } from '#app/jobs/autopilot.server'
+import { pausePostGeneration, type GeneratePostJob } from '#app/jobs/post-generation.server'
 import { markPostFailed } from '#app/server/posts.server'
 import { failureReason, generatePost, isFinalError } from '#app/server/posts-pipeline.server'
 import type { ProcessorContext } from '../context'
@@ -44,7 +45,7 @@ export async function processGeneratePost(data: GeneratePostJob, ctx: ProcessorC
     const pause = slowDownMs(error, slowdowns)
     if (pause !== null && slowdowns < MAX_SLOWDOWNS) {
       ctx.log('model asks us to slow down: pausing the post queue', { postId: data.postId, ms: pause })
-      await queue(QUEUES.posts).rateLimit(pause)
+      await pausePostGeneration(pause)
       throw Worker.RateLimitError()
     }
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1)
