@@ -7,7 +7,8 @@ import { Field, SelectField } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { Toaster, type Toast } from '#app/components/toaster'
 import { AUTOPILOT_MESSAGES, CADENCE_OPTIONS, parseCadence } from '#app/lib/autopilot'
-import { difficultyBand, formatVolume } from '#app/lib/keywords'
+import { difficultyBand } from '#app/lib/difficulty'
+import { formatVolume } from '#app/lib/keywords'
 import {
   canUseAutopilot,
   getSettings,

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
-import { formatWindow, isRetryableStatus, parseRetryAfter, retryDelayMs } from '#app/lib/autopilot'
+import { formatWindow, retryDelayMs } from '#app/lib/autopilot'
+import { isRetryableStatus, parseRetryAfter } from '#app/lib/http-retry'
 import { enqueueWebhookDelivery, removeWebhookDeliveryJob } from '#app/jobs/webhook-delivery.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'

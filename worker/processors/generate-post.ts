@@ -1,5 +1,6 @@
 import { UnrecoverableError, Worker } from 'bullmq'
 import OpenAI from 'openai'
+import { parseRetryAfter } from '#app/lib/http-retry'
 import { enqueueAutopilotPublish } from '#app/jobs/autopilot.server'
 import { pausePostGeneration, type GeneratePostJob } from '#app/jobs/post-generation.server'
 import { markPostFailed } from '#app/server/posts.server'
@@ -26,8 +27,8 @@ export function slowDownMs(error: unknown, slowdowns: number): number | null {
   const headers = error.headers
   const ms = Number(headers?.get('retry-after-ms'))
   if (Number.isFinite(ms) && ms > 0) return Math.min(MAX_SLOWDOWN_MS, Math.max(ms, 250))
-  const seconds = Number(headers?.get('retry-after'))
-  if (Number.isFinite(seconds) && seconds > 0) return Math.min(MAX_SLOWDOWN_MS, seconds * 1000)
+  const retryAfter = parseRetryAfter(headers?.get('retry-after'))
+  if (retryAfter) return Math.min(MAX_SLOWDOWN_MS, retryAfter)
   return backoff
 }
 

@@ -1,8 +1,8 @@
 import { Link } from '@remix-run/react'
 import { CreatePostButton } from '#app/components/create-post-button'
+import { difficultyBand } from '#app/lib/difficulty'
 import {
   COMPETITION_TOOLTIP,
-  difficultyBand,
   DIFFICULTY_TOOLTIP,
   ESTIMATE_TOOLTIP,
   formatSearchDate,
