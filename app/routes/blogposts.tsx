@@ -2,7 +2,7 @@ import { defer, json, type ActionFunctionArgs, type LoaderFunctionArgs, type Met
 import { Await, Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { Suspense, useEffect, useRef, useState } from 'react'
 import { PostCard, type PostCardData } from '#app/components/post-card'
-import { PageHeader } from '#app/components/ui/dialog'
+import { PageHeader } from '#app/components/ui/page-header'
 import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { safeRedirect } from '#app/lib/redirect'
 import { aiConfigured } from '#app/server/openai.server'

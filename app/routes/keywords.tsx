@@ -2,7 +2,8 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useNavigation, useRevalidator, useSubmit } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { KeywordTable } from '#app/components/keywords/keyword-table'
-import { MessageDialog, PageHeader } from '#app/components/ui/dialog'
+import { MessageDialog } from '#app/components/ui/dialog'
+import { PageHeader } from '#app/components/ui/page-header'
 import { Field, SelectField } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import {

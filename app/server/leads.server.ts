@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import { HONEYPOT_FIELD } from '#app/lib/seo-tools'
+import { HONEYPOT_FIELD, honeypotFilled } from '#app/lib/honeypot'
 import { SEO_GUIDE } from '#app/lib/seo-guide'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
@@ -91,7 +91,7 @@ export async function captureLead(raw: unknown, request: Request): Promise<LeadO
     const message = parsed.error.issues[0]?.message ?? 'Please enter a valid email address.'
     return { ok: false, status: 400, message, errors: { email: message } }
   }
-  if (parsed.data[HONEYPOT_FIELD]) return { ok: false, status: 400, message: LEAD_MESSAGES.failed }
+  if (honeypotFilled(parsed.data)) return { ok: false, status: 400, message: LEAD_MESSAGES.failed }
 
   const limited = await hit(`leads:${clientIp(request)}`, LEAD_LIMIT)
   if (!limited.allowed) {
