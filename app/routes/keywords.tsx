@@ -19,7 +19,12 @@ import {
 } from '#app/lib/keywords'
 import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/lib/markets'
 import { QUOTA_MESSAGES } from '#app/lib/plans'
-import { activeKeywordSource, claimPrefilledRun, listSavedKeywords, searchKeywords } from '#app/server/keywords.server'
+import {
+  activeKeywordSource,
+  claimPrefilledRun,
+  listSavedKeywords,
+  searchKeywordsWithQuota,
+} from '#app/server/keywords.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 
@@ -51,7 +56,7 @@ function successToast(count: number, query: string) {
 
 /** Runs a search and answers with a redirect to the clean list (a reload never searches again). */
 async function searchAndRedirect(userId: string, input: KeywordSearchInput) {
-  const result = await searchKeywords(userId, input)
+  const result = await searchKeywordsWithQuota(userId, input)
   if (result.ok) return successToast(result.keywords.length, input.query)
   return redirect(`/keywords?dialog=${reasonToDialog[result.reason]}`)
 }
@@ -143,7 +148,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400 },
     )
   }
-  const result = await searchKeywords(user.id, parsed.data)
+  const result = await searchKeywordsWithQuota(user.id, parsed.data)
   if (result.ok) return successToast(result.keywords.length, parsed.data.query)
   return json({ dialog: dialogOf(reasonToDialog[result.reason]), values }, { status: reasonToStatus[result.reason] })
 }

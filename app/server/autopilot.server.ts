@@ -12,7 +12,7 @@ import { MAX_QUERY_LENGTH, normalizeQuery } from '#app/lib/keywords'
 import { isAutopilotScheduled, scheduleAutopilot, unscheduleAutopilot } from '#app/jobs/autopilot.server'
 import { canUseAutopilot } from './billing.server'
 import { db, schema } from './db.server'
-import { researchKeywords } from './keywords.server'
+import { researchKeywordsWithoutQuota } from './keywords.server'
 import { createPost } from './posts.server'
 import { generateWebhookSecret, publishPostToWebhook } from './autopilot-webhooks.server'
 
@@ -285,7 +285,7 @@ export async function runAutopilot(
     const errors: unknown[] = []
     for (const query of seeds) {
       try {
-        await researchKeywords(userId, { query, ...market }, { viaAutoPilot: true })
+        await researchKeywordsWithoutQuota(userId, { query, ...market }, { viaAutoPilot: true })
       } catch (error) {
         errors.push(error)
         log('autopilot research failed', { userId, query, error: (error as Error).message })
