@@ -16,6 +16,7 @@ import { firstFieldErrors } from '#app/lib/field-errors'
 import { HONEYPOT_FIELD, honeypotFilled } from '#app/lib/honeypot'
 import { TOOL_INPUTS } from '#app/lib/seo-tools-schema'
 import { db, schema } from './db.server'
+import type { PublicFailure } from './public-api.server'
 import { AiNotConfiguredError, AiOutputError, aiConfigured, chatJson, isRetryableAiError } from './openai.server'
 import { clientIp, hit } from './rate-limit.server'
 
@@ -32,14 +33,7 @@ const CACHE_TTL_MS = 7 * 24 * 60 * 60 * 1000
 const PROMPT_VERSION = 'v1'
 
 export type ToolOutcome<T extends ToolId> =
-  | { ok: true; status: 200; data: ToolResult[T]; cached: boolean }
-  | {
-      ok: false
-      status: 400 | 429 | 502 | 503
-      message: string
-      errors?: Record<string, string>
-      retryAfterSeconds?: number
-    }
+  { ok: true; status: 200; data: ToolResult[T]; cached: boolean } | PublicFailure
 
 // ---------------------------------------------------------------------------
 // Prompts and structured-output schemas

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { HONEYPOT_FIELD, honeypotFilled } from '#app/lib/honeypot'
 import { SEO_GUIDE } from '#app/lib/seo-guide'
 import { db, schema } from './db.server'
+import type { PublicFailure } from './public-api.server'
 import { getEnv } from './env.server'
 import { mailConfigured, sendMail } from './mail.server'
 import { clientIp, hit } from './rate-limit.server'
@@ -36,15 +37,7 @@ const RESEND_AFTER_MS = 24 * 60 * 60 * 1000
 /** Ebook requests per IP address per hour. */
 export const LEAD_LIMIT = { limit: 5, windowSeconds: 60 * 60 }
 
-export type LeadOutcome =
-  | { ok: true; status: 200; message: string; emailed: boolean }
-  | {
-      ok: false
-      status: 400 | 429 | 502 | 503
-      message: string
-      errors?: Record<string, string>
-      retryAfterSeconds?: number
-    }
+export type LeadOutcome = { ok: true; status: 200; message: string; emailed: boolean } | PublicFailure
 
 export function ebookUrl() {
   return new URL('/ebook', getEnv().APP_URL).toString()
