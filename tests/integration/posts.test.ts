@@ -503,7 +503,7 @@ describe('posts: failures, retries and a killed worker', () => {
     const settings = { QUEUE_PREFIX: prefix, POST_RECONCILE_EVERY_MS: '500', POST_STALE_AFTER_MS: '300000' }
     const workers = await Promise.all([startWorker(settings), startWorker(settings)])
     for (const worker of workers) cleanups.push(() => worker.stop('SIGKILL'))
-    const done = await waitForStatus(postId, 'completed', 45_000)
+    const done = await waitForStatus(postId, 'completed', 90_000)
     await Promise.all(workers.map((worker) => worker.stop('SIGTERM')))
 
     const job = await q.getJob(jobId('post', postId))
@@ -516,7 +516,7 @@ describe('posts: failures, retries and a killed worker', () => {
       Object.keys(done.steps as object).filter((k) => k.startsWith('section:')).length,
     )
     expect(done.quotaRefunded).toBe(false)
-  })
+  }, 180_000) // two extra worker processes start
 
   it('a worker killed (SIGKILL) mid-generation leaves the job to another worker: exactly one post, nothing paid twice', async () => {
     const user = await createTestUser()
