@@ -31,7 +31,13 @@ export const links: LinksFunction = () => [
 ]
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [user, { toast: flash, headers }] = await Promise.all([getUser(request), toast().getToast(request)])
+  // The toast session is read (and its cookie rewritten) only when a toast cookie came with the request, so that
+  // an ordinary page view sets no cookie and stays cacheable.
+  const hasToast = /(?:^|;\s*)rw_toast=/.test(request.headers.get('Cookie') ?? '')
+  const [user, { toast: flash, headers }] = await Promise.all([
+    getUser(request),
+    hasToast ? toast().getToast(request) : { toast: undefined, headers: new Headers() },
+  ])
   return json(
     {
       user: user

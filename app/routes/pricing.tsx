@@ -8,6 +8,10 @@ import { LIMITS, PLANS, PREMIUM_FEATURES, TRIAL_DAYS, type PlanId } from '#app/l
 import { BillingError, billingAvailability, createCheckoutSession } from '#app/server/billing.server'
 import { getUsageSummary } from '#app/server/quota.server'
 import { getUser } from '#app/server/session.server'
+import { publicPage } from '#app/lib/cache'
+
+/** Cacheable by a CDN for anonymous visitors (issue 17). */
+export const handle = publicPage
 
 export const meta: MetaFunction = () => [
   { title: 'Pricing: Rankwell Premium plans' },

@@ -200,6 +200,27 @@ export const blogPosts = pgTable(
     usage: jsonb('usage').notNull().default({}),
     timings: jsonb('timings').notNull().default({}),
     quotaRefunded: boolean('quota_refunded').notNull().default(false),
+    // Shared content contract (docs/contracts.md): written by the content engine (issue 14), read by publishing
+    // (15), rankings (16) and the library (21).
+    /** The brief the post was written from (search intent, reader, angle, outline, questions, facts with sources). */
+    brief: jsonb('brief'),
+    /** How much research the brief had: 'full', 'partial' (some fetches failed) or 'none' (no search data). */
+    researchStatus: text('research_status', { enum: ['full', 'partial', 'none'] }),
+    /** Deterministic SEO score 0–100 (app/lib), recomputed on every save; null until scored. */
+    seoScore: integer('seo_score'),
+    /** The score's checklist: [{ id, label, passed, fix }]. */
+    seoChecklist: jsonb('seo_checklist'),
+    /** The claim ledger: [{ text, sourceUrl }]; sourceUrl null marks an unsourced figure or quotation. */
+    claims: jsonb('claims'),
+    /** JSON-LD objects (Article, FAQPage) for the exported HTML, the post page and the webhook payload. */
+    jsonLd: jsonb('json_ld'),
+    /** Review before publishing (issue 15): null (not needed), 'waiting', 'approved' or 'rejected'. */
+    reviewStatus: text('review_status', { enum: ['waiting', 'approved', 'rejected'] }),
+    /** The canonical public URL once a destination has published the post (issue 15); read by 14 and 16. */
+    publishedUrl: text('published_url'),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    /** Last edit by the user in the editor (issue 14). */
+    editedAt: timestamp('edited_at', { withTimezone: true }),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
@@ -349,3 +370,50 @@ export const jobPings = pgTable('job_pings', {
   processedBy: text('processed_by'),
   createdAt: createdAt(),
 })
+
+// ---------------------------------------------------------------------------
+// Shared content contract (docs/contracts.md)
+// ---------------------------------------------------------------------------
+/** Earlier versions of a post (the editor keeps the last 20; restore makes a new version). */
+export const postVersions = pgTable(
+  'post_versions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: 'cascade' }),
+    /** What made this version: the first generation, an edit, a section rewrite, a refresh or a restore. */
+    origin: text('origin', { enum: ['generated', 'edit', 'rewrite', 'refresh', 'restore'] }).notNull(),
+    title: text('title').notNull(),
+    slug: text('slug').notNull(),
+    metaDescription: text('meta_description').notNull(),
+    contentMarkdown: text('content_markdown').notNull(),
+    contentHtml: text('content_html').notNull(),
+    seoScore: integer('seo_score'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('post_versions_post_idx').on(t.postId, t.createdAt)],
+)
+
+/**
+ * Google organic results per keyword, market and day (DataForSEO SERP API), shared by every user: the content
+ * engine's research (top 10, reused for 7 days) and the daily rank tracker (top 100, one call per keyword, market
+ * and day) read and write the same rows. `keyword` is normalised (trimmed, lower case, single spaces).
+ */
+export const serpCache = pgTable(
+  'serp_cache',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    keyword: text('keyword').notNull(),
+    countryCode: text('country_code').notNull(),
+    languageCode: text('language_code').notNull(),
+    /** UTC date the results were fetched (YYYY-MM-DD). */
+    fetchedOn: text('fetched_on').notNull(),
+    /** How many results were asked for (10 for research, 100 for tracking); a deeper answer serves a shallower ask. */
+    depth: integer('depth').notNull(),
+    /** SerpResult (app/lib/serp.ts): organic items, People also ask, related searches. */
+    result: jsonb('result').notNull(),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('serp_cache_key_idx').on(t.keyword, t.countryCode, t.languageCode, t.fetchedOn)],
+)
