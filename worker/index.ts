@@ -1,7 +1,15 @@
 import os from 'node:os'
 import { UnrecoverableError, Worker, type Job } from 'bullmq'
 import type { ZodType } from 'zod'
-import { payloads, QUEUES, closeQueues, type QueueName } from '#app/jobs/queues.server'
+import { autopilotPublishJob, autopilotRunJob } from '#app/jobs/autopilot.server'
+import {
+  generatePostJob,
+  reconcileStalePostsJob,
+  scheduleStalePostReconciliation,
+} from '#app/jobs/post-generation.server'
+import { closeQueues, QUEUES, type QueueName } from '#app/jobs/queues.server'
+import { pingJob } from '#app/jobs/system.server'
+import { deliverWebhookJob } from '#app/jobs/webhook-delivery.server'
 import { closeDb } from '#app/server/db.server'
 import { getEnv } from '#app/server/env.server'
 import { closeRedis, createRedis } from '#app/server/redis.server'
@@ -10,6 +18,7 @@ import { processGeneratePost } from './processors/generate-post'
 import { processPing } from './processors/ping'
 import { processAutopilotPublish } from './processors/autopilot-publish'
 import { processAutopilotRun } from './processors/autopilot-run'
+import { processReconcileStalePosts } from './processors/reconcile-stale-posts'
 import { processWebhookDelivery } from './processors/webhook-deliver'
 import { restoreSchedules } from '#app/server/autopilot.server'
 import { registry } from './registry'
@@ -18,11 +27,12 @@ import { registry } from './registry'
  * The worker process: one BullMQ worker per queue. Handlers are registered by job name in ./registry
  * (each validates its payload with the shared zod schema and throws UnrecoverableError when it is bad).
  */
-registry.register(QUEUES.system, 'ping', payloads.ping, processPing)
-registry.register(QUEUES.posts, 'generate-post', payloads.generatePost, processGeneratePost)
-registry.register(QUEUES.autopilot, 'run', payloads.autopilotRun, processAutopilotRun)
-registry.register(QUEUES.autopilot, 'publish-post', payloads.autopilotPublish, processAutopilotPublish)
-registry.register(QUEUES.webhooks, 'deliver-webhook', payloads.deliverWebhook, processWebhookDelivery)
+registry.register(pingJob, processPing)
+registry.register(generatePostJob, processGeneratePost)
+registry.register(reconcileStalePostsJob, processReconcileStalePosts)
+registry.register(autopilotRunJob, processAutopilotRun)
+registry.register(autopilotPublishJob, processAutopilotPublish)
+registry.register(deliverWebhookJob, processWebhookDelivery)
 
 const env = getEnv()
 const workerId = `${os.hostname()}-${process.pid}`
@@ -31,7 +41,7 @@ const log = (msg: string, extra?: Record<string, unknown>) =>
 
 const concurrency: Record<QueueName, number> = {
   [QUEUES.system]: 4,
-  [QUEUES.posts]: Number(process.env.POST_WORKER_CONCURRENCY ?? 4),
+  [QUEUES.posts]: env.POST_WORKER_CONCURRENCY,
   [QUEUES.autopilot]: 2,
   [QUEUES.webhooks]: 8,
 }
@@ -55,9 +65,9 @@ for (const name of Object.values(QUEUES)) {
       concurrency: concurrency[name],
       // A limiter (far above real throughput) makes the manual rate limit set after a model 429 hold for every worker.
       ...(name === QUEUES.posts ? { limiter: { max: 1_000, duration: 1_000 } } : {}),
-      stalledInterval: Number(process.env.WORKER_STALLED_INTERVAL_MS ?? 30_000),
+      stalledInterval: env.WORKER_STALLED_INTERVAL_MS,
       maxStalledCount: 2,
-      lockDuration: Number(process.env.WORKER_LOCK_DURATION_MS ?? 30_000),
+      lockDuration: env.WORKER_LOCK_DURATION_MS,
     },
   )
   worker.on('error', (err) => log('worker error', { queue: name, error: err.message }))
@@ -71,6 +81,11 @@ log('worker started', { queues: Object.values(QUEUES) })
 restoreSchedules().then(
   (result) => log('auto pilot schedules checked', result),
   (error: Error) => log('could not check auto pilot schedules', { error: error.message }),
+)
+// Posts whose job Redis lost are put back by a repeatable job (one scheduler, however many workers upsert it).
+scheduleStalePostReconciliation().then(
+  () => log('stale post reconciliation scheduled', { everyMs: env.POST_RECONCILE_EVERY_MS }),
+  (error: Error) => log('could not schedule the stale post reconciliation', { error: error.message }),
 )
 
 let stopping = false

@@ -1,14 +1,14 @@
 import type { ZodType } from 'zod'
-import type { QueueName } from '#app/jobs/queues.server'
+import type { JobDefinition } from '#app/jobs/queues.server'
 import type { Processor } from './context'
 
 type Entry = { schema: ZodType; handler: Processor<never> }
 
-/** Job handlers by queue and job name. */
+/** Job handlers by queue and job name, registered with the job definitions of app/jobs/ (name + payload schema). */
 class Registry {
   private entries = new Map<string, Entry>()
-  register<T>(queue: QueueName, name: string, schema: ZodType<T>, handler: Processor<T>) {
-    this.entries.set(`${queue}/${name}`, { schema, handler: handler as Processor<never> })
+  register<T>(job: JobDefinition<T>, handler: Processor<T>) {
+    this.entries.set(`${job.queue}/${job.name}`, { schema: job.schema, handler: handler as Processor<never> })
   }
   get(queue: string, name: string) {
     return this.entries.get(`${queue}/${name}`)

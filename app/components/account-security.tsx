@@ -1,8 +1,8 @@
 import { Form } from '@remix-run/react'
-import { FormMessage } from './auth-layout'
+import { FormMessage } from './ui/form-message'
 import { Field } from './ui/field'
 import { SubmitButton } from './ui/submit-button'
-import type { FieldErrors } from '#app/lib/account-schemas'
+import type { FieldErrors } from '#app/lib/field-errors'
 
 /** /profile's security cards: password, sessions and API tokens, and the account's data (download, delete). */
 

@@ -1,8 +1,11 @@
 import { Form, Link, useRouteLoaderData } from '@remix-run/react'
 import { useEffect, useRef, type ReactNode } from 'react'
-import { AUTH_MESSAGES, type FieldErrors } from '#app/lib/account-schemas'
+import type { FieldErrors } from '#app/lib/field-errors'
+import { AUTH_MESSAGES } from '#app/lib/account-schemas'
 import type { RootData } from '#app/root'
 import { SubmitButton } from './ui/submit-button'
+import { FormMessage } from './ui/form-message'
+import { Honeypot } from './ui/honeypot'
 
 /** The sign-in and sign-up pages: a hero beside (or above) the form card. */
 export function AuthLayout({
@@ -43,23 +46,6 @@ export function AuthLayout({
         {children}
         <p className="mt-6 text-center text-sm text-slate-600">{footer}</p>
       </div>
-    </div>
-  )
-}
-
-/** The server's answer above the form: green on success, red on failure. */
-export function FormMessage({ message, tone }: { message: string | null | undefined; tone: 'success' | 'error' }) {
-  if (!message) return null
-  return (
-    <div
-      role={tone === 'error' ? 'alert' : 'status'}
-      data-testid="form-message"
-      data-tone={tone}
-      className={`mb-4 rounded-lg border px-3 py-2 text-sm ${
-        tone === 'error' ? 'border-red-200 bg-red-50 text-red-800' : 'border-green-200 bg-green-50 text-green-800'
-      }`}
-    >
-      {message}
     </div>
   )
 }
@@ -120,18 +106,6 @@ export function GoogleLink({ enabled }: { enabled: boolean }) {
       <GoogleMark />
       Google
     </a>
-  )
-}
-
-/** A field people never see and bots tend to fill in; a filled one marks the post as automated. */
-export const HONEYPOT_FIELD = 'rw_contact_fax'
-
-export function Honeypot() {
-  return (
-    <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
-      <label htmlFor={HONEYPOT_FIELD}>Leave this field empty</label>
-      <input id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-    </div>
   )
 }
 

@@ -1,6 +1,7 @@
 import type { InputHTMLAttributes, ReactNode } from 'react'
 import { Field, SelectField } from '#app/components/ui/field'
-import type { BusinessValues, FieldErrors } from '#app/lib/account-schemas'
+import type { FieldErrors } from '#app/lib/field-errors'
+import type { BusinessValues } from '#app/lib/account-schemas'
 import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/lib/markets'
 
 /**

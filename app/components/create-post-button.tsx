@@ -1,12 +1,6 @@
 import { useFetcher, useLocation } from '@remix-run/react'
-import { useEffect, useState } from 'react'
-
-/** True once the page is hydrated (JavaScript running). */
-export function useHydrated() {
-  const [hydrated, setHydrated] = useState(false)
-  useEffect(() => setHydrated(true), [])
-  return hydrated
-}
+import { useState } from 'react'
+import { useHydrated } from './ui/use-hydrated'
 
 /** The page view's key, made once by the component that renders a list of buttons. */
 export function usePageKey() {

@@ -1,6 +1,6 @@
 import { Form, type FetcherWithComponents } from '@remix-run/react'
 import { useId } from 'react'
-import { FormMessage } from './auth-layout'
+import { FormMessage } from './ui/form-message'
 import { SubmitButton } from './ui/submit-button'
 
 export type HelpActionData =

@@ -1,12 +1,14 @@
 import { Queue, type JobsOptions } from 'bullmq'
-import { z } from 'zod'
+import type { ZodType } from 'zod'
 import { getEnv } from '#app/server/env.server'
 import { createRedis } from '#app/server/redis.server'
 import type { Redis } from 'ioredis'
 
 /**
- * Queue names, job payload schemas and producers, shared by the web app and the worker.
- * Producers validate before `queue.add`; job ids are deterministic so the same request never makes two jobs.
+ * The one home of BullMQ on the producer side: queue names, the shared connection and the `defineJob`/`addJob`
+ * helpers. Each queue has a module of its own next to this one (`system`, `post-generation`, `autopilot`,
+ * `webhook-delivery`) exporting its job definitions (name + zod payload schema, also used by the worker's
+ * registry) and typed functions for every queue operation. Nothing outside app/jobs/ and worker/ imports bullmq.
  */
 export const QUEUES = {
   system: 'system',
@@ -16,18 +18,12 @@ export const QUEUES = {
 } as const
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]
 
-export const payloads = {
-  ping: z.object({ pingId: z.string().uuid() }),
-  generatePost: z.object({ postId: z.string().uuid() }),
-  autopilotRun: z.object({ userId: z.string().uuid(), slot: z.string().optional() }),
-  autopilotPublish: z.object({ postId: z.string().uuid() }),
-  deliverWebhook: z.object({ deliveryId: z.string().uuid() }),
+/** A job: the queue it runs on, its name and the schema of its payload (checked by producers and the worker). */
+export type JobDefinition<T> = { queue: QueueName; name: string; schema: ZodType<T> }
+
+export function defineJob<T>(queueName: QueueName, name: string, schema: ZodType<T>): JobDefinition<T> {
+  return { queue: queueName, name, schema }
 }
-export type PingJob = z.infer<typeof payloads.ping>
-export type GeneratePostJob = z.infer<typeof payloads.generatePost>
-export type AutopilotRunJob = z.infer<typeof payloads.autopilotRun>
-export type AutopilotPublishJob = z.infer<typeof payloads.autopilotPublish>
-export type DeliverWebhookJob = z.infer<typeof payloads.deliverWebhook>
 
 export const defaultJobOptions: JobsOptions = {
   attempts: 5,
@@ -72,31 +68,11 @@ export function jobId(...parts: string[]) {
   return parts.map((p) => p.replace(/:/g, '_')).join('-')
 }
 
-export async function enqueuePing(data: PingJob) {
-  const payload = payloads.ping.parse(data)
-  return queue(QUEUES.system).add('ping', payload, { jobId: jobId('ping', payload.pingId) })
-}
-
-export async function enqueueGeneratePost(data: GeneratePostJob) {
-  const payload = payloads.generatePost.parse(data)
-  return queue(QUEUES.posts).add('generate-post', payload, {
-    jobId: jobId('post', payload.postId),
-    attempts: 6,
-    backoff: { type: 'exponential', delay: 5_000 },
-  })
-}
-
-/** Called by the post pipeline when an Auto Pilot post is complete: publish it to the user's webhook. */
-export async function enqueueAutopilotPublish(data: AutopilotPublishJob) {
-  const payload = payloads.autopilotPublish.parse(data)
-  return queue(QUEUES.autopilot).add('publish-post', payload, { jobId: jobId('publish', payload.postId) })
-}
-
-export async function enqueueDeliverWebhook(data: DeliverWebhookJob, opts: { attempt?: number; delay?: number } = {}) {
-  const payload = payloads.deliverWebhook.parse(data)
-  return queue(QUEUES.webhooks).add('deliver-webhook', payload, {
-    jobId: jobId('webhook', payload.deliveryId, String(opts.attempt ?? 0)),
-    attempts: 1,
-    ...(opts.delay ? { delay: opts.delay } : {}),
-  })
+/**
+ * Validates the payload with the job's schema, then adds the job to its queue. `opts` may be computed from the
+ * validated payload (for a job id built from it).
+ */
+export async function addJob<T>(job: JobDefinition<T>, data: T, opts?: JobsOptions | ((payload: T) => JobsOptions)) {
+  const payload = job.schema.parse(data)
+  return queue(job.queue).add(job.name, payload, typeof opts === 'function' ? opts(payload) : opts)
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { describeErrors } from './field-errors'
 import {
-  describeErrors,
   helpSchema,
   marketFieldsFromForm,
   onboardingSchema,

@@ -161,16 +161,6 @@ export function businessValues(source: {
   }
 }
 
-export type FieldErrors = Partial<Record<string, string[]>>
-
-/** Field errors keyed by field name, plus the first message (for the red banner and the API's `message`). */
-export function describeErrors(error: z.ZodError): { message: string; errors: FieldErrors } {
-  const flat = error.flatten()
-  const errors = flat.fieldErrors as FieldErrors
-  const first = Object.values(errors).flat()[0] ?? flat.formErrors[0] ?? 'Invalid input.'
-  return { message: String(first), errors }
-}
-
 /** The profile's copy (spec section 8). */
 export const PROFILE_MESSAGES = {
   updated: 'Profile updated successfully!',

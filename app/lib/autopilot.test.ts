@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { difficultyRank } from './difficulty'
+import { isRetryableStatus, parseRetryAfter } from './http-retry'
 import {
-  difficultyBand,
   formatWindow,
-  isRetryableStatus,
   parseCadence,
-  parseRetryAfter,
   parseWebhookUrl,
   pickBestKeyword,
   retryDelayMs,
@@ -97,7 +96,7 @@ describe('pickBestKeyword', () => {
   })
 
   it('uses the spec difficulty bands', () => {
-    expect([0, 29, 30, 59, 60, 79, 80, null].map(difficultyBand)).toEqual([0, 0, 1, 1, 2, 2, 3, 4])
+    expect([0, 29, 30, 59, 60, 79, 80, null].map(difficultyRank)).toEqual([0, 0, 1, 1, 2, 2, 3, 4])
   })
 })
 
@@ -134,7 +133,7 @@ describe('webhook retry schedule', () => {
     expect(parseRetryAfter(undefined)).toBeNull()
   })
 
-  it('retries on 429 and 5xx only', () => {
+  it('retries on 408, 429 and 5xx only', () => {
     expect([200, 301, 400, 404, 410, 429, 500, 503].map(isRetryableStatus)).toEqual([
       false,
       false,

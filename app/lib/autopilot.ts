@@ -1,3 +1,5 @@
+import { difficultyRank } from './difficulty'
+
 /**
  * Auto Pilot's pure rules: webhook URL validation, cadence choices, the schedule slot of a run, which keyword
  * to write about next, and the webhook retry schedule. No I/O here; the server modules call these.
@@ -90,15 +92,6 @@ export function scheduledTimeOf(job: { id?: string | null; timestamp: number; de
   return job.timestamp + (job.delay ?? 0)
 }
 
-/** Difficulty bands of the spec (29, 59, 79); unknown difficulty ranks after every band. */
-export function difficultyBand(score: number | null | undefined): number {
-  if (score === null || score === undefined) return 4
-  if (score <= 29) return 0
-  if (score <= 59) return 1
-  if (score <= 79) return 2
-  return 3
-}
-
 export type Candidate = {
   id: string
   keyword: string
@@ -123,7 +116,7 @@ export function pickBestKeyword<T extends Candidate>(candidates: T[], usedKeywor
   })
   fresh.sort(
     (a, b) =>
-      difficultyBand(a.difficultyScore) - difficultyBand(b.difficultyScore) ||
+      difficultyRank(a.difficultyScore) - difficultyRank(b.difficultyScore) ||
       (b.avgMonthlySearches ?? -1) - (a.avgMonthlySearches ?? -1) ||
       (a.difficultyScore ?? 101) - (b.difficultyScore ?? 101) ||
       a.keyword.localeCompare(b.keyword),
@@ -145,20 +138,6 @@ export function retryDelayMs(
   const jitter = 1 + ((opts.random ?? Math.random)() * 0.2 - 0.1)
   const delay = Math.round(Math.min(cap, exponential * jitter))
   return opts.retryAfterMs ? Math.max(delay, Math.min(cap, opts.retryAfterMs)) : delay
-}
-
-/** Seconds or an HTTP date, as in a Retry-After header; null when absent or unreadable. */
-export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | null {
-  if (!value) return null
-  const trimmed = value.trim()
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
-  const at = Date.parse(trimmed)
-  return Number.isNaN(at) ? null : Math.max(0, at - now)
-}
-
-/** Which HTTP answers and errors are worth another attempt. */
-export function isRetryableStatus(status: number) {
-  return status === 429 || status >= 500
 }
 
 export type AutopilotStatusRow = {

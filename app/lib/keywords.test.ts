@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { difficultyBand } from './difficulty'
 import {
   compareKeywords,
-  difficultyBand,
   formatSearchDate,
   formatVolume,
   keywordCacheKey,

@@ -36,37 +36,6 @@ export function formatVolume(volume: number | null | undefined): string {
 }
 
 // ---------------------------------------------------------------------------
-// Difficulty
-// ---------------------------------------------------------------------------
-
-export type DifficultyLabel = 'N/A' | 'Easy' | 'Medium' | 'Hard' | 'Very Hard'
-export type DifficultyTone = 'none' | 'green' | 'yellow' | 'orange' | 'red'
-export type DifficultyBand = { label: DifficultyLabel; tone: DifficultyTone; className: string }
-
-/** Tailwind classes of each tone (badge background and text). */
-export const DIFFICULTY_CLASSES: Record<DifficultyTone, string> = {
-  none: 'bg-slate-100 text-slate-700',
-  green: 'bg-green-100 text-green-800',
-  yellow: 'bg-yellow-100 text-yellow-800',
-  orange: 'bg-orange-100 text-orange-800',
-  red: 'bg-red-100 text-red-800',
-}
-
-/** Bands: not set 'N/A'; 0-29 'Easy' (green); 30-59 'Medium' (yellow); 60-79 'Hard' (orange); 80+ 'Very Hard' (red). */
-export function difficultyBand(score: number | null | undefined): DifficultyBand {
-  const band = (label: DifficultyLabel, tone: DifficultyTone): DifficultyBand => ({
-    label,
-    tone,
-    className: DIFFICULTY_CLASSES[tone],
-  })
-  if (score === null || score === undefined || !Number.isFinite(score)) return band('N/A', 'none')
-  if (score <= 29) return band('Easy', 'green')
-  if (score <= 59) return band('Medium', 'yellow')
-  if (score <= 79) return band('Hard', 'orange')
-  return band('Very Hard', 'red')
-}
-
-// ---------------------------------------------------------------------------
 // Dates and order
 // ---------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { difficultyBand } from './keywords'
+import { difficultyBand } from './difficulty'
 import { GUIDE_DIFFICULTY_BANDS, SEO_GUIDE } from './seo-guide'
 
 describe('the SEO guide', () => {

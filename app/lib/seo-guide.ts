@@ -1,3 +1,5 @@
+import { DIFFICULTY_BANDS, difficultyRange } from './difficulty'
+
 /**
  * Our SEO guide for founders: one source for the signed-in guide (/how-grow) and the free ebook (/ebook).
  * Plain data (paragraphs, lists, tables, tips) so that both pages, and the ebook e-mail, render it their own way.
@@ -11,29 +13,21 @@ export type GuideBlock =
 
 export type GuideChapter = { id: string; title: string; summary: string; blocks: GuideBlock[] }
 
-/** The difficulty bands the keyword screen shows (0–29 Easy, 30–59 Medium, 60–79 Hard, 80+ Very Hard). */
-export const GUIDE_DIFFICULTY_BANDS = [
-  {
-    label: 'Easy',
-    range: '0–29',
-    advice: 'Your starting point. A new site with helpful posts can reach page one in weeks to a few months.',
-  },
-  {
-    label: 'Medium',
-    range: '30–59',
-    advice: 'Reachable once you have 15–30 good posts and a few links. Plan them for month three onwards.',
-  },
-  {
-    label: 'Hard',
-    range: '60–79',
-    advice: 'Needs real authority: strong backlinks and a cluster of posts around the topic. Build toward them.',
-  },
-  {
-    label: 'Very Hard',
-    range: '80+',
-    advice: 'Dominated by big brands. Skip them for now and target their long-tail variants instead.',
-  },
-] as const
+/** The difficulty bands the keyword screen shows (labels and ranges from difficulty.ts), with the guide's advice. */
+const BAND_ADVICE: Record<(typeof DIFFICULTY_BANDS)[number]['label'], string> = {
+  Easy: 'Your starting point. A new site with helpful posts can reach page one in weeks to a few months.',
+  Medium: 'Reachable once you have 15–30 good posts and a few links. Plan them for month three onwards.',
+  Hard: 'Needs real authority: strong backlinks and a cluster of posts around the topic. Build toward them.',
+  'Very Hard': 'Dominated by big brands. Skip them for now and target their long-tail variants instead.',
+}
+export const GUIDE_DIFFICULTY_BANDS = DIFFICULTY_BANDS.map((band) => ({
+  label: band.label,
+  range: difficultyRange(band),
+  advice: BAND_ADVICE[band.label],
+}))
+
+const [EASY, MEDIUM] = GUIDE_DIFFICULTY_BANDS as [GuideBand, GuideBand]
+type GuideBand = (typeof GUIDE_DIFFICULTY_BANDS)[number]
 
 export type Guide = { title: string; subtitle: string; intro: string[]; chapters: GuideChapter[] }
 
@@ -113,7 +107,7 @@ export const SEO_GUIDE: Guide = {
           items: [
             'Start from your customer’s problems, not your product’s features: what would they type before they know you exist?',
             'Run each idea through keyword research for your main country and language and save the promising ones.',
-            'Keep keywords in the Easy band (0–29) for your first 10–20 posts. Accept Medium (30–59) only for topics that are central to your product.',
+            `Keep keywords in the Easy band (${EASY.range}) for your first 10–20 posts. Accept Medium (${MEDIUM.range}) only for topics that are central to your product.`,
             'Prefer keywords with at least 50–100 searches a month, but do not discard smaller ones with obvious buying intent.',
             'Ask: if someone found us through this search, could they become a customer? If not, skip it, however easy it looks.',
           ],
@@ -364,7 +358,7 @@ export const SEO_GUIDE: Guide = {
           items: [
             'Day 1: verify your site in Google Search Console and submit your sitemap.',
             'Week 1: list the 10 problems your customers have before they find you; research keywords for each and save 30 ideas.',
-            'Week 1: keep the Easy ones (difficulty 0–29) with clear business value; group them into two or three clusters.',
+            `Week 1: keep the Easy ones (difficulty ${EASY.range}) with clear business value; group them into two or three clusters.`,
             'Weeks 2–4: publish two to four posts a week, starting with the keywords closest to your product. Link each to its cluster and to a product page.',
             'Weeks 5–8: keep publishing; write one pillar page per cluster; add internal links from older posts to newer ones.',
             'Weeks 9–12: in Search Console, find queries at positions 8–20 and improve those posts; rewrite titles with low click-through rates.',

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { HONEYPOT_FIELD, MAX_INPUT_LENGTH, type ToolId } from './seo-tools'
+import { HONEYPOT_FIELD } from './honeypot'
+import { MAX_INPUT_LENGTH, type ToolId } from './seo-tools'
 
 /** The free tools' input schemas, shared by the pages' actions and the /api/public routes. */
 const text = (required: string) =>
@@ -27,13 +28,3 @@ export const TOOL_INPUTS = {
 } as const
 
 export type ToolInput<T extends ToolId> = z.infer<(typeof TOOL_INPUTS)[T]>
-
-/** The first error of each field, for showing next to it. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? 'form')
-    out[key] ??= issue.message
-  }
-  return out
-}

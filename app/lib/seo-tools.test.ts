@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { normaliseInput, rateLimitMessage, TOOL_MESSAGES } from './seo-tools'
-import { fieldErrors, keywordsInput, strategyInput } from './seo-tools-schema'
+import { firstFieldErrors } from './field-errors'
+import { keywordsInput, strategyInput } from './seo-tools-schema'
 
 describe('normaliseInput (the cache key)', () => {
   it('ignores case, repeated spaces and surrounding punctuation', () => {
@@ -23,18 +24,18 @@ describe('tool input schemas', () => {
   it('requires the field and bounds its length', () => {
     const missing = keywordsInput.safeParse({})
     expect(missing.success).toBe(false)
-    if (!missing.success) expect(fieldErrors(missing.error)).toEqual({ topic: 'Please enter a content topic.' })
+    if (!missing.success) expect(firstFieldErrors(missing.error)).toEqual({ topic: 'Please enter a content topic.' })
     expect(keywordsInput.safeParse({ topic: '   ' }).success).toBe(false)
     expect(keywordsInput.safeParse({ topic: 'a'.repeat(200) }).success).toBe(true)
     const long = keywordsInput.safeParse({ topic: 'a'.repeat(201) })
     expect(long.success).toBe(false)
-    if (!long.success) expect(fieldErrors(long.error).topic).toBe('Please use at most 200 characters.')
+    if (!long.success) expect(firstFieldErrors(long.error).topic).toBe('Please use at most 200 characters.')
   })
 
   it('needs both strategy fields and reports each one', () => {
     const result = strategyInput.safeParse({ business: '', segment: 7 })
     expect(result.success).toBe(false)
-    if (!result.success) expect(Object.keys(fieldErrors(result.error)).sort()).toEqual(['business', 'segment'])
+    if (!result.success) expect(Object.keys(firstFieldErrors(result.error)).sort()).toEqual(['business', 'segment'])
   })
 })
 

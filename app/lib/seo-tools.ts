@@ -11,7 +11,6 @@ export const MAX_INPUT_LENGTH = 200
  * The honeypot: a field people never see or fill in (hidden off-screen, skipped by keyboard and screen readers).
  * Bots that fill every field give themselves away; nothing is spent on them.
  */
-export const HONEYPOT_FIELD = 'website'
 export const HONEYPOT_MESSAGE = 'Your request could not be processed.'
 
 export type Outline = {

@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { keywordSearchSchema, SEARCH_ERROR_MESSAGE, SEARCH_UNAVAILABLE_MESSAGE } from '#app/lib/keywords'
 import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
 import { quotaRefusal } from '#app/server/quota.server'
-import { searchKeywords, toApiKeyword } from '#app/server/keywords.server'
+import { searchKeywordsWithQuota, toApiKeyword } from '#app/server/keywords.server'
 
 /**
  * POST /api/search {query, countryCode, languageCode, countryName, languageName} → 200 {data: [saved keywords]}.
@@ -13,7 +13,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
   const userId = await requireApiUserId(request)
   const input = await parseJson(request, keywordSearchSchema)
-  const result = await searchKeywords(userId, input)
+  const result = await searchKeywordsWithQuota(userId, input)
   if (result.ok) return json({ data: result.keywords.map(toApiKeyword) })
   if (result.reason === 'quota')
     return apiError(402, (await quotaRefusal(userId, 'keywordSearches')).message, { redirect_to_profile: true })

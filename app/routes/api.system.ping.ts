@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { eq } from 'drizzle-orm'
-import { enqueuePing } from '#app/jobs/queues.server'
+import { enqueuePing } from '#app/jobs/system.server'
 import { db, schema } from '#app/server/db.server'
 import { requireApiUserId } from '#app/server/api.server'
 

@@ -2,13 +2,16 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { ACCOUNT_MESSAGES } from '#app/lib/account-schemas'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator } from '@remix-run/react'
-import { useEffect, useRef, useState, type ReactNode } from 'react'
-import { PageHeader } from '#app/components/ui/dialog'
-import { Field, SelectField } from '#app/components/ui/field'
+import { useEffect, useState } from 'react'
+import { DataTable } from '#app/components/autopilot/data-table'
+import { WebhookSection } from '#app/components/autopilot/webhook-section'
+import { PageHeader } from '#app/components/ui/page-header'
+import { SelectField } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { Toaster, type Toast } from '#app/components/toaster'
 import { AUTOPILOT_MESSAGES, CADENCE_OPTIONS, parseCadence } from '#app/lib/autopilot'
-import { difficultyBand, formatVolume } from '#app/lib/keywords'
+import { difficultyBand } from '#app/lib/difficulty'
+import { formatVolume } from '#app/lib/keywords'
 import {
   canUseAutopilot,
   getSettings,
@@ -22,7 +25,7 @@ import {
 import { hit } from '#app/server/rate-limit.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
-import { listDeliveries, redeliver, sendTestEvent } from '#app/server/webhooks.server'
+import { listDeliveries, redeliver, sendTestEvent } from '#app/server/autopilot-webhooks.server'
 
 export const meta: MetaFunction = () => [{ title: 'Auto Pilot | Rankwell' }]
 
@@ -87,7 +90,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   )
 }
 
-type ActionData = {
+export type ActionData = {
   intent: string
   errors?: { webhookUrl?: string; cadenceDays?: string }
   values?: { webhookUrl?: string }
@@ -172,69 +175,6 @@ export async function action({ request }: ActionFunctionArgs) {
       return json<ActionData>({ intent }, { status: 400 })
   }
 }
-
-/**
- * A table of rows with a header row; `empty` (when given) stands alone in the body instead of the rows.
- * `gap` is the right padding of every column but the last.
- */
-function DataTable({
-  columns,
-  gap,
-  empty,
-  className,
-  testId,
-  children,
-}: {
-  columns: ReactNode[]
-  gap: 'pr-3' | 'pr-4'
-  empty: ReactNode
-  className: string
-  testId?: string
-  children: ReactNode
-}) {
-  return (
-    <div className={`${className} overflow-x-auto`}>
-      <table className="w-full text-left text-sm" data-testid={testId}>
-        <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600">
-          <tr>
-            {columns.map((column, i) => (
-              <th key={i} scope="col" className={i < columns.length - 1 ? `py-2 ${gap}` : 'py-2'}>
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {empty ? (
-            <tr>
-              <td colSpan={columns.length} className="py-6 text-center text-slate-600">
-                {empty}
-              </td>
-            </tr>
-          ) : (
-            children
-          )}
-        </tbody>
-      </table>
-    </div>
-  )
-}
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false)
-  useEffect(() => setHydrated(true), [])
-  return hydrated
-}
-
-const dateTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZone: 'UTC',
-  }) + ' UTC'
 
 export default function AutopilotPage() {
   const data = useLoaderData<typeof loader>()
@@ -430,205 +370,5 @@ export default function AutopilotPage() {
         </section>
       ) : null}
     </div>
-  )
-}
-
-type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>
-
-function WebhookSection({
-  webhook,
-  deliveries,
-  actionData,
-  onToast,
-}: {
-  webhook: NonNullable<LoaderData['webhook']>
-  deliveries: LoaderData['deliveries']
-  actionData: ActionData | undefined
-  onToast: (toast: Toast) => void
-}) {
-  const hydrated = useHydrated()
-  const [copied, setCopied] = useState(false)
-  const timer = useRef<ReturnType<typeof setTimeout>>()
-  useEffect(() => () => clearTimeout(timer.current), [])
-  const webhookError = actionData?.intent === 'save-webhook' ? actionData.errors?.webhookUrl : undefined
-  const typed = actionData?.intent === 'save-webhook' ? actionData.values?.webhookUrl : undefined
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(webhook.url)
-      setCopied(true)
-      onToast({ type: 'success', message: 'Webhook URL copied to clipboard!', duration: 8000 })
-      clearTimeout(timer.current)
-      timer.current = setTimeout(() => setCopied(false), 2000)
-    } catch {
-      onToast({ type: 'error', message: 'Failed to copy webhook URL.', duration: 8000 })
-    }
-  }
-
-  return (
-    <section className="card mt-6" aria-labelledby="webhook-heading">
-      <h2 id="webhook-heading" className="text-lg font-semibold text-slate-900">
-        Webhook Integration
-      </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        Each finished post is sent as a signed <code>post.published</code> event (Standard Webhooks) to this URL.
-      </p>
-
-      {webhook.disabledAt ? (
-        <div
-          role="alert"
-          data-testid="webhook-disabled"
-          className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900"
-        >
-          <p className="font-semibold">
-            Webhook deliveries are paused: the endpoint was disabled on {dateTime(webhook.disabledAt)}.
-          </p>
-          <p className="mt-1 break-words">{webhook.disabledReason}</p>
-          <p className="mt-1">Fix your endpoint, then re-enable it (saving the URL re-enables it too).</p>
-          <Form method="post" className="mt-3">
-            <SubmitButton intent="reenable" className="btn-secondary" pendingText="Re-enabling...">
-              Re-enable webhook
-            </SubmitButton>
-          </Form>
-        </div>
-      ) : null}
-
-      <Form method="post" className="mt-4 flex flex-wrap items-start gap-3" noValidate>
-        <Field
-          label="Webhook URL"
-          name="webhookUrl"
-          type="text"
-          inputMode="url"
-          placeholder="https://your-site.com/api/rankwell-webhook"
-          defaultValue={typed ?? webhook.url}
-          key={typed ?? webhook.url}
-          error={webhookError}
-          className="min-w-[16rem] flex-1"
-        />
-        <SubmitButton intent="save-webhook" className="btn-primary mt-6" pendingText="Saving...">
-          Save
-        </SubmitButton>
-      </Form>
-
-      {webhook.url ? (
-        <div className="mt-4 flex flex-wrap items-end gap-3">
-          <div className="min-w-[16rem] flex-1">
-            <label htmlFor="saved-webhook-url" className="label">
-              Saved webhook URL
-            </label>
-            <input
-              id="saved-webhook-url"
-              className="input font-mono"
-              readOnly
-              value={webhook.url}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-          </div>
-          {hydrated ? (
-            <button type="button" className="btn-secondary" onClick={() => void copy()} data-testid="copy-webhook">
-              {copied ? 'Copied!' : 'Copy'}
-            </button>
-          ) : null}
-        </div>
-      ) : null}
-
-      <div className="mt-4 flex flex-wrap items-end gap-3">
-        <div className="min-w-[16rem] flex-1">
-          <label htmlFor="webhook-secret" className="label">
-            Signing secret
-          </label>
-          <input
-            id="webhook-secret"
-            className="input font-mono"
-            readOnly
-            value={webhook.secret}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <p className="mt-1 text-xs text-slate-600">
-            Verify the <code>webhook-signature</code> header with this secret (any Standard Webhooks library does it).
-          </p>
-        </div>
-        <Form method="post">
-          <SubmitButton intent="rotate-secret" className="btn-secondary" pendingText="Rotating...">
-            Rotate secret
-          </SubmitButton>
-        </Form>
-      </div>
-
-      <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
-        <h3 className="text-base font-semibold text-slate-900">Recent deliveries</h3>
-        {webhook.url && !webhook.disabledAt ? (
-          <Form method="post">
-            <SubmitButton intent="test-event" className="btn-secondary" pendingText="Sending...">
-              Send test event
-            </SubmitButton>
-          </Form>
-        ) : null}
-      </div>
-      <DataTable
-        className="mt-3"
-        testId="deliveries"
-        gap="pr-3"
-        columns={[
-          'Time',
-          'Event',
-          'HTTP status',
-          'Duration',
-          'Error',
-          <span key="actions" className="sr-only">
-            Actions
-          </span>,
-        ]}
-        empty={deliveries.length === 0 ? 'No deliveries yet.' : null}
-      >
-        {deliveries.map((d) => (
-          <tr
-            key={d.id}
-            className="border-b border-slate-100 align-top"
-            data-testid="delivery-row"
-            data-status={d.status}
-          >
-            <td className="whitespace-nowrap py-2 pr-3">{dateTime(d.createdAt)}</td>
-            <td className="py-2 pr-3 font-mono text-xs">{d.eventType}</td>
-            <td className="py-2 pr-3">
-              <span
-                className={
-                  d.status === 'delivered'
-                    ? 'text-green-700'
-                    : d.status === 'failed'
-                      ? 'text-red-700'
-                      : 'text-slate-700'
-                }
-              >
-                {d.lastStatusCode ?? '—'}
-              </span>
-              <span className="block text-xs text-slate-600">
-                {d.status === 'delivered'
-                  ? 'Delivered'
-                  : d.status === 'failed'
-                    ? 'Failed'
-                    : d.nextAttemptAt
-                      ? `Retrying (attempt ${d.attempts + 1})`
-                      : 'Sending'}
-              </span>
-            </td>
-            <td className="whitespace-nowrap py-2 pr-3 tabular-nums">
-              {d.lastDurationMs === null ? '—' : `${d.lastDurationMs} ms`}
-            </td>
-            <td className="max-w-xs break-words py-2 pr-3 text-xs text-slate-700">{d.lastError ?? ''}</td>
-            <td className="py-2">
-              {d.status !== 'pending' && !webhook.disabledAt ? (
-                <Form method="post">
-                  <input type="hidden" name="deliveryId" value={d.id} />
-                  <SubmitButton intent="redeliver" className="btn-secondary px-3 py-1.5 text-xs" pendingText="...">
-                    Redeliver
-                  </SubmitButton>
-                </Form>
-              ) : null}
-            </td>
-          </tr>
-        ))}
-      </DataTable>
-    </section>
   )
 }

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import { useHydrated } from '#app/components/create-post-button'
+import { useHydrated } from '#app/components/ui/use-hydrated'
 import { PostProgress, SeoScoreBadge } from '#app/components/post-card'
 import { jsonLdScript } from '#app/lib/content'
 import type { ChecklistItem } from '#app/lib/seo-checklist'

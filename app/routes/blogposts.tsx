@@ -16,10 +16,10 @@ import {
   type ShouldRevalidateFunction,
 } from '@remix-run/react'
 import { Suspense, useEffect, useRef, useState } from 'react'
-import { useHydrated } from '#app/components/create-post-button'
+import { useHydrated } from '#app/components/ui/use-hydrated'
 import { PostCard } from '#app/components/post-card'
 import { ConfirmDialog } from '#app/components/ui/confirm-dialog'
-import { PageHeader } from '#app/components/ui/dialog'
+import { PageHeader } from '#app/components/ui/page-header'
 import {
   parseParams,
   POST_ORIGIN_FILTERS,
@@ -42,7 +42,7 @@ import {
 } from '#app/server/library.server'
 import { aiConfigured } from '#app/server/openai.server'
 import { quotaRefusal } from '#app/server/quota.server'
-import { createPost, POST_MESSAGES, reconcileStalePosts, retryPost } from '#app/server/posts.server'
+import { createPost, POST_MESSAGES, retryPost } from '#app/server/posts.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 
@@ -86,10 +86,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     string
   >
   const filtered = FILTER_KEYS.some((k) => params[k])
-  const page = reconcileStalePosts(user.id)
-    .catch((error: unknown) => console.error('[posts] stale check failed', error))
-    .then(() => pagePosts(user.id, params, { limit: POSTS_PAGE_SIZE, content: false }))
-    .then((p) => ({ cards: p.rows.map(toCard), total: p.total, nextCursor: p.nextCursor }))
+  const page = pagePosts(user.id, params, { limit: POSTS_PAGE_SIZE, content: false }).then((p) => ({
+    cards: p.rows.map(toCard),
+    total: p.total,
+    nextCursor: p.nextCursor,
+  }))
   let resolved: Awaited<typeof page>
   if (!isDataRequest) {
     try {

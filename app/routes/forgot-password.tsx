@@ -1,15 +1,13 @@
 import { json, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
-import { AuthLayout, FormMessage, HONEYPOT_FIELD, Honeypot } from '#app/components/auth-layout'
+import { AuthLayout } from '#app/components/auth-layout'
+import { FormMessage } from '#app/components/ui/form-message'
+import { Honeypot } from '#app/components/ui/honeypot'
+import { HONEYPOT_FIELD } from '#app/lib/honeypot'
+import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
 import { Field } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
-import {
-  ACCOUNT_MESSAGES,
-  describeErrors,
-  type FieldErrors,
-  forgotPasswordSchema,
-  formFields,
-} from '#app/lib/account-schemas'
+import { ACCOUNT_MESSAGES, forgotPasswordSchema, formFields } from '#app/lib/account-schemas'
 import { requestPasswordReset } from '#app/server/account-security.server'
 
 export const meta: MetaFunction = () => [

@@ -3,7 +3,8 @@ import { Form, useActionData, useLoaderData, useNavigation, useRevalidator, useS
 import { useEffect, useRef } from 'react'
 import { BulkActions, KeywordFilters } from '#app/components/keywords/keyword-filters'
 import { KeywordTable } from '#app/components/keywords/keyword-table'
-import { MessageDialog, PageHeader } from '#app/components/ui/dialog'
+import { MessageDialog } from '#app/components/ui/dialog'
+import { PageHeader } from '#app/components/ui/page-header'
 import { Field, SelectField } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import {
@@ -23,7 +24,7 @@ import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { quotaRefusal } from '#app/server/quota.server'
 import { POST_MESSAGES } from '#app/lib/posts'
 import { safeRedirect } from '#app/lib/redirect'
-import { activeKeywordSource, claimPrefilledRun, searchKeywords } from '#app/server/keywords.server'
+import { activeKeywordSource, claimPrefilledRun, searchKeywordsWithQuota } from '#app/server/keywords.server'
 import { createPostsForKeywords, deleteKeywords, pageKeywords } from '#app/server/library.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
@@ -61,7 +62,7 @@ function successToast(count: number, query: string) {
 
 /** Runs a search and answers with a redirect to the clean list (a reload never searches again). */
 async function searchAndRedirect(userId: string, input: KeywordSearchInput) {
-  const result = await searchKeywords(userId, input)
+  const result = await searchKeywordsWithQuota(userId, input)
   if (result.ok) return successToast(result.keywords.length, input.query)
   return redirect(`/keywords?dialog=${reasonToDialog[result.reason]}`)
 }
@@ -192,7 +193,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400 },
     )
   }
-  const result = await searchKeywords(user.id, parsed.data)
+  const result = await searchKeywordsWithQuota(user.id, parsed.data)
   if (result.ok) return successToast(result.keywords.length, parsed.data.query)
   return json(
     { dialog: await dialogFor(user.id, reasonToDialog[result.reason]), values },

@@ -1,15 +1,10 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
-import { FormMessage } from '#app/components/auth-layout'
+import { FormMessage } from '#app/components/ui/form-message'
 import { CustomerFields, MarketSelects, WebsiteField } from '#app/components/business-fields'
 import { SubmitButton } from '#app/components/ui/submit-button'
-import {
-  businessValues,
-  describeErrors,
-  marketFieldsFromForm,
-  onboardingSchema,
-  type FieldErrors,
-} from '#app/lib/account-schemas'
+import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
+import { businessValues, marketFieldsFromForm, onboardingSchema } from '#app/lib/account-schemas'
 import { firstSearchPath } from '#app/lib/account-routing'
 import { completeOnboarding, profileFields } from '#app/server/account.server'
 import { requireUser } from '#app/server/session.server'

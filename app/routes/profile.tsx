@@ -1,22 +1,21 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { FormMessage } from '#app/components/auth-layout'
+import { FormMessage } from '#app/components/ui/form-message'
 import { DataCard, PasswordCard, SessionsCard } from '#app/components/account-security'
 import { SubscriptionCard } from '#app/components/subscription-card'
-import { PageHeader } from '#app/components/ui/dialog'
+import { PageHeader } from '#app/components/ui/page-header'
 import { CustomerFields, MarketSelects, WebsiteField } from '#app/components/business-fields'
 import { Field } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
+import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
 import {
   businessValues,
-  describeErrors,
   formFields,
   marketFieldsFromForm,
   PROFILE_MESSAGES,
   profileSchema,
   type BusinessValues,
-  type FieldErrors,
 } from '#app/lib/account-schemas'
 import { profileFields, updateProfile } from '#app/server/account.server'
 import {

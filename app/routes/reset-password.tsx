@@ -1,15 +1,11 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { AuthLayout, FormMessage } from '#app/components/auth-layout'
+import { AuthLayout } from '#app/components/auth-layout'
+import { FormMessage } from '#app/components/ui/form-message'
+import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
 import { Field } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
-import {
-  ACCOUNT_MESSAGES,
-  describeErrors,
-  type FieldErrors,
-  formFields,
-  resetPasswordSchema,
-} from '#app/lib/account-schemas'
+import { ACCOUNT_MESSAGES, formFields, resetPasswordSchema } from '#app/lib/account-schemas'
 import { resetPassword, resetTokenIsLive } from '#app/server/account-security.server'
 import { TOAST_MS, toast } from '#app/server/toast.server'
 

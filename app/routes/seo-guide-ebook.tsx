@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useFetcher } from '@remix-run/react'
-import { Honeypot } from '#app/components/landing/free-tool'
+import { Honeypot } from '#app/components/ui/honeypot'
 import { Icon } from '#app/components/landing/icons'
 import { Field } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'

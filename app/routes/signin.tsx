@@ -1,12 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
-import {
-  AuthForm,
-  authFormState,
-  HONEYPOT_FIELD,
-  useAuthErrorState,
-  type AuthFormState,
-} from '#app/components/auth-layout'
+import { AuthForm, authFormState, useAuthErrorState, type AuthFormState } from '#app/components/auth-layout'
 import { Field } from '#app/components/ui/field'
 import { AUTH_MESSAGES, formFields, signInSchema } from '#app/lib/account-schemas'
 import { landingPath, signInErrorMessage } from '#app/lib/account-routing'
@@ -14,6 +8,7 @@ import { safeRedirect } from '#app/lib/redirect'
 import { authPageAction, signIn } from '#app/server/auth.server'
 import { googleEnabled } from '#app/server/google-auth.server'
 import { getUser } from '#app/server/session.server'
+import { honeypotFilled } from '#app/lib/honeypot'
 
 export const meta: MetaFunction = () => [
   { title: 'Sign in | Rankwell' },
@@ -33,7 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const fields = formFields(form, ['email', 'password', 'redirectTo'] as const)
   return authPageAction(request, {
     values: { email: fields.email ?? '' },
-    honeypot: Boolean(form.get(HONEYPOT_FIELD)),
+    honeypot: honeypotFilled(form),
     schema: signInSchema,
     fields,
     submit: (input) => signIn(request, input),

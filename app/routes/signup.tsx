@@ -1,12 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
-import {
-  AuthForm,
-  authFormState,
-  HONEYPOT_FIELD,
-  useAuthErrorState,
-  type AuthFormState,
-} from '#app/components/auth-layout'
+import { AuthForm, authFormState, useAuthErrorState, type AuthFormState } from '#app/components/auth-layout'
 import { Field } from '#app/components/ui/field'
 import { AUTH_MESSAGES, formFields, MIN_PASSWORD_LENGTH, signUpSchema } from '#app/lib/account-schemas'
 import { landingPath } from '#app/lib/account-routing'
@@ -14,6 +8,7 @@ import { safeRedirect } from '#app/lib/redirect'
 import { authPageAction, signUp } from '#app/server/auth.server'
 import { googleEnabled } from '#app/server/google-auth.server'
 import { getUser } from '#app/server/session.server'
+import { honeypotFilled } from '#app/lib/honeypot'
 
 export const meta: MetaFunction = () => [
   { title: 'Create your account | Rankwell' },
@@ -35,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const fields = formFields(form, ['name', 'email', 'password'] as const)
   return authPageAction(request, {
     values: { name: fields.name ?? '', email: fields.email ?? '' },
-    honeypot: Boolean(form.get(HONEYPOT_FIELD)),
+    honeypot: honeypotFilled(form),
     schema: signUpSchema,
     fields,
     submit: (input) => signUp(request, input),

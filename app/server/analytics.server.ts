@@ -9,7 +9,8 @@ import { clientIp, hit } from './rate-limit.server'
  */
 export const EVENTS_LIMIT = { limit: 120, windowSeconds: 60 }
 
-export type EventsOutcome = { status: 204 | 400 | 429; message?: string; retryAfterSeconds?: number; stored?: number }
+export type EventsOutcome =
+  { status: 204; stored: number } | { status: 400 | 429; message: string; retryAfterSeconds?: number }
 
 export async function recordEvents(raw: unknown, request: Request): Promise<EventsOutcome> {
   const parsed = analyticsPayload.safeParse(raw)

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { json } from '@remix-run/node'
 import { eq } from 'drizzle-orm'
 import type { z } from 'zod'
+import { describeErrors } from '#app/lib/field-errors'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
 import { createSession, findSession, getSessionId, SESSION_TTL_MS } from './session.server'
@@ -120,9 +121,8 @@ export async function parseJson<T extends z.ZodTypeAny>(request: Request, schema
   }
   const parsed = schemaDef.safeParse(body)
   if (!parsed.success) {
-    const flat = parsed.error.flatten()
-    const first = Object.values(flat.fieldErrors).flat()[0] ?? flat.formErrors[0] ?? 'Invalid input.'
-    throw apiError(400, String(first), { errors: flat.fieldErrors })
+    const { message, errors } = describeErrors(parsed.error)
+    throw apiError(400, message, { errors })
   }
   return parsed.data
 }

@@ -1,13 +1,8 @@
 import crypto from 'node:crypto'
 import { json } from '@remix-run/node'
 import type { z } from 'zod'
-import {
-  AUTH_MESSAGES,
-  describeErrors,
-  type FieldErrors,
-  type SignInInput,
-  type SignUpInput,
-} from '#app/lib/account-schemas'
+import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
+import { AUTH_MESSAGES, type SignInInput, type SignUpInput } from '#app/lib/account-schemas'
 import { readDevice, rememberDevice, requestIpPrefix, sendVerificationEmail } from './account-security.server'
 import { hashPassword, verifyPassword } from './password.server'
 import { clientIp, hit, resetBucket, type RateLimitResult } from './rate-limit.server'

@@ -9,12 +9,12 @@ import {
   type WebhookUrlResult,
 } from '#app/lib/autopilot'
 import { MAX_QUERY_LENGTH, normalizeQuery } from '#app/lib/keywords'
-import { QUEUES, queue } from '#app/jobs/queues.server'
+import { isAutopilotScheduled, scheduleAutopilot, unscheduleAutopilot } from '#app/jobs/autopilot.server'
 import { canUseAutopilot } from './billing.server'
 import { db, schema } from './db.server'
-import { researchKeywords } from './keywords.server'
+import { researchKeywordsWithoutQuota } from './keywords.server'
 import { createPost } from './posts.server'
-import { generateWebhookSecret, publishPostToWebhook } from './webhooks.server'
+import { generateWebhookSecret, publishPostToWebhook } from './autopilot-webhooks.server'
 
 /**
  * Auto Pilot: the per-user settings, the BullMQ job scheduler that runs it on its cadence, the status list, and
@@ -53,9 +53,6 @@ async function updateSettings(userId: string, values: Partial<typeof schema.auto
 // The schedule
 // ---------------------------------------------------------------------------
 
-/** One job scheduler per user (no ':' in ids). */
-export const schedulerId = (userId: string) => `autopilot-${userId}`
-
 /** When the latest run that wrote a post started, so re-enabling or a new cadence does not write an extra post. */
 async function lastPostRunAt(userId: string) {
   const [row] = await db
@@ -74,27 +71,22 @@ async function lastPostRunAt(userId: string) {
 export async function scheduleRuns(userId: string, cadenceDays: number) {
   const last = await lastPostRunAt(userId)
   const startDate = Math.max(Date.now(), last ? last.getTime() + cadenceDays * DAY_MS : 0)
-  await queue(QUEUES.autopilot).upsertJobScheduler(
-    schedulerId(userId),
-    { every: cadenceDays * DAY_MS, startDate },
-    { name: 'run', data: { userId }, opts: { attempts: 3, backoff: { type: 'exponential', delay: 60_000 } } },
-  )
+  await scheduleAutopilot(userId, { everyMs: cadenceDays * DAY_MS, startDate })
 }
 
 export async function unscheduleRuns(userId: string) {
-  await queue(QUEUES.autopilot).removeJobScheduler(schedulerId(userId))
+  await unscheduleAutopilot(userId)
 }
 
 /** Recreates missing schedulers of enabled users (after Redis lost its data) and drops orphans. Run by the worker at start. */
 export async function restoreSchedules() {
-  const q = queue(QUEUES.autopilot)
   const enabled = await db
     .select({ userId: schema.autopilotSettings.userId, cadenceDays: schema.autopilotSettings.cadenceDays })
     .from(schema.autopilotSettings)
     .where(eq(schema.autopilotSettings.enabled, true))
   let restored = 0
   for (const row of enabled) {
-    if (!(await q.getJobScheduler(schedulerId(row.userId)))) {
+    if (!(await isAutopilotScheduled(row.userId))) {
       await scheduleRuns(row.userId, row.cadenceDays)
       restored++
     }
@@ -133,7 +125,7 @@ export async function setAutopilotEnabled(userId: string, enabled: boolean): Pro
     else await unscheduleRuns(userId)
     // Two quick switches (two tabs) may have crossed: make the scheduler match what the database says now.
     const now = await getSettings(userId)
-    const exists = Boolean(await queue(QUEUES.autopilot).getJobScheduler(schedulerId(userId)))
+    const exists = await isAutopilotScheduled(userId)
     if (now.enabled && !exists) await scheduleRuns(userId, now.cadenceDays)
     if (!now.enabled && exists) await unscheduleRuns(userId)
   } catch (error) {
@@ -249,25 +241,100 @@ export type RunOutcome =
   | { status: 'skipped'; note: string }
   | { status: 'completed'; postId: string; keywordId: string; keyword: string }
 
+type Market = { countryCode: string; countryName: string; languageCode: string; languageName: string }
+type Skip = (note: string, notice?: string) => Promise<RunOutcome>
+type Log = (msg: string, extra?: Record<string, unknown>) => void
+
+/** The post a retried run of this slot already created, if any (the run then picks up where it stopped). */
+async function postOfSlot(userId: string, requestKey: string) {
+  const [existing] = await db
+    .select({ id: schema.blogPosts.id, keywordId: schema.blogPosts.keywordId, keyword: schema.blogPosts.keyword })
+    .from(schema.blogPosts)
+    .where(and(eq(schema.blogPosts.userId, userId), eq(schema.blogPosts.requestKey, requestKey)))
+    .limit(1)
+  return existing?.keywordId ? { ...existing, keywordId: existing.keywordId } : null
+}
+
+/** The user's seed queries (product/service, ideal customer; none without business details) and market. */
+function seedsAndMarket(user: typeof schema.users.$inferSelect): { seeds: string[]; market: Market } {
+  const seeds = [
+    ...new Set([seedQuery(user.productService), seedQuery(user.marketSegment)].filter((s): s is string => Boolean(s))),
+  ]
+  const market = {
+    countryCode: user.countryCode || '2840',
+    countryName: user.countryName || 'United States',
+    languageCode: user.languageCode || '1000',
+    languageName: user.languageName || 'English',
+  }
+  return { seeds, market }
+}
+
 /**
- * One Auto Pilot run for a slot. Throws on errors worth retrying (the job retries; the slot can then be claimed
- * again); records skipped runs with a note and shows the user a notice when something needs their attention.
+ * Researches every seed (saved as Auto Pilot's keywords). Returns a skip outcome when research is unavailable,
+ * throws the first error when every seed failed otherwise (the job retries), and null when at least one worked.
  */
-export async function runAutopilot(
-  userId: string,
-  slot: string,
-  log: (msg: string, extra?: Record<string, unknown>) => void = () => {},
-): Promise<RunOutcome> {
+async function researchSeeds(userId: string, seeds: string[], market: Market, skip: Skip, log: Log) {
+  const errors: unknown[] = []
+  for (const query of seeds) {
+    try {
+      await researchKeywordsWithoutQuota(userId, { query, ...market }, { viaAutoPilot: true })
+    } catch (error) {
+      errors.push(error)
+      log('autopilot research failed', { userId, query, error: (error as Error).message })
+    }
+  }
+  if (errors.length < seeds.length) return null
+  const first = errors[0] as Error
+  if (first?.name === 'KeywordsUnavailableError')
+    return skip('keyword research unavailable', AUTOPILOT_MESSAGES.unavailableNotice)
+  throw first
+}
+
+/** The best unused keyword Auto Pilot found for this market (pickBestKeyword), or null. */
+async function pickKeyword(userId: string, market: Market) {
+  const candidates = await db
+    .select({
+      id: schema.savedKeywords.id,
+      keyword: schema.savedKeywords.keyword,
+      avgMonthlySearches: schema.savedKeywords.avgMonthlySearches,
+      difficultyScore: schema.savedKeywords.difficultyScore,
+    })
+    .from(schema.savedKeywords)
+    .where(
+      and(
+        eq(schema.savedKeywords.userId, userId),
+        eq(schema.savedKeywords.searchedViaAutoPilot, true),
+        eq(schema.savedKeywords.countryCode, market.countryCode),
+        eq(schema.savedKeywords.languageCode, market.languageCode),
+      ),
+    )
+  const written = await db
+    .select({ keyword: schema.blogPosts.keyword })
+    .from(schema.blogPosts)
+    .where(and(eq(schema.blogPosts.userId, userId), ne(schema.blogPosts.status, 'failed')))
+  return pickBestKeyword(
+    candidates,
+    written.map((w) => normalizeKeyword(w.keyword)),
+  )
+}
+
+/**
+ * One Auto Pilot run for a slot: claim the slot, research keyword ideas from the business details, pick the best
+ * unused one, write its post through the posts pipeline. Throws on errors worth retrying (the job retries; the
+ * slot can then be claimed again); records skipped runs with a note and shows the user a notice when something
+ * needs their attention.
+ */
+export async function runAutopilot(userId: string, slot: string, log: Log = () => {}): Promise<RunOutcome> {
   const settings = await getSettings(userId)
   if (!settings.enabled) return { status: 'off' }
   const runId = await claimSlot(userId, slot)
   if (!runId) return { status: 'duplicate' }
 
-  const skip = async (note: string, notice?: string) => {
+  const skip: Skip = async (note, notice) => {
     await finishRun(runId, { status: 'skipped', note })
     if (notice) await updateSettings(userId, { notice })
     log('autopilot run skipped', { userId, slot, note })
-    return { status: 'skipped' as const, note }
+    return { status: 'skipped', note }
   }
 
   try {
@@ -275,72 +342,20 @@ export async function runAutopilot(
       return await skip('plan does not include Auto Pilot', AUTOPILOT_MESSAGES.planNotice)
     const requestKey = `autopilot-${slot}`
 
-    // A retried run whose post was already created picks up where it stopped.
-    const [existing] = await db
-      .select({ id: schema.blogPosts.id, keywordId: schema.blogPosts.keywordId, keyword: schema.blogPosts.keyword })
-      .from(schema.blogPosts)
-      .where(and(eq(schema.blogPosts.userId, userId), eq(schema.blogPosts.requestKey, requestKey)))
-      .limit(1)
-    if (existing?.keywordId) {
+    const existing = await postOfSlot(userId, requestKey)
+    if (existing) {
       await finishRun(runId, { status: 'completed', postId: existing.id, keywordId: existing.keywordId })
       return { status: 'completed', postId: existing.id, keywordId: existing.keywordId, keyword: existing.keyword }
     }
 
     const [user] = await db.select().from(schema.users).where(eq(schema.users.id, userId)).limit(1)
     if (!user) return await skip('user not found')
-    const seeds = [
-      ...new Set(
-        [seedQuery(user.productService), seedQuery(user.marketSegment)].filter((s): s is string => Boolean(s)),
-      ),
-    ]
+    const { seeds, market } = seedsAndMarket(user)
     if (seeds.length === 0) return await skip('no business details', AUTOPILOT_MESSAGES.detailsNotice)
-    const market = {
-      countryCode: user.countryCode || '2840',
-      countryName: user.countryName || 'United States',
-      languageCode: user.languageCode || '1000',
-      languageName: user.languageName || 'English',
-    }
+    const researchSkipped = await researchSeeds(userId, seeds, market, skip, log)
+    if (researchSkipped) return researchSkipped
 
-    const errors: unknown[] = []
-    for (const query of seeds) {
-      try {
-        await researchKeywords(userId, { query, ...market }, { viaAutoPilot: true })
-      } catch (error) {
-        errors.push(error)
-        log('autopilot research failed', { userId, query, error: (error as Error).message })
-      }
-    }
-    if (errors.length === seeds.length) {
-      const first = errors[0] as Error
-      if (first?.name === 'KeywordsUnavailableError')
-        return await skip('keyword research unavailable', AUTOPILOT_MESSAGES.unavailableNotice)
-      throw first
-    }
-
-    const candidates = await db
-      .select({
-        id: schema.savedKeywords.id,
-        keyword: schema.savedKeywords.keyword,
-        avgMonthlySearches: schema.savedKeywords.avgMonthlySearches,
-        difficultyScore: schema.savedKeywords.difficultyScore,
-      })
-      .from(schema.savedKeywords)
-      .where(
-        and(
-          eq(schema.savedKeywords.userId, userId),
-          eq(schema.savedKeywords.searchedViaAutoPilot, true),
-          eq(schema.savedKeywords.countryCode, market.countryCode),
-          eq(schema.savedKeywords.languageCode, market.languageCode),
-        ),
-      )
-    const written = await db
-      .select({ keyword: schema.blogPosts.keyword })
-      .from(schema.blogPosts)
-      .where(and(eq(schema.blogPosts.userId, userId), ne(schema.blogPosts.status, 'failed')))
-    const chosen = pickBestKeyword(
-      candidates,
-      written.map((w) => normalizeKeyword(w.keyword)),
-    )
+    const chosen = await pickKeyword(userId, market)
     if (!chosen) return await skip('no unused keyword', AUTOPILOT_MESSAGES.noKeywordNotice)
 
     const created = await createPost({ userId, keywordId: chosen.id, requestKey, source: 'autopilot' })

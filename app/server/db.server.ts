@@ -13,7 +13,7 @@ declare global {
 function connect() {
   const env = getEnv()
   const client = postgres(env.DATABASE_URL, {
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    max: env.DATABASE_POOL_SIZE,
     idle_timeout: 30,
     connect_timeout: 10,
     onnotice: () => {},

@@ -85,6 +85,21 @@ const schema = z.object({
   OFFLINE_SERVICES: optional,
   /** BullMQ key prefix, so that several apps (or test runs) can share one Redis. */
   QUEUE_PREFIX: z.string().default('rankwell'),
+  /** Postgres connections per process. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  /** Worker: concurrent post generations per worker process. */
+  POST_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  /** Worker: BullMQ stalled-job detection (how often to look, and how long a job's lock lasts). */
+  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
+  WORKER_LOCK_DURATION_MS: z.coerce.number().int().positive().default(30_000),
+  /** Worker: how often the 'reconcile-stale-posts' job looks for posts whose job Redis lost. */
+  POST_RECONCILE_EVERY_MS: z.coerce.number().int().positive().default(60_000),
+  /** A post still queued or generating this long after its creation, without a job in Redis, is queued again. */
+  POST_STALE_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 })
 

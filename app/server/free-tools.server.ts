@@ -5,7 +5,6 @@ import { z } from 'zod'
 import {
   AI_OFF_MESSAGE,
   FREE_TOOL_LIMIT,
-  HONEYPOT_FIELD,
   HONEYPOT_MESSAGE,
   TOOL_MESSAGES,
   normaliseInput,
@@ -13,8 +12,11 @@ import {
   type ToolId,
   type ToolResult,
 } from '#app/lib/seo-tools'
-import { TOOL_INPUTS, fieldErrors } from '#app/lib/seo-tools-schema'
+import { firstFieldErrors } from '#app/lib/field-errors'
+import { HONEYPOT_FIELD, honeypotFilled } from '#app/lib/honeypot'
+import { TOOL_INPUTS } from '#app/lib/seo-tools-schema'
 import { db, schema } from './db.server'
+import type { PublicFailure } from './public-api.server'
 import { AiNotConfiguredError, AiOutputError, aiConfigured, chatJson, isRetryableAiError } from './openai.server'
 import { clientIp, hit } from './rate-limit.server'
 
@@ -31,14 +33,7 @@ const CACHE_TTL_MS = 7 * 24 * 60 * 60 * 1000
 const PROMPT_VERSION = 'v1'
 
 export type ToolOutcome<T extends ToolId> =
-  | { ok: true; status: 200; data: ToolResult[T]; cached: boolean }
-  | {
-      ok: false
-      status: 400 | 429 | 502 | 503
-      message: string
-      errors?: Record<string, string>
-      retryAfterSeconds?: number
-    }
+  { ok: true; status: 200; data: ToolResult[T]; cached: boolean } | PublicFailure
 
 // ---------------------------------------------------------------------------
 // Prompts and structured-output schemas
@@ -248,11 +243,11 @@ export async function runFreeTool<T extends ToolId>(tool: T, raw: unknown, reque
   const messages = TOOL_MESSAGES[tool]
   const parsed = TOOL_INPUTS[tool].safeParse(raw)
   if (!parsed.success) {
-    const errors = fieldErrors(parsed.error)
+    const errors = firstFieldErrors(parsed.error)
     return { ok: false, status: 400, message: Object.values(errors)[0] ?? 'Invalid input.', errors }
   }
   const input = parsed.data as Record<string, string>
-  if (input[HONEYPOT_FIELD]) return { ok: false, status: 400, message: HONEYPOT_MESSAGE }
+  if (honeypotFilled(input)) return { ok: false, status: 400, message: HONEYPOT_MESSAGE }
 
   const limited = await hit(`free-tools:${clientIp(request)}`, FREE_TOOL_LIMIT)
   if (!limited.allowed) {

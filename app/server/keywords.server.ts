@@ -1,7 +1,13 @@
 import crypto from 'node:crypto'
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import { compareKeywords, keywordCacheKey, keywordSearchSchema, type KeywordSource } from '#app/lib/keywords'
+import {
+  compareKeywords,
+  keywordCacheKey,
+  keywordSearchSchema,
+  type KeywordSearchInput,
+  type KeywordSource,
+} from '#app/lib/keywords'
 import { db, schema } from './db.server'
 import {
   keywordProvider,
@@ -50,7 +56,8 @@ export function activeKeywordSource(): KeywordSource | null {
   return keywordProvider()?.id ?? null
 }
 
-function normalize(q: KeywordQuery): ProviderQuery {
+/** Parses a raw query once (throws InvalidKeywordQueryError); everything below takes the parsed query. */
+function parseKeywordQuery(q: KeywordQuery): ProviderQuery {
   const parsed = keywordSearchSchema.safeParse(q)
   if (!parsed.success) throw new InvalidKeywordQueryError(parsed.error.issues[0]?.message ?? 'invalid keyword query')
   return parsed.data
@@ -100,33 +107,27 @@ async function writeCache(key: string, source: KeywordSource, ideas: KeywordIdea
 }
 
 /**
- * The provider's ideas for a query and market: the cached answer when a fresh one exists (`cached`, a lookup the
- * caller may have started early), else a provider call whose answer is being written to the cache (`stored`).
+ * The provider's ideas for a query and market, through the 24-hour cache: the cached answer when a fresh one exists
+ * (`cached`, the lookup of `cacheKey` the caller may have started early), else a provider call whose answer is being
+ * written to the cache (`stored`).
  */
-async function fetchIdeas(
+async function ideasThroughCache(
   provider: KeywordProvider,
-  q: ProviderQuery,
+  query: ProviderQuery,
+  cacheKey: string,
   cached: Promise<KeywordIdea[] | null>,
 ): Promise<Fetched> {
   const hit = await cached
   if (hit) return { ideas: hit, stored: Promise.resolve() }
-  const key = keywordCacheKey(provider.id, q)
-  let pending = inflight.get(key)
+  let pending = inflight.get(cacheKey)
   if (!pending) {
     pending = provider
-      .ideas(q)
-      .then((ideas) => ({ ideas, stored: writeCache(key, provider.id, ideas) }))
-      .finally(() => inflight.delete(key))
-    inflight.set(key, pending)
+      .ideas(query)
+      .then((ideas) => ({ ideas, stored: writeCache(cacheKey, provider.id, ideas) }))
+      .finally(() => inflight.delete(cacheKey))
+    inflight.set(cacheKey, pending)
   }
   return pending
-}
-
-/** The provider's ideas for a query and market, through the 24-hour cache. */
-export async function providerIdeas(provider: KeywordProvider, q: ProviderQuery): Promise<KeywordIdea[]> {
-  const { ideas, stored } = await fetchIdeas(provider, q, readCache(keywordCacheKey(provider.id, q)))
-  await stored
-  return ideas
 }
 
 // ---------------------------------------------------------------------------
@@ -213,55 +214,63 @@ async function saveIdeas(
   return out.sort(compareKeywords)
 }
 
-async function research(
+/** The lookup of a query's cached answer (started early by the caller) and its cache key, built once. */
+type CacheLookup = { key: string; cached: Promise<KeywordIdea[] | null> }
+
+function lookUpCache(provider: KeywordProvider, query: ProviderQuery): CacheLookup {
+  const key = keywordCacheKey(provider.id, query)
+  const cached = readCache(key)
+  cached.catch(() => {}) // awaited later, or never when the quota refuses
+  return { key, cached }
+}
+
+/** Ideas for the query (cache or provider), saved as the user's rows; waits for the cache write too. */
+async function fetchAndSaveIdeas(
   userId: string,
   query: ProviderQuery,
   provider: KeywordProvider,
   viaAutoPilot: boolean,
-  cached: Promise<KeywordIdea[] | null>,
+  lookup: CacheLookup,
 ): Promise<SavedKeyword[]> {
-  const { ideas, stored } = await fetchIdeas(provider, query, cached)
+  const { ideas, stored } = await ideasThroughCache(provider, query, lookup.key, lookup.cached)
   const [saved] = await Promise.all([saveIdeas(userId, query, provider.id, ideas, viaAutoPilot), stored])
   return saved
 }
 
 /**
- * Researches a query for a user: provider answer (or the 24-hour cache), then upserts the user's saved rows —
- * a keyword already saved for the same market updates its row and gets a new date, so it sorts as new.
- * Does not touch quotas (Auto Pilot calls this directly; searchKeywords adds the quota).
+ * Researches a query for a user without counting a search (Auto Pilot's research): provider answer (or the
+ * 24-hour cache), then upserts the user's saved rows — a keyword already saved for the same market updates its row
+ * and gets a new date, so it sorts as new. searchKeywordsWithQuota is the counted search of the Keywords screen.
  * Throws KeywordsUnavailableError, KeywordProviderError or InvalidKeywordQueryError.
  */
-export async function researchKeywords(
+export async function researchKeywordsWithoutQuota(
   userId: string,
   q: KeywordQuery,
   opts: { viaAutoPilot: boolean },
-): Promise<Array<typeof schema.savedKeywords.$inferSelect>> {
-  const query = normalize(q)
+): Promise<SavedKeyword[]> {
+  const query = parseKeywordQuery(q)
   const provider = keywordProvider()
   if (!provider) throw new KeywordsUnavailableError()
-  return research(userId, query, provider, opts.viaAutoPilot, readCache(keywordCacheKey(provider.id, query)))
+  return fetchAndSaveIdeas(userId, query, provider, opts.viaAutoPilot, lookUpCache(provider, query))
 }
 
 export type SearchResult =
-  | { ok: true; keywords: Array<typeof schema.savedKeywords.$inferSelect> }
-  | { ok: false; reason: 'quota' | 'provider_error' | 'unavailable' }
+  { ok: true; keywords: SavedKeyword[] } | { ok: false; reason: 'quota' | 'provider_error' | 'unavailable' }
 
 /**
- * A user's keyword search: one unit of the keywordSearches quota (atomic), then researchKeywords. A search that
- * fails at the provider gives its unit back; a cached answer still counts as a search.
- * Throws InvalidKeywordQueryError for input that keywordSearchSchema refuses.
+ * A user's keyword search (the Keywords screen, POST /api/search): one unit of the keywordSearches quota (atomic),
+ * then the research. A search that fails at the provider gives its unit back; a cached answer still counts as a
+ * search. Takes the query as keywordSearchSchema parsed it (the caller validated it for its form or API answer).
  */
-export async function searchKeywords(userId: string, q: KeywordQuery): Promise<SearchResult> {
-  const query = normalize(q)
+export async function searchKeywordsWithQuota(userId: string, query: KeywordSearchInput): Promise<SearchResult> {
   const provider = keywordProvider()
   if (!provider) return { ok: false, reason: 'unavailable' }
   // The cache lookup runs alongside the quota statement (one round trip less); it is used only if the quota allows.
-  const cached = readCache(keywordCacheKey(provider.id, query))
-  cached.catch(() => {})
+  const lookup = lookUpCache(provider, query)
   const quota = await consumeQuota(userId, 'keywordSearches')
   if (!quota.ok) return { ok: false, reason: 'quota' }
   try {
-    return { ok: true, keywords: await research(userId, query, provider, false, cached) }
+    return { ok: true, keywords: await fetchAndSaveIdeas(userId, query, provider, false, lookup) }
   } catch (error) {
     await refundQuota(userId, 'keywordSearches', db, quota).catch((e: unknown) =>
       console.error('[keywords] refund failed:', e),

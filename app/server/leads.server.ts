@@ -1,8 +1,9 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import { HONEYPOT_FIELD } from '#app/lib/seo-tools'
+import { HONEYPOT_FIELD, honeypotFilled } from '#app/lib/honeypot'
 import { SEO_GUIDE } from '#app/lib/seo-guide'
 import { db, schema } from './db.server'
+import type { PublicFailure } from './public-api.server'
 import { getEnv } from './env.server'
 import { mailConfigured, sendMail } from './mail.server'
 import { clientIp, hit } from './rate-limit.server'
@@ -36,15 +37,7 @@ const RESEND_AFTER_MS = 24 * 60 * 60 * 1000
 /** Ebook requests per IP address per hour. */
 export const LEAD_LIMIT = { limit: 5, windowSeconds: 60 * 60 }
 
-export type LeadOutcome =
-  | { ok: true; status: 200; message: string; emailed: boolean }
-  | {
-      ok: false
-      status: 400 | 429 | 502 | 503
-      message: string
-      errors?: Record<string, string>
-      retryAfterSeconds?: number
-    }
+export type LeadOutcome = { ok: true; status: 200; message: string; emailed: boolean } | PublicFailure
 
 export function ebookUrl() {
   return new URL('/ebook', getEnv().APP_URL).toString()
@@ -91,7 +84,7 @@ export async function captureLead(raw: unknown, request: Request): Promise<LeadO
     const message = parsed.error.issues[0]?.message ?? 'Please enter a valid email address.'
     return { ok: false, status: 400, message, errors: { email: message } }
   }
-  if (parsed.data[HONEYPOT_FIELD]) return { ok: false, status: 400, message: LEAD_MESSAGES.failed }
+  if (honeypotFilled(parsed.data)) return { ok: false, status: 400, message: LEAD_MESSAGES.failed }
 
   const limited = await hit(`leads:${clientIp(request)}`, LEAD_LIMIT)
   if (!limited.allowed) {

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
-import { enqueueGeneratePost, jobId, queue, QUEUES } from '#app/jobs/queues.server'
+import { enqueueGeneratePost, removeGeneratePostJob } from '#app/jobs/post-generation.server'
 import {
   containsPattern,
   decodeCursor,
@@ -190,8 +190,7 @@ export async function deletePost(userId: string, postId: string): Promise<boolea
   if (!row) return false
   if (row.status === 'queued' || row.status === 'generating') {
     try {
-      const job = await queue(QUEUES.posts).getJob(jobId('post', postId))
-      if (job && !(await job.isActive())) await job.remove()
+      await removeGeneratePostJob(postId)
     } catch (error) {
       console.error('[library] could not remove the job of a deleted post', error)
     }

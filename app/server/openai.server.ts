@@ -1,5 +1,6 @@
 import OpenAI from 'openai'
 import type { z } from 'zod'
+import { isRetryableStatus } from '#app/lib/http-retry'
 import { getEnv } from './env.server'
 
 /**
@@ -118,7 +119,7 @@ export async function chatText(
 export function isRetryableAiError(error: unknown) {
   if (error instanceof OpenAI.APIError) {
     if (error.status === 429) return error.code !== 'insufficient_quota'
-    return error.status === undefined || error.status >= 500 || error.status === 408 || error.status === 409
+    return error.status === undefined || isRetryableStatus(error.status) || error.status === 409
   }
   return error instanceof OpenAI.APIConnectionError
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import OpenAI from 'openai'
 import { z } from 'zod'
+import { isRetryableStatus } from '#app/lib/http-retry'
 import { renderPostBody } from '#app/lib/markdown'
 import { pickInternalLinks, type LinkTarget } from '#app/lib/content'
 import { assembleArticle, clampText, countWords, slugify, titleWithKeyword } from '#app/lib/posts'
@@ -112,7 +113,7 @@ export function isFinalError(error: unknown): boolean {
   if (error instanceof AiNotConfiguredError) return true
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
     if (error.status === 429) return error.code === 'insufficient_quota'
-    return error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 409
+    return error.status >= 400 && !isRetryableStatus(error.status) && error.status !== 409
   }
   return false
 }

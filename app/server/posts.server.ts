@@ -1,14 +1,15 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm'
-import { enqueueGeneratePost, jobId, queue, QUEUES } from '#app/jobs/queues.server'
+import { enqueueGeneratePost, generatePostJobState, requeueGeneratePost } from '#app/jobs/post-generation.server'
 import { excerpt, POST_MESSAGES, type PostStatus } from '#app/lib/posts'
 import { db, schema } from './db.server'
+import { getEnv } from './env.server'
 import { aiConfigured } from './openai.server'
 import { consumeQuota, refundQuota } from './quota.server'
 
 /**
  * Blog posts: creating one (quota, idempotency, the generation job), reading them for the library, the post page
  * and the API, and the bookkeeping of failures (mark failed + give the quota unit back, exactly once).
- * The generation itself is in post-generation.server.ts, run by the worker.
+ * The generation itself is in posts-pipeline.server.ts, run by the worker (its queue: app/jobs/post-generation).
  */
 const posts = schema.blogPosts
 
@@ -126,24 +127,13 @@ export async function retryPost(
     return { ok: false, reason: 'unavailable' }
   }
   try {
-    await requeueGeneration(postId)
+    await requeueGeneratePost({ postId })
   } catch (error) {
     console.error('[posts] could not re-enqueue the generation job', error)
     await markPostFailed(postId, 'We could not start writing this post.').catch(() => {})
     return { ok: false, reason: 'unavailable' }
   }
   return { ok: true }
-}
-
-/** Enqueues the post's job again: a finished (failed or completed) job with the same id is removed first. */
-async function requeueGeneration(postId: string) {
-  const existing = await queue(QUEUES.posts).getJob(jobId('post', postId))
-  if (existing) {
-    const state = await existing.getState()
-    if (state === 'failed' || state === 'completed') await existing.remove()
-    else return // still waiting, delayed or running: it will pick the post up
-  }
-  await enqueueGeneratePost({ postId })
 }
 
 /**
@@ -249,30 +239,35 @@ export async function getPost(userId: string, postId: string) {
 }
 
 /**
- * A safety net for posts left behind by a lost job (a worker that stalled too often, a job removed by hand): a post
- * still queued or generating long after its creation whose job is gone is queued again; one whose job failed is
- * marked failed (and its quota unit given back).
+ * A safety net for posts left behind by a lost job (Redis failed over and lost the queue, a worker that stalled too
+ * often, a job removed by hand): Postgres is the source of truth. A post still queued or generating
+ * `POST_STALE_AFTER_MS` after its creation whose job is gone is queued again; one whose job failed is marked failed
+ * (and its quota unit given back). Run by the worker's repeatable 'reconcile-stale-posts' job; idempotent, so
+ * several workers may run it at once (the job id of a post's job is fixed, and marking failed happens once).
  */
-export async function reconcileStalePosts(userId: string, olderThanMs = 15 * 60_000) {
+export async function reconcileStalePosts({ limit = 100 }: { limit?: number } = {}) {
   const stale = await db
     .select({ id: posts.id })
     .from(posts)
     .where(
       and(
-        eq(posts.userId, userId),
         inArray(posts.status, ['queued', 'generating']),
-        lt(posts.createdAt, new Date(Date.now() - olderThanMs)),
+        lt(posts.createdAt, new Date(Date.now() - getEnv().POST_STALE_AFTER_MS)),
       ),
     )
-    .limit(10)
+    .orderBy(posts.createdAt)
+    .limit(limit)
+  let requeued = 0
+  let failed = 0
   for (const { id } of stale) {
-    try {
-      const state = await queue(QUEUES.posts).getJobState(jobId('post', id))
-      if (state === 'unknown') await enqueueGeneratePost({ postId: id })
-      else if (state === 'failed') await markPostFailed(id, 'Writing this post stopped unexpectedly.')
-    } catch (error) {
-      console.error('[posts] could not check a stale post', error)
-      return
+    const state = await generatePostJobState(id)
+    if (state === 'unknown') {
+      await enqueueGeneratePost({ postId: id })
+      requeued++
+    } else if (state === 'failed') {
+      await markPostFailed(id, 'Writing this post stopped unexpectedly.')
+      failed++
     }
   }
+  return { checked: stale.length, requeued, failed }
 }

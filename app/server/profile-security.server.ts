@@ -1,11 +1,6 @@
 import { json } from '@remix-run/node'
-import {
-  ACCOUNT_MESSAGES,
-  changePasswordSchema,
-  deleteAccountSchema,
-  describeErrors,
-  type FieldErrors,
-} from '#app/lib/account-schemas'
+import { ACCOUNT_MESSAGES, changePasswordSchema, deleteAccountSchema } from '#app/lib/account-schemas'
+import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
 import { deleteAccount } from './account-data.server'
 import { changePassword, endSessionByPublicId, endSessions, listSessions } from './account-security.server'
 import type { schema } from './db.server'

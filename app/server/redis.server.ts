@@ -22,7 +22,7 @@ export function createRedis(options: RedisOptions = {}): Redis {
     ...options,
   })
   client.on('error', (err) => {
-    if (process.env.LOG_LEVEL === 'debug') console.error('[redis]', err.message)
+    if (getEnv().LOG_LEVEL === 'debug') console.error('[redis]', err.message)
   })
   return client
 }

@@ -4,7 +4,8 @@ import { COUNTRY_OPTIONS, languageIso } from '#app/lib/markets'
 import { bareDomain, normalizeSerpKeyword, serpDay, type SerpItem, type SerpResult } from '#app/lib/serp'
 import { db, schema } from './db.server'
 import { getEnv, services } from './env.server'
-import { fetchJson, isRetryableStatus, retryAfterMs, withRetries, type Outcome } from './keyword-providers/http'
+import { isRetryableStatus, retryAfterMs } from '#app/lib/http-retry'
+import { fetchJson, withRetries, type Outcome } from './keyword-providers/http'
 import { KeywordProviderError } from './keyword-providers/types'
 
 /**

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
-import { generateWebhookSecret } from '#app/server/webhooks.server'
+import { generateWebhookSecret } from '#app/server/autopilot-webhooks.server'
 import { startReceiver, type Receiver } from '#tests/setup/autopilot-helpers'
 import { ownClientIp, signedIn } from '#tests/setup/browser'
 

@@ -10,7 +10,7 @@ import {
 } from '#app/lib/keywords'
 import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { db, schema } from '#app/server/db.server'
-import { researchKeywords } from '#app/server/keywords.server'
+import { researchKeywordsWithoutQuota } from '#app/server/keywords.server'
 import { fakeControl } from '#tests/fakes/client'
 import type { RecordedRequest } from '#tests/fakes/http'
 import { api, appUrl, createTestUser, type TestUser } from '#tests/setup/app'
@@ -331,7 +331,7 @@ describe('keywords', () => {
     it('hides keywords found by Auto Pilot, which researchKeywords saves without counting a search', async () => {
       const user = await createTestUser()
       const query = uniqueQuery()
-      const rows = await researchKeywords(
+      const rows = await researchKeywordsWithoutQuota(
         user.id,
         { query, countryCode: '2840', languageCode: '1000' },
         { viaAutoPilot: true },

@@ -474,6 +474,50 @@ describe('posts: failures, retries and a killed worker', () => {
     expect(await blogPostCount(user.id)).toBe(1)
   })
 
+  it("a queued post whose job Redis lost is re-enqueued by the worker's repeatable job and written once, with several workers", async () => {
+    const user = await createTestUser()
+    const t = tag()
+    const prefix = `${process.env.QUEUE_PREFIX}-reconcile-${t}`
+    const keyword = `lost job ${t}`
+    // A post queued ten minutes ago (Postgres is the source of truth)...
+    const [post] = await db
+      .insert(schema.blogPosts)
+      .values({
+        userId: user.id,
+        requestKey: `lost-${t}`,
+        keyword,
+        language: 'English',
+        title: keyword,
+        createdAt: new Date(Date.now() - 10 * 60_000),
+      })
+      .returning()
+    const postId = post!.id
+    // ...whose job was in Redis and then flushed, as after a failover that lost the queue.
+    const q = postQueue(prefix)
+    await q.add('generate-post', { postId }, { jobId: jobId('post', postId), delay: 3_600_000 })
+    expect(await q.getJobState(jobId('post', postId))).toBe('delayed')
+    await q.obliterate({ force: true })
+    expect(await q.getJobState(jobId('post', postId))).toBe('unknown')
+
+    // Two workers on that queue, both running the reconciliation often; posts count as stale after 5 minutes.
+    const settings = { QUEUE_PREFIX: prefix, POST_RECONCILE_EVERY_MS: '500', POST_STALE_AFTER_MS: '300000' }
+    const workers = await Promise.all([startWorker(settings), startWorker(settings)])
+    for (const worker of workers) cleanups.push(() => worker.stop('SIGKILL'))
+    const done = await waitForStatus(postId, 'completed', 90_000)
+    await Promise.all(workers.map((worker) => worker.stop('SIGTERM')))
+
+    const job = await q.getJob(jobId('post', postId))
+    expect(await job!.getState()).toBe('completed')
+    expect(job!.attemptsMade).toBe(1)
+    // Written once: one outline request, one request per section.
+    const calls = await modelRequests(t)
+    expect(calls.filter((r) => !isSection(r))).toHaveLength(1)
+    expect(calls.filter(isSection)).toHaveLength(
+      Object.keys(done.steps as object).filter((k) => k.startsWith('section:')).length,
+    )
+    expect(done.quotaRefunded).toBe(false)
+  }, 180_000) // two extra worker processes start
+
   it('a worker killed (SIGKILL) mid-generation leaves the job to another worker: exactly one post, nothing paid twice', async () => {
     const user = await createTestUser()
     const t = tag()

@@ -1,4 +1,4 @@
-import type { AutopilotPublishJob } from '#app/jobs/queues.server'
+import type { AutopilotPublishJob } from '#app/jobs/autopilot.server'
 import { publishAutopilotPost } from '#app/server/autopilot.server'
 import type { ProcessorContext } from '../context'
 

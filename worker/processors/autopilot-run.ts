@@ -1,5 +1,5 @@
 import { scheduledTimeOf, slotFor } from '#app/lib/autopilot'
-import type { AutopilotRunJob } from '#app/jobs/queues.server'
+import type { AutopilotRunJob } from '#app/jobs/autopilot.server'
 import { runAutopilot, unscheduleRuns } from '#app/server/autopilot.server'
 import type { ProcessorContext } from '../context'
 

@@ -1,6 +1,8 @@
 import { UnrecoverableError, Worker } from 'bullmq'
 import OpenAI from 'openai'
-import { enqueueAutopilotPublish, queue, QUEUES, type GeneratePostJob } from '#app/jobs/queues.server'
+import { parseRetryAfter } from '#app/lib/http-retry'
+import { enqueueAutopilotPublish } from '#app/jobs/autopilot.server'
+import { pausePostGeneration, type GeneratePostJob } from '#app/jobs/post-generation.server'
 import { markPostFailed } from '#app/server/posts.server'
 import { failureReason, generatePost, isFinalError } from '#app/server/posts-pipeline.server'
 import type { ProcessorContext } from '../context'
@@ -25,8 +27,8 @@ export function slowDownMs(error: unknown, slowdowns: number): number | null {
   const headers = error.headers
   const ms = Number(headers?.get('retry-after-ms'))
   if (Number.isFinite(ms) && ms > 0) return Math.min(MAX_SLOWDOWN_MS, Math.max(ms, 250))
-  const seconds = Number(headers?.get('retry-after'))
-  if (Number.isFinite(seconds) && seconds > 0) return Math.min(MAX_SLOWDOWN_MS, seconds * 1000)
+  const retryAfter = parseRetryAfter(headers?.get('retry-after'))
+  if (retryAfter) return Math.min(MAX_SLOWDOWN_MS, retryAfter)
   return backoff
 }
 
@@ -44,7 +46,7 @@ export async function processGeneratePost(data: GeneratePostJob, ctx: ProcessorC
     const pause = slowDownMs(error, slowdowns)
     if (pause !== null && slowdowns < MAX_SLOWDOWNS) {
       ctx.log('model asks us to slow down: pausing the post queue', { postId: data.postId, ms: pause })
-      await queue(QUEUES.posts).rateLimit(pause)
+      await pausePostGeneration(pause)
       throw Worker.RateLimitError()
     }
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1)

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
-import type { PingJob } from '#app/jobs/queues.server'
+import type { PingJob } from '#app/jobs/system.server'
 import type { ProcessorContext } from '../context'
 
 /** The trivial job: marks a ping row as processed, proving web → Redis → worker → Postgres. */

@@ -1,5 +1,5 @@
-import type { DeliverWebhookJob } from '#app/jobs/queues.server'
-import { processDelivery } from '#app/server/webhooks.server'
+import { webhookAttemptOf, type DeliverWebhookJob } from '#app/jobs/webhook-delivery.server'
+import { processDelivery } from '#app/server/autopilot-webhooks.server'
 import type { ProcessorContext } from '../context'
 
 /**
@@ -7,6 +7,5 @@ import type { ProcessorContext } from '../context'
  * (`webhook-<deliveryId>-<attempt>`); retries are scheduled by processDelivery as new delayed jobs.
  */
 export async function processWebhookDelivery(data: DeliverWebhookJob, ctx: ProcessorContext) {
-  const attempt = Number(/-(\d+)$/.exec(ctx.job.id ?? '')?.[1] ?? 0)
-  return processDelivery(data.deliveryId, attempt, ctx.log)
+  return processDelivery(data.deliveryId, webhookAttemptOf(ctx.job), ctx.log)
 }

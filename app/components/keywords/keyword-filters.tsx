@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation, useSubmit } from '@remix-run/react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { useHydrated } from '#app/components/create-post-button'
+import { useHydrated } from '#app/components/ui/use-hydrated'
 import { ConfirmDialog } from '#app/components/ui/confirm-dialog'
 import { SelectField } from '#app/components/ui/field'
 import { DIFFICULTY_FILTERS, MAX_BULK_KEYWORDS } from '#app/lib/library'

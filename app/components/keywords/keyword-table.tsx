@@ -2,9 +2,9 @@ import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { CreatePostButton, usePageKey } from '#app/components/create-post-button'
 import { DEFAULT_ORDER, withParams, type KeywordSort, type SortOrder } from '#app/lib/library'
+import { difficultyBand } from '#app/lib/difficulty'
 import {
   COMPETITION_TOOLTIP,
-  difficultyBand,
   DIFFICULTY_TOOLTIP,
   ESTIMATE_TOOLTIP,
   formatSearchDate,

@@ -1,11 +1,12 @@
 import { Link, useActionData, useFetcher } from '@remix-run/react'
-import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react'
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react'
 import { Field } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
-import { HONEYPOT_FIELD, MAX_INPUT_LENGTH } from '#app/lib/seo-tools'
+import { MAX_INPUT_LENGTH } from '#app/lib/seo-tools'
 import { IconCard, NumberedSteps } from './cards'
 import { TRIAL_NOTE } from './content'
 import { Icon, type IconName } from './icons'
+import { Honeypot } from '#app/components/ui/honeypot'
 
 /**
  * The building blocks of the free-tool pages. A tool's form is a fetcher form: with JavaScript it submits in the
@@ -36,17 +37,6 @@ export function useToolRun<T>() {
     values: latest?.values ?? {},
     resultRef,
   }
-}
-
-/** Invisible to people (off-screen, not focusable, hidden from screen readers); bots fill it in. */
-export function Honeypot() {
-  const id = useId()
-  return (
-    <div aria-hidden="true" className="absolute -left-[10000px] top-auto h-px w-px overflow-hidden">
-      <label htmlFor={id}>Leave this field empty</label>
-      <input id={id} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
-    </div>
-  )
 }
 
 export function ToolHero({

@@ -1,5 +1,6 @@
 import { languageIso } from '#app/lib/markets'
-import { fetchJson, isRetryableStatus, retryAfterMs, withRetries, type Outcome } from './http'
+import { isRetryableStatus, retryAfterMs } from '#app/lib/http-retry'
+import { fetchJson, withRetries, type Outcome } from './http'
 import { IDEAS_PER_SEARCH, type KeywordIdea, type KeywordProvider, type ProviderQuery } from './types'
 
 /**

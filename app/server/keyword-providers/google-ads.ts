@@ -1,4 +1,5 @@
-import { durationMs, fetchJson, isRetryableStatus, retryAfterMs, withRetries, type Outcome } from './http'
+import { isRetryableStatus, retryAfterMs } from '#app/lib/http-retry'
+import { durationMs, fetchJson, withRetries, type Outcome } from './http'
 import { IDEAS_PER_SEARCH, type KeywordIdea, type KeywordProvider, type ProviderQuery } from './types'
 
 /**

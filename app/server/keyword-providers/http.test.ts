@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { durationMs, isRetryableStatus, retryAfterMs, withRetries, type Outcome } from './http'
+import { isRetryableStatus, retryAfterMs } from '#app/lib/http-retry'
+import { durationMs, withRetries, type Outcome } from './http'
 import { KeywordProviderError } from './types'
 
 describe('retry hints', () => {

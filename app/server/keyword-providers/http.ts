@@ -3,7 +3,7 @@ import { KeywordProviderError } from './types'
 
 /**
  * Bounded retries for provider calls: at most MAX_ATTEMPTS tries within a total budget. Network errors, timeouts,
- * 408/429/5xx (and whatever a provider's `classify` calls retryable) are tried again after the provider's own hint
+ * 408/429/5xx (isRetryableStatus of #app/lib/http-retry, and whatever a provider calls retryable) are tried again after the provider's own hint
  * (Retry-After, Google's retryDelay) or an exponential backoff with jitter. A hint longer than the remaining
  * budget ends the call at once: waiting longer than the user would is pointless.
  */
@@ -29,19 +29,6 @@ export async function fetchJson(url: string, init: RequestInit, signal: AbortSig
     }
   }
   return { status: res.status, headers: res.headers, body }
-}
-
-export function isRetryableStatus(status: number) {
-  return status === 408 || status === 429 || status >= 500
-}
-
-/** Retry-After in seconds or as an HTTP date, in milliseconds. */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const value = headers.get('retry-after')
-  if (!value) return undefined
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000)
-  const at = Date.parse(value)
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
 }
 
 /** A protobuf Duration string such as "30s" or "1.5s", in milliseconds. */

@@ -1,14 +1,15 @@
 import crypto from 'node:crypto'
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
-import { formatWindow, isRetryableStatus, parseRetryAfter, retryDelayMs } from '#app/lib/autopilot'
-import { enqueueDeliverWebhook, jobId, queue, QUEUES } from '#app/jobs/queues.server'
+import { formatWindow, retryDelayMs } from '#app/lib/autopilot'
+import { isRetryableStatus, parseRetryAfter } from '#app/lib/http-retry'
+import { enqueueWebhookDelivery, removeWebhookDeliveryJob } from '#app/jobs/webhook-delivery.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
 import { BlockedAddressError, guardedPost, RequestTimeoutError } from './ssrf.server'
 
 /**
- * Webhook delivery to the Standard Webhooks specification (v1): every message has a `webhook-id` that stays the
- * same on every retry, a `webhook-timestamp` of the attempt and a `webhook-signature` `v1,<base64 HMAC-SHA256>`
+ * Auto Pilot's outgoing webhooks (Stripe's incoming ones are handled in billing.server.ts), delivered to the
+ * Standard Webhooks specification (v1): every message has a `webhook-id` that stays the same on every retry, a `webhook-timestamp` of the attempt and a `webhook-signature` `v1,<base64 HMAC-SHA256>`
  * of `id.timestamp.body` keyed with the user's `whsec_` secret. The body is stored with the delivery, so every
  * retry sends the very same bytes. "Claim, then send": a delivery row per (post, event) with a unique message id,
  * and every attempt is claimed with a conditional UPDATE, so two worker processes never make the same attempt.
@@ -113,7 +114,7 @@ export async function createDelivery(input: {
     .onConflictDoNothing({ target: schema.webhookDeliveries.messageId })
     .returning()
   if (!row) return null
-  if (!disabled) await enqueueDeliverWebhook({ deliveryId: row.id }, { attempt: 0 })
+  if (!disabled) await enqueueWebhookDelivery({ deliveryId: row.id }, { attempt: 0 })
   return row
 }
 
@@ -163,8 +164,8 @@ export async function redeliver(userId: string, deliveryId: string): Promise<Web
     .returning()
   if (!row) return { ok: false, message: 'This delivery cannot be redelivered right now.' }
   // A finished job of an attempt that was skipped (the endpoint got disabled) may still hold this job id.
-  await queue(QUEUES.webhooks).remove(jobId('webhook', row.id, String(row.attempts)))
-  await enqueueDeliverWebhook({ deliveryId: row.id }, { attempt: row.attempts })
+  await removeWebhookDeliveryJob(row.id, row.attempts)
+  await enqueueWebhookDelivery({ deliveryId: row.id }, { attempt: row.attempts })
   return { ok: true }
 }
 
@@ -443,6 +444,6 @@ export async function processDelivery(
     .update(schema.webhookDeliveries)
     .set({ ...base, lastError: outcome.error.slice(0, 500), nextAttemptAt: new Date(Date.now() + delay) })
     .where(and(eq(schema.webhookDeliveries.id, deliveryId), eq(schema.webhookDeliveries.status, 'pending')))
-  await enqueueDeliverWebhook({ deliveryId }, { attempt: attemptNumber + 1, delay })
+  await enqueueWebhookDelivery({ deliveryId }, { attempt: attemptNumber + 1, delay })
   return { outcome: 'retry scheduled' as const, delay }
 }
