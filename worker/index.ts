@@ -13,6 +13,14 @@ import { processAutopilotRun } from './processors/autopilot-run'
 import { processWebhookDelivery } from './processors/webhook-deliver'
 import { restoreSchedules } from '#app/server/autopilot.server'
 import { registry } from './registry'
+import { RANKINGS_JOBS, rankingsPayloads, scheduleRankings } from '#app/jobs/rankings.server'
+import {
+  processRankingsTick,
+  processRankingsWeekly,
+  processRefreshPost,
+  processSearchConsoleAll,
+  processSearchConsolePull,
+} from './processors/rankings'
 
 /**
  * The worker process: one BullMQ worker per queue. Handlers are registered by job name in ./registry
@@ -23,6 +31,21 @@ registry.register(QUEUES.posts, 'generate-post', payloads.generatePost, processG
 registry.register(QUEUES.autopilot, 'run', payloads.autopilotRun, processAutopilotRun)
 registry.register(QUEUES.autopilot, 'publish-post', payloads.autopilotPublish, processAutopilotPublish)
 registry.register(QUEUES.webhooks, 'deliver-webhook', payloads.deliverWebhook, processWebhookDelivery)
+registry.register(QUEUES.rankings, RANKINGS_JOBS.tick, rankingsPayloads.tick, processRankingsTick)
+registry.register(
+  QUEUES.rankings,
+  RANKINGS_JOBS.searchConsoleAll,
+  rankingsPayloads.searchConsoleAll,
+  processSearchConsoleAll,
+)
+registry.register(
+  QUEUES.rankings,
+  RANKINGS_JOBS.searchConsolePull,
+  rankingsPayloads.searchConsolePull,
+  processSearchConsolePull,
+)
+registry.register(QUEUES.rankings, RANKINGS_JOBS.weekly, rankingsPayloads.weekly, processRankingsWeekly)
+registry.register(QUEUES.rankings, RANKINGS_JOBS.refreshPost, rankingsPayloads.refreshPost, processRefreshPost)
 
 const env = getEnv()
 const workerId = `${os.hostname()}-${process.pid}`
@@ -34,6 +57,7 @@ const concurrency: Record<QueueName, number> = {
   [QUEUES.posts]: Number(process.env.POST_WORKER_CONCURRENCY ?? 4),
   [QUEUES.autopilot]: 2,
   [QUEUES.webhooks]: 8,
+  [QUEUES.rankings]: 2,
 }
 
 const workers: Worker[] = []
@@ -71,6 +95,12 @@ log('worker started', { queues: Object.values(QUEUES) })
 restoreSchedules().then(
   (result) => log('auto pilot schedules checked', result),
   (error: Error) => log('could not check auto pilot schedules', { error: error.message }),
+)
+
+// Rank tracking, Search Console and the weekly digest run on repeating schedules.
+scheduleRankings().then(
+  () => log('rankings schedules set'),
+  (error: Error) => log('could not set the rankings schedules', { error: error.message }),
 )
 
 let stopping = false

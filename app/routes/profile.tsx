@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { FormMessage } from '#app/components/auth-layout'
+import { RankingsCard } from '#app/components/rankings-card'
 import { SubscriptionCard } from '#app/components/subscription-card'
 import { PageHeader } from '#app/components/ui/dialog'
 import { CustomerFields, MarketSelects, WebsiteField } from '#app/components/business-fields'
@@ -19,6 +20,8 @@ import {
 } from '#app/lib/account-schemas'
 import { profileFields, updateProfile } from '#app/server/account.server'
 import { getUsageSummary } from '#app/server/quota.server'
+import { digestEnabled, setDigestEnabled } from '#app/server/rankings-insights.server'
+import { trackingUsage } from '#app/server/rankings.server'
 import { requireUser } from '#app/server/session.server'
 import { TOAST_MS, toast } from '#app/server/toast.server'
 
@@ -27,9 +30,11 @@ export const meta: MetaFunction = () => [{ title: 'Profile | Rankwell' }, { name
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
   const { stripeCustomerId: _hidden, ...summary } = await getUsageSummary(user.id)
+  const [tracking, digest] = await Promise.all([trackingUsage(user.id), digestEnabled(user.id)])
   return json({
     profile: profileFields(user),
     summary,
+    rankings: { ...tracking, digestEnabled: digest },
     editing: new URL(request.url).searchParams.get('edit') === '1',
   })
 }
@@ -40,6 +45,14 @@ type ActionData = { message: string; errors: FieldErrors; values: Values }
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
   const form = await request.formData()
+  if (form.get('intent') === 'rankings-digest') {
+    const on = form.get('digest') === 'on'
+    await setDigestEnabled(user.id, on)
+    return toast().redirectWithSuccess('/profile', {
+      message: on ? 'You will get the weekly rankings e-mail.' : 'Weekly rankings e-mail turned off.',
+      duration: TOAST_MS,
+    })
+  }
   if (form.get('intent') !== 'update-profile') return json<ActionData | null>(null, { status: 400 })
   const text = formFields(form, ['name'] as const)
   const market = marketFieldsFromForm(form)
@@ -68,7 +81,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export default function Profile() {
-  const { profile, summary, editing } = useLoaderData<typeof loader>()
+  const { profile, summary, editing, rankings } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const failed = actionData ?? null
   const values: Values = failed?.values ?? { name: profile.name, ...businessValues(profile) }
@@ -149,6 +162,7 @@ export default function Profile() {
 
         <div className="space-y-6">
           <SubscriptionCard summary={summary} />
+          <RankingsCard tracked={rankings.tracked} limit={rankings.limit} digestEnabled={rankings.digestEnabled} />
           <section className="card" aria-labelledby="session-title">
             <h2 id="session-title" className="text-lg font-semibold">
               Session
