@@ -164,6 +164,40 @@ export function stripeControl(env: Env = process.env) {
   }
 }
 
+// --- DataForSEO SERP extras -----------------------------------------------------
+
+export function serpControl(env: Env = process.env) {
+  const url = baseUrl('dataforseo', env)
+  return {
+    ...fakeControl('dataforseo', env),
+    /** Puts `url` at organic `position` for `keyword` (every market) until moved; `position: null` removes it. */
+    place: (p: {
+      keyword: string
+      url: string
+      position: number | null
+      domain?: string
+      title?: string
+      description?: string
+    }) => call<{ ok: true }>(`${url}/__control/serp/place`, 'POST', p),
+    clearPlacements: () => call<{ ok: true }>(`${url}/__control/serp/place`, 'DELETE'),
+    /** The top 10 of every SERP point at pages of this server (the web fake); null restores example domains. */
+    pages: (baseUrl: string | null) => call<{ ok: true }>(`${url}/__control/serp/pages`, 'POST', { baseUrl }),
+    /** Extra latency of the SERP endpoint only. */
+    latency: (ms: number) => call<{ ok: true }>(`${url}/__control/serp/latency`, 'POST', { ms }).then(() => undefined),
+    /** The SERP endpoint fails: HTTP status (500…), 'timeout' (never answers) or 'junk' (200 with non-JSON). */
+    fail: (kind: number | 'timeout' | 'junk', times = 10) =>
+      call<{ ok: true }>(
+        `${url}/__control/enqueue`,
+        'POST',
+        kind === 'timeout'
+          ? { hang: true, path: '/serp/', times }
+          : kind === 'junk'
+            ? { status: 200, body: '<html>not json</html>', path: '/serp/', times }
+            : { status: kind, path: '/serp/', times },
+      ),
+  }
+}
+
 // --- Google OAuth extras --------------------------------------------------------
 
 export function googleOAuthControl(env: Env = process.env) {

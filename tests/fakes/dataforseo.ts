@@ -7,6 +7,7 @@
  *   POST /v3/dataforseo_labs/google/bulk_keyword_difficulty/live
  *   POST /v3/keywords_data/google_ads/keywords_for_keywords/live
  *   POST /v3/keywords_data/google_ads/search_volume/live
+ *   POST /v3/serp/google/organic/live/advanced (see ./serp.ts, with its /__control/serp/* routes)
  * A seed containing "emptyresult" yields zero items.
  */
 import { randomBytes } from 'node:crypto'
@@ -18,13 +19,17 @@ import {
   type FakeHandle,
   type FakeOptions,
   type FakeRequest,
+  sleep,
 } from './http'
+import { newSerpState, serpControl, serpTask, SerpTaskError } from './serp'
 import { generateIdeas, isEmptySeed, keywordMetrics, normalizeKeyword, type KeywordIdea } from './keywords'
 
 export interface DataForSeoOptions extends FakeOptions {
   /** When set, only this login/password pair is accepted; otherwise any non-empty pair. */
   login?: string
   password?: string
+  /** Base URL of the web fake: the top 10 of every SERP point at its pages. */
+  pagesBaseUrl?: string
 }
 
 export type DataForSeoFakeHandle = FakeHandle
@@ -480,7 +485,27 @@ const ENDPOINTS: Record<string, Endpoint> = {
   },
 }
 
+const SERP_PATH = '/v3/serp/google/organic/live/advanced'
+
 export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<DataForSeoFakeHandle> {
+  const serp = newSerpState(opts.pagesBaseUrl ?? null)
+  const endpoints: Record<string, Endpoint> = {
+    ...ENDPOINTS,
+    [SERP_PATH]: {
+      api: 'serp',
+      fn: 'live',
+      se: { se: 'google', se_type: 'organic' },
+      run: (task) => {
+        try {
+          return serpTask(serp, task)
+        } catch (error) {
+          if (error instanceof SerpTaskError) throw new TaskError(error.code, error.message)
+          throw error
+        }
+      },
+      costPerTask: 0.002,
+    },
+  }
   function authorized(ctx: FakeRequest): boolean {
     const creds = basicCredentials(ctx.headers)
     if (!creds || creds.user.length === 0 || creds.pass.length === 0) return false
@@ -540,6 +565,18 @@ export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<Dat
   const handle = await startFakeServer(
     {
       name: 'dataforseo',
+      control: (ctx, sub) => {
+        const answer = serpControl(serp, ctx.method, sub, ctx.body)
+        if (!answer) return false
+        sendJson(ctx.res, answer.status, answer.body)
+        return true
+      },
+      onReset: () => {
+        const fresh = newSerpState(opts.pagesBaseUrl ?? null)
+        serp.placements = fresh.placements
+        serp.pagesBaseUrl = fresh.pagesBaseUrl
+        serp.latencyMs = 0
+      },
       defaultErrorBody: (status) => ({
         version: VERSION,
         status_code:
@@ -560,7 +597,7 @@ export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<Dat
         tasks_error: 0,
         tasks: null,
       }),
-      handler: (ctx) => {
+      handler: async (ctx) => {
         const started = Date.now()
         const path = ctx.path.replace(/\/+$/, '')
         if (!authorized(ctx)) {
@@ -576,7 +613,8 @@ export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<Dat
           })
           return
         }
-        const ep = ENDPOINTS[path]
+        const ep = endpoints[path]
+        if (path === SERP_PATH && serp.latencyMs > 0) await sleep(serp.latencyMs)
         if (!ep || ctx.method !== 'POST') {
           sendJson(ctx.res, 404, {
             version: VERSION,
