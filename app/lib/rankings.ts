@@ -2,6 +2,8 @@
  * Rankings, the parts shared by the server and the screens: day arithmetic, keyword normalisation for the daily
  * check list, domain matching, the table's figures, and plan limits for tracked keywords.
  */
+import { normalizeSerpKeyword } from './serp'
+
 export const TRACKED_KEYWORD_LIMITS = { trial: 10, premium: 200 } as const
 
 export const RANKINGS_MESSAGES = {
@@ -20,10 +22,8 @@ export const RANKINGS_MESSAGES = {
   refreshUnavailable: 'This post cannot be refreshed right now.',
 } as const
 
-/** Trimmed, lower case, single spaces (the SERP cache's key): one daily check per keyword and market. */
-export function normalizeKeyword(keyword: string): string {
-  return keyword.normalize('NFC').trim().toLocaleLowerCase('en-US').replace(/\s+/gu, ' ')
-}
+/** The SERP cache's key (trimmed, lower case, single spaces): one daily check per keyword and market. */
+export const normalizeKeyword = normalizeSerpKeyword
 
 /** UTC calendar day, YYYY-MM-DD. */
 export function utcDay(date: Date): string {
