@@ -110,3 +110,17 @@ export function formatPosition(point: PositionPoint | undefined): string {
   if (point.position === null) return 'Not in top 100'
   return String(point.position)
 }
+
+export type SuggestionReason =
+  | { kind: 'slipped'; from: number | null; to: number | null }
+  | { kind: 'clicks_down'; before: number; after: number }
+  | { kind: 'striking_distance'; queries: number }
+
+export type StrikingQuery = { query: string; impressions: number; position: number }
+
+export function describeReason(reason: SuggestionReason): string {
+  if (reason.kind === 'slipped')
+    return `Slipped from position ${reason.from ?? '–'} to ${reason.to ?? 'outside the top 100'} in 28 days`
+  if (reason.kind === 'clicks_down') return `Clicks fell from ${reason.before} to ${reason.after} (28 days)`
+  return `${reason.queries} striking-distance ${reason.queries === 1 ? 'query' : 'queries'} not covered`
+}

@@ -3,11 +3,11 @@ import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { PositionChart, Sparkline } from '#app/components/rank-chart'
 import { PageHeader } from '#app/components/ui/dialog'
 import { SubmitButton } from '#app/components/ui/submit-button'
-import { formatChange, formatPosition, RANKINGS_MESSAGES } from '#app/lib/rankings'
+import { describeReason, formatChange, formatPosition, RANKINGS_MESSAGES } from '#app/lib/rankings'
 import { enqueueRankingsTick, enqueueRefreshPost, enqueueSearchConsolePull } from '#app/jobs/rankings.server'
 import { db, schema } from '#app/server/db.server'
 import { services } from '#app/server/env.server'
-import { describeReason, listSuggestions, reopenSuggestion, startRefresh } from '#app/server/rankings-insights.server'
+import { listSuggestions, reopenSuggestion, startRefresh } from '#app/server/rankings-insights.server'
 import {
   keywordHistory,
   listRankings,

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { renderPostBody } from '#app/lib/markdown'
 import { cleanSectionBody } from '#app/lib/posts'
-import { addDays, isoWeek, utcDay } from '#app/lib/rankings'
+import { addDays, describeReason, isoWeek, utcDay, type StrikingQuery, type SuggestionReason } from '#app/lib/rankings'
 import { db, schema, sqlClient } from './db.server'
 import { getEnv } from './env.server'
 import { mailConfigured, sendMail } from './mail.server'
@@ -15,13 +15,6 @@ const SLIP_POSITIONS = 5
 const CLICK_DROP = 0.3
 const STRIKING_MIN_IMPRESSIONS = 50
 const STRIKING_MAX_QUERIES = 3
-
-export type SuggestionReason =
-  | { kind: 'slipped'; from: number | null; to: number | null }
-  | { kind: 'clicks_down'; before: number; after: number }
-  | { kind: 'striking_distance'; queries: number }
-
-export type StrikingQuery = { query: string; impressions: number; position: number }
 
 /** Whether a query's words all appear in the post (then it is covered and not suggested). */
 export function covers(markdown: string, query: string) {
@@ -134,13 +127,6 @@ export async function listSuggestions(userId: string) {
     reasons: r.reasons as SuggestionReason[],
     queries: r.queries as StrikingQuery[],
   }))
-}
-
-export function describeReason(reason: SuggestionReason): string {
-  if (reason.kind === 'slipped')
-    return `Slipped from position ${reason.from ?? '–'} to ${reason.to ?? 'outside the top 100'} in 28 days`
-  if (reason.kind === 'clicks_down') return `Clicks fell from ${reason.before} to ${reason.after} (28 days)`
-  return `${reason.queries} striking-distance ${reason.queries === 1 ? 'query' : 'queries'} not covered`
 }
 
 /** Claims a suggestion for refreshing (only an open one of this user): the job does the work. */

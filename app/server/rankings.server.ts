@@ -251,8 +251,10 @@ async function recordGap(keywordNorm: string, countryCode: string, languageCode:
 
 type Claimed = { keyword_norm: string; country_code: string; language_code: string; day: string; attempts: number }
 
-async function claimNext(day: string, now: Date): Promise<Claimed | undefined> {
-  const staleBefore = new Date(now.getTime() - STALE_CLAIM_MS)
+async function claimNext(day: string, at: Date): Promise<Claimed | undefined> {
+  // Raw queries take times as ISO strings (drizzle's postgres driver passes timestamps through untouched).
+  const now = at.toISOString()
+  const staleBefore = new Date(at.getTime() - STALE_CLAIM_MS).toISOString()
   const [row] = await sqlClient()<Claimed[]>`
     update rank_checks c set status = 'running', claimed_at = ${now}, attempts = c.attempts + 1
     from (
@@ -372,7 +374,7 @@ export async function runRankChecks(opts: { day: string; now: Date; max: number 
       await recordGap(check.keyword_norm, check.country_code, check.language_code, check.day)
       result.failed++
     } else {
-      const retryAt = new Date(opts.now.getTime() + 30 * 60_000 * 2 ** (check.attempts - 1))
+      const retryAt = new Date(opts.now.getTime() + 30 * 60_000 * 2 ** (check.attempts - 1)).toISOString()
       await db.execute(
         sql`update rank_checks set status = 'pending', error = ${answer.reason}, next_attempt_at = ${retryAt} where ${key}`,
       )

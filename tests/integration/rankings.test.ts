@@ -75,12 +75,9 @@ async function positions(trackedId: string) {
 /** Waits until no rankings job is waiting or running (the ones the API starts on the real clock). */
 async function idle() {
   const q = queue(QUEUES.rankings)
-  await waitFor(
-    async () => (await q.getActiveCount()) + (await q.getWaitingCount()) + (await q.getDelayedCount()) === 0,
-    {
-      timeout: 30_000,
-    },
-  )
+  await waitFor(async () => (await q.getActiveCount()) + (await q.getWaitingCount()) === 0, {
+    timeout: 30_000,
+  })
 }
 
 async function tick(now: string) {
