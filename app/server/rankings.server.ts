@@ -23,7 +23,6 @@ import { getSerp } from './serp.server'
  */
 const tk = schema.trackedKeywords
 const kp = schema.keywordPositions
-const checks = schema.rankChecks
 
 /** Attempts of one check within its day before the day is recorded as a gap. */
 export const MAX_CHECK_ATTEMPTS = 4
