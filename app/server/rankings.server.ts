@@ -553,7 +553,7 @@ export async function keywordHistory(userId: string, id: string, opts: { days?: 
   >`
     select day, status, position, url from keyword_positions
     where tracked_keyword_id = ${row.id}
-      and day >= to_char((select max(day) from keyword_positions where tracked_keyword_id = ${row.id})::date - ${days}, 'YYYY-MM-DD')
+      and day >= to_char((select max(day) from keyword_positions where tracked_keyword_id = ${row.id})::date - ${days}::int, 'YYYY-MM-DD')
     order by day`
   return { keyword: row, points }
 }
@@ -564,7 +564,7 @@ export async function pageTraffic(userId: string, page: string | null, days = 36
   const rows = await sqlClient()<{ day: string; clicks: number; impressions: number }[]>`
     select day, sum(clicks)::int as clicks, sum(impressions)::int as impressions from search_console_stats
     where user_id = ${userId} and page = ${page}
-      and day >= to_char((select max(day) from search_console_stats where user_id = ${userId})::date - ${days}, 'YYYY-MM-DD')
+      and day >= to_char((select max(day) from search_console_stats where user_id = ${userId})::date - ${days}::int, 'YYYY-MM-DD')
     group by day order by day`
   return rows.map((r) => ({ day: r.day, clicks: r.clicks, impressions: r.impressions }))
 }
