@@ -3,9 +3,9 @@ import { Await, Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { Suspense, useEffect, useRef, useState } from 'react'
 import { PostCard, type PostCardData } from '#app/components/post-card'
 import { PageHeader } from '#app/components/ui/dialog'
-import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { safeRedirect } from '#app/lib/redirect'
 import { aiConfigured } from '#app/server/openai.server'
+import { quotaRefusal } from '#app/server/quota.server'
 import { createPost, listPostCards, POST_MESSAGES, reconcileStalePosts, retryPost } from '#app/server/posts.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
@@ -58,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const message =
     result.reason === 'quota'
-      ? { message: QUOTA_MESSAGES.blogPosts, duration: TOAST_MS }
+      ? { message: (await quotaRefusal(user.id, 'blogPosts')).message, duration: TOAST_MS }
       : {
           message: POST_MESSAGES.failed,
           duration: TOAST_MS,

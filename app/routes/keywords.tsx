@@ -18,6 +18,7 @@ import {
 } from '#app/lib/keywords'
 import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/lib/markets'
 import { QUOTA_MESSAGES } from '#app/lib/plans'
+import { quotaRefusal } from '#app/server/quota.server'
 import { activeKeywordSource, claimPrefilledRun, listSavedKeywords, searchKeywords } from '#app/server/keywords.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
@@ -33,6 +34,11 @@ type DialogKind = keyof typeof DIALOGS
 type Dialog = { id: string; message: string; upgrade: boolean }
 
 const dialogOf = (kind: DialogKind, id: string = crypto.randomUUID()): Dialog => ({ id, ...DIALOGS[kind] })
+/** The dialog of a refusal; over quota, with the message that fits the user's plan (issue 19). */
+async function dialogFor(userId: string, kind: DialogKind, id?: string): Promise<Dialog> {
+  const dialog = dialogOf(kind, id)
+  return kind === 'quota' ? { ...dialog, ...(await quotaRefusal(userId, 'keywordSearches')) } : dialog
+}
 const reasonToDialog = { quota: 'quota', provider_error: 'error', unavailable: 'unavailable' } as const
 const reasonToStatus = { quota: 402, provider_error: 502, unavailable: 503 } as const
 
@@ -116,7 +122,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     autoRun,
     dialog:
       dialogParam && Object.hasOwn(DIALOGS, dialogParam)
-        ? dialogOf(dialogParam as DialogKind, `url-${dialogParam}`)
+        ? await dialogFor(user.id, dialogParam as DialogKind, `url-${dialogParam}`)
         : prefillDialog,
   })
 }
@@ -144,7 +150,10 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const result = await searchKeywords(user.id, parsed.data)
   if (result.ok) return successToast(result.keywords.length, parsed.data.query)
-  return json({ dialog: dialogOf(reasonToDialog[result.reason]), values }, { status: reasonToStatus[result.reason] })
+  return json(
+    { dialog: await dialogFor(user.id, reasonToDialog[result.reason]), values },
+    { status: reasonToStatus[result.reason] },
+  )
 }
 
 function AnalyzingOverlay() {

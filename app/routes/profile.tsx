@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { FormMessage } from '#app/components/auth-layout'
+import { DataCard, PasswordCard, SessionsCard } from '#app/components/account-security'
 import { RankingsCard } from '#app/components/rankings-card'
 import { SubscriptionCard } from '#app/components/subscription-card'
 import { PageHeader } from '#app/components/ui/dialog'
@@ -19,6 +20,12 @@ import {
   type FieldErrors,
 } from '#app/lib/account-schemas'
 import { profileFields, updateProfile } from '#app/server/account.server'
+import {
+  SECURITY_INTENTS,
+  securityAction,
+  securityLoaderData,
+  type SecurityIntent,
+} from '#app/server/profile-security.server'
 import { getUsageSummary } from '#app/server/quota.server'
 import { digestEnabled, setDigestEnabled } from '#app/server/rankings-insights.server'
 import { trackingUsage } from '#app/server/rankings.server'
@@ -33,6 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [tracking, digest] = await Promise.all([trackingUsage(user.id), digestEnabled(user.id)])
   return json({
     profile: profileFields(user),
+    security: await securityLoaderData(request, user),
     summary,
     rankings: { ...tracking, digestEnabled: digest },
     editing: new URL(request.url).searchParams.get('edit') === '1',
@@ -53,7 +61,10 @@ export async function action({ request }: ActionFunctionArgs) {
       duration: TOAST_MS,
     })
   }
-  if (form.get('intent') !== 'update-profile') return json<ActionData | null>(null, { status: 400 })
+  const intent = form.get('intent')
+  if (SECURITY_INTENTS.includes(intent as SecurityIntent))
+    return securityAction(request, user, intent as SecurityIntent, form)
+  if (intent !== 'update-profile') return json<ActionData | null>(null, { status: 400 })
   const text = formFields(form, ['name'] as const)
   const market = marketFieldsFromForm(form)
   const input = { ...market, name: text.name }
@@ -81,8 +92,10 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export default function Profile() {
-  const { profile, summary, editing, rankings } = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>()
+  const { profile, security, summary, editing, rankings } = useLoaderData<typeof loader>()
+  const answer = useActionData<typeof action>()
+  const securityFailure = answer && 'intent' in answer ? answer : null
+  const actionData = answer && 'values' in answer ? answer : undefined
   const failed = actionData ?? null
   const values: Values = failed?.values ?? { name: profile.name, ...businessValues(profile) }
   const errors: FieldErrors = failed?.errors ?? {}
@@ -163,17 +176,9 @@ export default function Profile() {
         <div className="space-y-6">
           <SubscriptionCard summary={summary} />
           <RankingsCard tracked={rankings.tracked} limit={rankings.limit} digestEnabled={rankings.digestEnabled} />
-          <section className="card" aria-labelledby="session-title">
-            <h2 id="session-title" className="text-lg font-semibold">
-              Session
-            </h2>
-            <p className="mt-1 text-sm text-slate-600">Signed in as {profile.email}.</p>
-            <Form method="post" action="/logout" className="mt-4">
-              <button type="submit" className="btn-secondary w-full">
-                Log Out
-              </button>
-            </Form>
-          </section>
+          <SessionsCard sessions={security.sessions} failure={securityFailure} />
+          <PasswordCard hasPassword={security.hasPassword} failure={securityFailure} />
+          <DataCard hasPassword={security.hasPassword} failure={securityFailure} />
         </div>
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
+import { quotaMessage } from '#app/lib/billing'
 import { LIMITS, limitsFor, type QuotaKind } from '#app/lib/plans'
 import { db, schema, type Db } from './db.server'
 
@@ -125,6 +126,19 @@ export async function getUsageSummary(userId: string) {
     intervalCount: sub.intervalCount,
     renewalDate: sub.currentPeriodEnd?.toISOString() ?? null,
     cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+    endedReason: sub.endedReason,
     stripeCustomerId: sub.stripeCustomerId,
+  }
+}
+
+/**
+ * What a refused request tells the user (the API's 402 message, the keyword dialog, the post toast): the message
+ * that fits their plan, and whether 'Upgrade Now' makes sense (not for a Premium user at the monthly allowance).
+ */
+export async function quotaRefusal(userId: string, kind: QuotaKind): Promise<{ message: string; upgrade: boolean }> {
+  const summary = await getUsageSummary(userId)
+  return {
+    message: quotaMessage(kind, summary),
+    upgrade: summary.status !== 'active' && summary.status !== 'past_due',
   }
 }

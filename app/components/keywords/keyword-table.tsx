@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react'
-import { CreatePostButton } from '#app/components/create-post-button'
+import { CreatePostButton, usePageKey } from '#app/components/create-post-button'
 import {
   COMPETITION_TOOLTIP,
   difficultyBand,
@@ -61,6 +61,7 @@ export function KeywordTable({
   shown: number
   loading: boolean
 }) {
+  const pageKey = usePageKey()
   return (
     <section aria-labelledby="saved-keywords-heading" className="card p-0">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
@@ -135,7 +136,7 @@ export function KeywordTable({
                     <Difficulty score={k.difficultyScore} source={k.source} />
                   </td>
                   <td className={td}>
-                    <CreatePostButton keywordId={k.id} />
+                    <CreatePostButton keywordId={k.id} pageKey={pageKey} />
                   </td>
                 </tr>
               ))
