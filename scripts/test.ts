@@ -89,6 +89,8 @@ async function main() {
   const services = await provisionServices({ purpose: 'test', runId, cleanups, ownBuildDir: true, dropDatabase: true })
   const env = appEnv(services, {
     SESSION_SECRET: `test-secret-${runId}`,
+    // Credentials at rest (Search Console refresh tokens) are encrypted; production mode requires a key.
+    ENCRYPTION_KEY: `test-encryption-key-${runId}-0123456789abcdef`,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     // One trusted proxy: tests stand in for many clients with X-Forwarded-For (the rightmost entry counts).
     TRUST_PROXY: '1',

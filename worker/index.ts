@@ -22,6 +22,14 @@ import { processReconcileStalePosts } from './processors/reconcile-stale-posts'
 import { processWebhookDelivery } from './processors/webhook-deliver'
 import { restoreSchedules } from '#app/server/autopilot.server'
 import { registry } from './registry'
+import { rankingsJobs, scheduleRankings } from '#app/jobs/rankings.server'
+import {
+  processRankingsTick,
+  processRankingsWeekly,
+  processRefreshPost,
+  processSearchConsoleAll,
+  processSearchConsolePull,
+} from './processors/rankings'
 
 /**
  * The worker process: one BullMQ worker per queue. Handlers are registered by job name in ./registry
@@ -33,6 +41,11 @@ registry.register(reconcileStalePostsJob, processReconcileStalePosts)
 registry.register(autopilotRunJob, processAutopilotRun)
 registry.register(autopilotPublishJob, processAutopilotPublish)
 registry.register(deliverWebhookJob, processWebhookDelivery)
+registry.register(rankingsJobs.tick, processRankingsTick)
+registry.register(rankingsJobs.searchConsoleAll, processSearchConsoleAll)
+registry.register(rankingsJobs.searchConsolePull, processSearchConsolePull)
+registry.register(rankingsJobs.weekly, processRankingsWeekly)
+registry.register(rankingsJobs.refreshPost, processRefreshPost)
 
 const env = getEnv()
 const workerId = `${os.hostname()}-${process.pid}`
@@ -44,6 +57,7 @@ const concurrency: Record<QueueName, number> = {
   [QUEUES.posts]: env.POST_WORKER_CONCURRENCY,
   [QUEUES.autopilot]: 2,
   [QUEUES.webhooks]: 8,
+  [QUEUES.rankings]: 2,
 }
 
 const workers: Worker[] = []
@@ -86,6 +100,12 @@ restoreSchedules().then(
 scheduleStalePostReconciliation().then(
   () => log('stale post reconciliation scheduled', { everyMs: env.POST_RECONCILE_EVERY_MS }),
   (error: Error) => log('could not schedule the stale post reconciliation', { error: error.message }),
+)
+
+// Rank tracking, Search Console and the weekly digest run on repeating schedules.
+scheduleRankings().then(
+  () => log('rankings schedules set'),
+  (error: Error) => log('could not set the rankings schedules', { error: error.message }),
 )
 
 let stopping = false

@@ -10,6 +10,7 @@ export const APP_LINKS = [
   { to: '/autopilot', label: 'Auto Pilot' },
   { to: '/keywords', label: 'Keyword Ideas' },
   { to: '/blogposts', label: 'Blog Posts' },
+  { to: '/rankings', label: 'Rankings' },
   { to: '/how-grow', label: 'Learn SEO' },
   { to: '/profile', label: 'Profile' },
 ] as const

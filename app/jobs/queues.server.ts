@@ -15,6 +15,7 @@ export const QUEUES = {
   posts: 'post-generation',
   autopilot: 'autopilot',
   webhooks: 'webhook-delivery',
+  rankings: 'rankings',
 } as const
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]
 

@@ -7,7 +7,9 @@ import { jsonLdScript } from '#app/lib/content'
 import type { ChecklistItem } from '#app/lib/seo-checklist'
 import { renderPostBody } from '#app/lib/markdown'
 import { formatLongDate, POST_MESSAGES, withoutLeadingTitle } from '#app/lib/posts'
+import { PositionChart } from '#app/components/rank-chart'
 import { getPost } from '#app/server/posts.server'
+import { postRankings } from '#app/server/rankings.server'
 import { requireUser } from '#app/server/session.server'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -19,9 +21,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const post = await getPost(user.id, params.id ?? '')
-  if (!post) return json({ post: null }, { status: 404 })
+  if (!post) return json({ post: null, rankings: null }, { status: 404 })
   const completed = post.status === 'completed'
+  const rankings = completed ? await postRankings(user.id, post.id) : null
   return json({
+    rankings,
     post: {
       id: post.id,
       title: post.title || post.keyword,
@@ -184,7 +188,7 @@ function BriefPanel({
 }
 
 export default function BlogPostPage() {
-  const { post } = useLoaderData<typeof loader>()
+  const { post, rankings } = useLoaderData<typeof loader>()
   const revalidator = useRevalidator()
   const unfinished = post !== null && (post.status === 'queued' || post.status === 'generating')
   useEffect(() => {
@@ -233,6 +237,19 @@ export default function BlogPostPage() {
           dangerouslySetInnerHTML={{ __html: jsonLdScript(data) }}
         />
       ))}
+      {rankings ? (
+        <section className="mt-6 rounded-lg border border-slate-200 p-4" aria-labelledby="post-rankings">
+          <h2 id="post-rankings" className="text-lg font-semibold text-slate-900">
+            Rankings
+          </h2>
+          <PositionChart
+            id="post-chart"
+            keyword={rankings.keyword || post.title}
+            points={rankings.points}
+            traffic={rankings.traffic}
+          />
+        </section>
+      ) : null}
       {post.status === 'completed' ? (
         <div
           className="post-body mt-8 break-words text-slate-800 [&_a]:text-brand-700 [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:border-slate-200 [&_blockquote]:pl-4 [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_h1]:mt-8 [&_h1]:text-3xl [&_h1]:font-bold [&_h2]:mt-10 [&_h2]:text-2xl [&_h2]:font-semibold [&_h3]:mt-6 [&_h3]:text-xl [&_h3]:font-semibold [&_img]:my-4 [&_img]:max-w-full [&_li]:mt-1 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 [&_p]:leading-7 [&_pre]:mt-4 [&_pre]:overflow-x-auto [&_table]:mt-4 [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6"

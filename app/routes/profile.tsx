@@ -3,6 +3,7 @@ import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRout
 import type { ReactNode } from 'react'
 import { FormMessage } from '#app/components/ui/form-message'
 import { DataCard, PasswordCard, SessionsCard } from '#app/components/account-security'
+import { RankingsCard } from '#app/components/rankings-card'
 import { SubscriptionCard } from '#app/components/subscription-card'
 import { PageHeader } from '#app/components/ui/page-header'
 import { CustomerFields, MarketSelects, WebsiteField } from '#app/components/business-fields'
@@ -25,6 +26,8 @@ import {
   type SecurityIntent,
 } from '#app/server/profile-security.server'
 import { getUsageSummary } from '#app/server/quota.server'
+import { digestEnabled, setDigestEnabled } from '#app/server/rankings-insights.server'
+import { trackingUsage } from '#app/server/rankings.server'
 import { requireUser } from '#app/server/session.server'
 import { TOAST_MS, toast } from '#app/server/toast.server'
 
@@ -33,10 +36,12 @@ export const meta: MetaFunction = () => [{ title: 'Profile | Rankwell' }, { name
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
   const { stripeCustomerId: _hidden, ...summary } = await getUsageSummary(user.id)
+  const [tracking, digest] = await Promise.all([trackingUsage(user.id), digestEnabled(user.id)])
   return json({
     profile: profileFields(user),
     security: await securityLoaderData(request, user),
     summary,
+    rankings: { ...tracking, digestEnabled: digest },
     editing: new URL(request.url).searchParams.get('edit') === '1',
   })
 }
@@ -47,6 +52,14 @@ type ActionData = { message: string; errors: FieldErrors; values: Values }
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
   const form = await request.formData()
+  if (form.get('intent') === 'rankings-digest') {
+    const on = form.get('digest') === 'on'
+    await setDigestEnabled(user.id, on)
+    return toast().redirectWithSuccess('/profile', {
+      message: on ? 'You will get the weekly rankings e-mail.' : 'Weekly rankings e-mail turned off.',
+      duration: TOAST_MS,
+    })
+  }
   const intent = form.get('intent')
   if (SECURITY_INTENTS.includes(intent as SecurityIntent))
     return securityAction(request, user, intent as SecurityIntent, form)
@@ -78,7 +91,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export default function Profile() {
-  const { profile, security, summary, editing } = useLoaderData<typeof loader>()
+  const { profile, security, summary, editing, rankings } = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
   const securityFailure = answer && 'intent' in answer ? answer : null
   const actionData = answer && 'values' in answer ? answer : undefined
@@ -161,6 +174,7 @@ export default function Profile() {
 
         <div className="space-y-6">
           <SubscriptionCard summary={summary} />
+          <RankingsCard tracked={rankings.tracked} limit={rankings.limit} digestEnabled={rankings.digestEnabled} />
           <SessionsCard sessions={security.sessions} failure={securityFailure} />
           <PasswordCard hasPassword={security.hasPassword} failure={securityFailure} />
           <DataCard hasPassword={security.hasPassword} failure={securityFailure} />

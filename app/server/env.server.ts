@@ -49,6 +49,10 @@ const schema = z.object({
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_CLIENT_SECRET: optional,
   GOOGLE_OAUTH_URL: optional,
+  /** Search Console API (webmasters v3); tests point it at the loopback fake. */
+  SEARCH_CONSOLE_API_URL: z.string().url().default('https://www.googleapis.com/webmasters/v3'),
+  /** DataForSEO SERP calls per minute for daily rank tracking, shared by every worker (a Redis counter). */
+  RANKINGS_SERP_PER_MINUTE: z.coerce.number().int().positive().default(600),
   SMTP_URL: optional,
   MAIL_FROM: z.string().default('Rankwell <hello@rankwell.app>'),
   SUPPORT_EMAIL: z.string().default('support@rankwell.app'),

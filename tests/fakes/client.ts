@@ -239,6 +239,17 @@ export function googleOAuthControl(env: Env = process.env) {
       picture?: string
     }) => call<{ ok: true }>(`${url}/__control/identity`, 'POST', identity),
     setAuto: (decision: 'allow' | 'deny' | null) => call<{ ok: true }>(`${url}/__control/auto`, 'POST', { decision }),
+    /** Adds a Search Console property (seen by every grant with a webmasters scope) and its daily rows. */
+    searchConsoleSite: (
+      siteUrl: string,
+      rows: Array<{ date: string; page: string; query: string; clicks: number; impressions: number; position: number }>,
+    ) => call<{ ok: true }>(`${url}/__control/search-console/site`, 'POST', { siteUrl, rows }),
+    /** At most this many rows per searchanalytics.query page (0 restores the API's own 25,000). */
+    searchConsolePageCap: (rows: number) =>
+      call<{ ok: true }>(`${url}/__control/search-console/page-cap`, 'POST', { rows }),
+    /** Revokes a token the way an account owner does (Google's revocation endpoint). */
+    revoke: (token: string) =>
+      call<Record<string, never>>(`${url}/revoke?token=${encodeURIComponent(token)}`, 'POST', {}),
   }
 }
 

@@ -8,7 +8,11 @@
  *   GET  /oauth2/v3/certs                  JWKS (RS256)
  *   GET  /v1/userinfo, /oauth2/v3/userinfo, /oauth2/v2/userinfo
  *   GET  /oauth2/v3/tokeninfo, POST /revoke
- * Control: POST /__control/identity {email,name,email_verified,sub?,picture?}, POST /__control/auto {decision}
+ *   GET  /webmasters/v3/sites             Search Console sites.list (needs a webmasters scope)
+ *   POST /webmasters/v3/sites/{siteUrl}/searchAnalytics/query   searchanalytics.query (paged by rowLimit/startRow)
+ * Control: POST /__control/identity {email,name,email_verified,sub?,picture?}, POST /__control/auto {decision},
+ *   POST /__control/search-console/site {siteUrl, permissionLevel?, rows?: [{date,page,query,clicks,impressions,position}]},
+ *   POST /__control/search-console/page-cap {rows} (fewer rows per page than asked, to exercise paging)
  */
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto'
 import {
@@ -56,7 +60,19 @@ export interface Identity {
 
 export type AutoDecision = 'allow' | 'deny' | null
 
+/** One day of one query on one page, as Search Console records it. */
+export interface SearchConsoleRow {
+  date: string
+  page: string
+  query: string
+  clicks: number
+  impressions: number
+  position: number
+}
+
 export type GoogleOAuthFakeHandle = FakeHandle & {
+  /** Adds a Search Console property (visible to every grant with a webmasters scope) and its rows. */
+  addSearchConsoleSite(siteUrl: string, rows?: SearchConsoleRow[], permissionLevel?: string): void
   setIdentity(identity: Partial<Identity>): void
   setAutoDecision(decision: AutoDecision): void
   /** The public JWKS served at /oauth2/v3/certs. */
@@ -154,6 +170,8 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
   const codes = new Map<string, IssuedCode>()
   const accessTokens = new Map<string, AccessTokenInfo>()
   const refreshTokens = new Map<string, RefreshTokenInfo>()
+  const scSites = new Map<string, { permissionLevel: string; rows: SearchConsoleRow[] }>()
+  let scPageCap = 25_000
 
   function seedStatic(): void {
     for (const r of opts.refreshTokens ?? []) {
@@ -519,6 +537,132 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
     })
   }
 
+  function addSearchConsoleSite(siteUrl: string, rows: SearchConsoleRow[] = [], permissionLevel = 'siteOwner'): void {
+    const site = scSites.get(siteUrl) ?? { permissionLevel, rows: [] }
+    site.permissionLevel = permissionLevel
+    site.rows.push(...rows)
+    scSites.set(siteUrl, site)
+  }
+
+  /** Google API error envelope. */
+  function apiError(ctx: FakeRequest, status: number, message: string, reason: string): void {
+    const statusName: Record<number, string> = {
+      400: 'INVALID_ARGUMENT',
+      401: 'UNAUTHENTICATED',
+      403: 'PERMISSION_DENIED',
+      404: 'NOT_FOUND',
+    }
+    sendJson(ctx.res, status, {
+      error: {
+        code: status,
+        message,
+        errors: [{ message, domain: 'global', reason }],
+        status: statusName[status] ?? 'UNKNOWN',
+      },
+    })
+  }
+
+  /** The caller's access token, when it carries a Search Console scope; answers the error otherwise. */
+  function searchConsoleAuth(ctx: FakeRequest): AccessTokenInfo | undefined {
+    const info = accessInfo(ctx)
+    if (!info) {
+      apiError(
+        ctx,
+        401,
+        'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+        'authError',
+      )
+      return undefined
+    }
+    const scopes = info.scope.split(/\s+/)
+    if (
+      !scopes.includes('https://www.googleapis.com/auth/webmasters.readonly') &&
+      !scopes.includes('https://www.googleapis.com/auth/webmasters')
+    ) {
+      apiError(ctx, 403, 'Request had insufficient authentication scopes.', 'insufficientPermissions')
+      return undefined
+    }
+    return info
+  }
+
+  function sitesList(ctx: FakeRequest): void {
+    if (!searchConsoleAuth(ctx)) return
+    const siteEntry = [...scSites.entries()].map(([siteUrl, s]) => ({ siteUrl, permissionLevel: s.permissionLevel }))
+    sendJson(ctx.res, 200, siteEntry.length ? { siteEntry } : {})
+  }
+
+  const DIMENSIONS = ['date', 'page', 'query', 'country', 'device', 'searchAppearance']
+
+  function searchAnalytics(ctx: FakeRequest, siteUrl: string): void {
+    if (!searchConsoleAuth(ctx)) return
+    const site = scSites.get(siteUrl)
+    if (!site) {
+      apiError(
+        ctx,
+        403,
+        `User does not have sufficient permission for site '${siteUrl}'. See also: https://support.google.com/webmasters/answer/2451999.`,
+        'forbidden',
+      )
+      return
+    }
+    const body = isRecord(ctx.body) ? ctx.body : {}
+    const startDate = str(body.startDate)
+    const endDate = str(body.endDate)
+    const dateRe = /^\d{4}-\d{2}-\d{2}$/
+    if (!startDate || !endDate || !dateRe.test(startDate) || !dateRe.test(endDate)) {
+      apiError(ctx, 400, 'startDate and endDate are required (YYYY-MM-DD).', 'badRequest')
+      return
+    }
+    if (startDate > endDate) {
+      apiError(ctx, 400, 'startDate must be earlier than or equal to endDate.', 'badRequest')
+      return
+    }
+    const dimensions = Array.isArray(body.dimensions) ? body.dimensions.map(String) : []
+    const unknown = dimensions.find((d) => !DIMENSIONS.includes(d))
+    if (unknown) {
+      apiError(ctx, 400, `Invalid value at 'dimensions' (${unknown}).`, 'invalidParameter')
+      return
+    }
+    const rowLimit = body.rowLimit === undefined ? 1000 : Number(body.rowLimit)
+    const startRow = body.startRow === undefined ? 0 : Number(body.startRow)
+    if (!Number.isInteger(rowLimit) || rowLimit < 1 || rowLimit > 25_000) {
+      apiError(ctx, 400, 'rowLimit must be between 1 and 25000.', 'invalidParameter')
+      return
+    }
+    if (!Number.isInteger(startRow) || startRow < 0) {
+      apiError(ctx, 400, 'startRow must be a non-negative integer.', 'invalidParameter')
+      return
+    }
+    const groups = new Map<string, { keys: string[]; clicks: number; impressions: number; weighted: number }>()
+    for (const r of site.rows) {
+      if (r.date < startDate || r.date > endDate) continue
+      const keys = dimensions.map((d) => (d === 'date' ? r.date : d === 'page' ? r.page : d === 'query' ? r.query : ''))
+      const key = JSON.stringify(keys)
+      const g = groups.get(key) ?? { keys, clicks: 0, impressions: 0, weighted: 0 }
+      g.clicks += r.clicks
+      g.impressions += r.impressions
+      g.weighted += r.position * r.impressions
+      groups.set(key, g)
+    }
+    const all = [...groups.values()].sort(
+      (a, b) => b.clicks - a.clicks || b.impressions - a.impressions || a.keys.join().localeCompare(b.keys.join()),
+    )
+    const page = all.slice(startRow, startRow + Math.min(rowLimit, scPageCap))
+    const rows = page.map((g) => ({
+      ...(dimensions.length ? { keys: g.keys } : {}),
+      clicks: g.clicks,
+      impressions: g.impressions,
+      ctr: g.impressions ? g.clicks / g.impressions : 0,
+      position: g.impressions ? g.weighted / g.impressions : 0,
+    }))
+    const aggregation = dimensions.includes('page') ? 'byPage' : 'byProperty'
+    sendJson(
+      ctx.res,
+      200,
+      rows.length ? { rows, responseAggregationType: aggregation } : { responseAggregationType: aggregation },
+    )
+  }
+
   const handle = await startFakeServer(
     {
       name: 'google-oauth',
@@ -529,6 +673,8 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
         codes.clear()
         accessTokens.clear()
         refreshTokens.clear()
+        scSites.clear()
+        scPageCap = 25_000
         seedStatic()
       },
       defaultErrorBody: (status) =>
@@ -554,6 +700,23 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
         }
         if (sub === 'identity' && ctx.method === 'GET') {
           sendJson(ctx.res, 200, { identity })
+          return true
+        }
+        if (sub === 'search-console/site' && ctx.method === 'POST') {
+          const siteUrl = str(body.siteUrl)
+          if (!siteUrl) {
+            sendJson(ctx.res, 400, { error: 'siteUrl is required' })
+            return true
+          }
+          const rows = Array.isArray(body.rows) ? (body.rows as SearchConsoleRow[]) : []
+          addSearchConsoleSite(siteUrl, rows, str(body.permissionLevel) ?? 'siteOwner')
+          sendJson(ctx.res, 200, { ok: true, rows: scSites.get(siteUrl)?.rows.length ?? 0 })
+          return true
+        }
+        if (sub === 'search-console/page-cap' && ctx.method === 'POST') {
+          const n = Number(body.rows)
+          scPageCap = Number.isInteger(n) && n > 0 ? n : 25_000
+          sendJson(ctx.res, 200, { ok: true, rows: scPageCap })
           return true
         }
         if (sub === 'auto' && ctx.method === 'POST') {
@@ -613,6 +776,9 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
           })
           return
         }
+        if (path === '/webmasters/v3/sites' && method === 'GET') return sitesList(ctx)
+        const analytics = /^\/webmasters\/v3\/sites\/([^/]+)\/searchAnalytics\/query$/.exec(path)
+        if (analytics && method === 'POST') return searchAnalytics(ctx, decodeURIComponent(analytics[1]!))
         if ((path === '/o/oauth2/v2/auth' || path === '/o/oauth2/auth') && method === 'GET') return authPage(ctx)
         if (path === '/o/oauth2/v2/auth/decision' && method === 'POST') return decision(ctx)
         if ((path === '/token' || path === '/oauth2/v4/token' || path === '/oauth2/v3/token') && method === 'POST')
@@ -665,6 +831,7 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
     setAutoDecision: (d: AutoDecision) => {
       auto = d
     },
+    addSearchConsoleSite,
     jwks: () => jwks,
     signIdToken: (claims: Record<string, unknown>) => signJwt(claims),
   }

@@ -174,6 +174,7 @@ export async function startFakes(opts: StartFakesOptions = {}): Promise<RunningF
         GOOGLE_CLIENT_ID: c.googleClientId,
         GOOGLE_CLIENT_SECRET: c.googleClientSecret,
         GOOGLE_OAUTH_URL: f.url,
+        SEARCH_CONSOLE_API_URL: `${f.url}/webmasters/v3`,
         FAKE_GOOGLE_OAUTH_URL: f.url,
       })
     }

@@ -1,0 +1,425 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react'
+import { PositionChart, Sparkline } from '#app/components/rank-chart'
+import { PageHeader } from '#app/components/ui/page-header'
+import { SubmitButton } from '#app/components/ui/submit-button'
+import { describeReason, formatChange, formatPosition, RANKINGS_MESSAGES } from '#app/lib/rankings'
+import { enqueueRankingsTick, enqueueRefreshPost, enqueueSearchConsolePull } from '#app/jobs/rankings.server'
+import { db, schema } from '#app/server/db.server'
+import { services } from '#app/server/env.server'
+import { listSuggestions, reopenSuggestion, startRefresh } from '#app/server/rankings-insights.server'
+import {
+  keywordHistory,
+  listRankings,
+  pageTraffic,
+  starSavedKeyword,
+  trackingUsage,
+  unstar,
+} from '#app/server/rankings.server'
+import {
+  chooseSite,
+  disconnect,
+  getConnection,
+  listSites,
+  searchConsoleAvailable,
+} from '#app/server/search-console.server'
+import { requireUser } from '#app/server/session.server'
+import { toast, TOAST_MS } from '#app/server/toast.server'
+import { and, eq, sql } from 'drizzle-orm'
+
+export const meta: MetaFunction = () => [{ title: 'Rankings · Rankwell' }, { name: 'robots', content: 'noindex' }]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const url = new URL(request.url)
+  const market = url.searchParams.get('market') ?? undefined
+  const selectedId = url.searchParams.get('keyword')
+  const [rankings, connection, suggestions, usage, savedKeywords] = await Promise.all([
+    listRankings(user.id, { market }),
+    getConnection(user.id),
+    listSuggestions(user.id),
+    trackingUsage(user.id),
+    db
+      .select({
+        id: schema.savedKeywords.id,
+        keyword: schema.savedKeywords.keyword,
+        country: schema.savedKeywords.countryName,
+      })
+      .from(schema.savedKeywords)
+      .where(
+        and(
+          eq(schema.savedKeywords.userId, user.id),
+          sql`not exists (select 1 from tracked_keywords t where t.saved_keyword_id = ${schema.savedKeywords.id} and t.starred)`,
+        ),
+      )
+      .orderBy(schema.savedKeywords.keyword)
+      .limit(500),
+  ])
+  const sites = connection?.status === 'active' && !connection.siteUrl ? await listSites(user.id).catch(() => []) : []
+  let selected = null
+  if (selectedId) {
+    const history = await keywordHistory(user.id, selectedId)
+    if (history) {
+      const [post] = history.keyword.postId
+        ? await db
+            .select({ url: schema.blogPosts.publishedUrl })
+            .from(schema.blogPosts)
+            .where(eq(schema.blogPosts.id, history.keyword.postId))
+        : []
+      selected = {
+        id: history.keyword.id,
+        keyword: history.keyword.keyword,
+        points: history.points.map((p) => ({ day: p.day, position: p.position, status: p.status })),
+        traffic: await pageTraffic(user.id, post?.url ?? null),
+      }
+    }
+  }
+  return json(
+    {
+      ...rankings,
+      selected,
+      usage,
+      savedKeywords,
+      suggestions,
+      dataforseo: services().dataforseo,
+      searchConsole: {
+        available: searchConsoleAvailable(),
+        status: connection?.status ?? null,
+        siteUrl: connection?.siteUrl ?? null,
+        syncedThrough: connection?.syncedThrough ?? null,
+        disabledReason: connection?.disabledReason ?? null,
+        sites: sites.map((s) => s.siteUrl),
+      },
+    },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const form = await request.formData()
+  const intent = String(form.get('intent') ?? '')
+  const asJson = form.get('respond') === 'json'
+  const back = '/rankings'
+  const done = (message: string, ok = true, status = 200) => {
+    const toastMessage = { message, duration: TOAST_MS }
+    if (asJson)
+      return ok
+        ? toast().jsonWithSuccess({ ok, message }, toastMessage)
+        : toast().jsonWithError({ ok, message }, toastMessage, { status })
+    return ok ? toast().redirectWithSuccess(back, toastMessage) : toast().redirectWithError(back, toastMessage)
+  }
+  if (intent === 'track') {
+    const keywordId = String(form.get('keywordId') ?? '')
+    if (!keywordId) return done('Choose a saved keyword to track.', false, 400)
+    const result = await starSavedKeyword(user.id, keywordId)
+    if (!result.ok)
+      return done(
+        result.reason === 'limit' ? RANKINGS_MESSAGES.limit(result.limit) : RANKINGS_MESSAGES.notFound,
+        false,
+        400,
+      )
+    await enqueueRankingsTick().catch(() => undefined)
+    return done(RANKINGS_MESSAGES.tracked)
+  }
+  if (intent === 'untrack') {
+    const result = await unstar(user.id, String(form.get('keywordId') ?? ''))
+    return result.ok ? done(RANKINGS_MESSAGES.untracked) : done(RANKINGS_MESSAGES.notFound, false, 404)
+  }
+  if (intent === 'choose-site') {
+    const siteUrl = String(form.get('siteUrl') ?? '')
+    if (!(await chooseSite(user.id, siteUrl))) return done('Choose one of your Search Console properties.', false, 400)
+    await enqueueSearchConsolePull({ userId: user.id }, { immediate: true })
+    return done('Search Console property saved. Its data is on its way.')
+  }
+  if (intent === 'disconnect-search-console') {
+    await disconnect(user.id)
+    return done('Google Search Console disconnected.')
+  }
+  if (intent === 'refresh') {
+    const claimed = await startRefresh(user.id, String(form.get('suggestionId') ?? ''))
+    if (!claimed) return done(RANKINGS_MESSAGES.refreshUnavailable, false, 400)
+    try {
+      await enqueueRefreshPost({ suggestionId: claimed.id })
+    } catch (error) {
+      await reopenSuggestion(claimed.id)
+      throw error
+    }
+    return done(RANKINGS_MESSAGES.refreshQueued)
+  }
+  return json({ ok: false, message: 'Unknown action.' }, 400)
+}
+
+function StarButton({ keywordId, starred }: { keywordId: string; starred: boolean }) {
+  const fetcher = useFetcher<{ ok: boolean }>()
+  const pending = fetcher.state !== 'idle'
+  return (
+    <fetcher.Form method="post" action="/rankings">
+      <input type="hidden" name="keywordId" value={keywordId} />
+      <input type="hidden" name="respond" value="json" />
+      <button
+        type="submit"
+        name="intent"
+        value={starred ? 'untrack' : 'track'}
+        disabled={pending}
+        className="text-sm text-brand-700 underline disabled:opacity-50"
+      >
+        {starred ? 'Stop tracking' : 'Track'}
+      </button>
+    </fetcher.Form>
+  )
+}
+
+export default function RankingsPage() {
+  const data = useLoaderData<typeof loader>()
+  const sc = data.searchConsole
+  const hasAnySource = data.dataforseo || sc.status === 'active'
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-8">
+      <PageHeader
+        title="Rankings"
+        subtitle={`Where your posts and keywords rank on Google. Tracking ${data.usage.tracked} of ${data.usage.limit} keywords.`}
+      />
+
+      {sc.status === 'disabled' ? (
+        <div role="alert" className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+          {RANKINGS_MESSAGES.searchConsoleDisabled}
+        </div>
+      ) : null}
+      {!hasAnySource ? (
+        <p
+          className="mb-6 rounded-md border border-slate-200 bg-slate-50 p-4 text-sm text-slate-700"
+          data-testid="rankings-setup"
+        >
+          {RANKINGS_MESSAGES.nothingConnected}
+        </p>
+      ) : !data.dataforseo ? (
+        <p className="mb-6 rounded-md border border-slate-200 bg-slate-50 p-4 text-sm text-slate-700">
+          {RANKINGS_MESSAGES.noDataForSeo}
+        </p>
+      ) : null}
+
+      <section className="mb-8 rounded-lg border border-slate-200 p-4" aria-labelledby="gsc-heading">
+        <h2 id="gsc-heading" className="text-lg font-semibold text-slate-900">
+          Google Search Console
+        </h2>
+        {!sc.available ? (
+          <p className="mt-2 text-sm text-slate-600">
+            Search Console needs Google OAuth: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET.
+          </p>
+        ) : sc.status === 'active' && sc.siteUrl ? (
+          <div className="mt-2 flex flex-wrap items-center gap-4 text-sm text-slate-700">
+            <span>
+              Connected to <strong>{sc.siteUrl}</strong>
+              {sc.syncedThrough ? `, data through ${sc.syncedThrough}` : ', first pull under way'}.
+            </span>
+            <Form method="post">
+              <SubmitButton intent="disconnect-search-console" className="text-sm text-slate-600 underline">
+                Disconnect
+              </SubmitButton>
+            </Form>
+          </div>
+        ) : sc.status === 'active' ? (
+          <Form method="post" className="mt-2 flex flex-wrap items-end gap-3">
+            <label className="text-sm text-slate-700">
+              Which property is your website?
+              <select name="siteUrl" className="mt-1 block rounded-md border border-slate-300 px-3 py-2" required>
+                {sc.sites.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <SubmitButton intent="choose-site" pendingText="Saving...">
+              Use this property
+            </SubmitButton>
+          </Form>
+        ) : (
+          <Form method="post" action="/rankings/search-console/connect" className="mt-2">
+            <p className="mb-2 text-sm text-slate-600">
+              See clicks, impressions and average positions of your posts, straight from Google.
+            </p>
+            <SubmitButton pendingText="Opening Google...">Connect Google Search Console</SubmitButton>
+          </Form>
+        )}
+      </section>
+
+      {data.suggestions.length > 0 ? (
+        <section className="mb-8" aria-labelledby="refresh-heading">
+          <h2 id="refresh-heading" className="mb-3 text-lg font-semibold text-slate-900">
+            Posts to refresh
+          </h2>
+          <ul className="space-y-3">
+            {data.suggestions.map((s) => (
+              <li key={s.id} className="rounded-lg border border-slate-200 p-4" data-testid="refresh-suggestion">
+                <div className="flex flex-wrap items-start justify-between gap-3">
+                  <div>
+                    <Link to={`/blogpost/${s.postId}`} className="font-medium text-slate-900 underline">
+                      {s.title || 'Untitled post'}
+                    </Link>
+                    <ul className="mt-1 list-disc pl-5 text-sm text-slate-600">
+                      {s.reasons.map((r) => (
+                        <li key={r.kind}>{describeReason(r)}</li>
+                      ))}
+                    </ul>
+                    {s.queries.length ? (
+                      <p className="mt-1 text-sm text-slate-600">
+                        Queries to cover: {s.queries.map((q) => `“${q.query}” (position ${q.position})`).join(', ')}
+                      </p>
+                    ) : null}
+                  </div>
+                  {s.status === 'open' ? (
+                    <Form method="post">
+                      <input type="hidden" name="suggestionId" value={s.id} />
+                      <SubmitButton intent="refresh" pendingText="Refreshing...">
+                        Refresh this post
+                      </SubmitButton>
+                    </Form>
+                  ) : (
+                    <span className="text-sm text-slate-600">
+                      {s.status === 'refreshing' ? 'Refreshing...' : 'New version waiting for review'}
+                    </span>
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {data.selected ? (
+        <section className="mb-8 rounded-lg border border-slate-200 p-4" aria-labelledby="chart-heading">
+          <div className="mb-2 flex items-center justify-between">
+            <h2 id="chart-heading" className="text-lg font-semibold text-slate-900">
+              {data.selected.keyword}
+            </h2>
+            <Link to="/rankings" className="text-sm underline">
+              Close chart
+            </Link>
+          </div>
+          <PositionChart
+            id="keyword-chart"
+            keyword={data.selected.keyword}
+            points={data.selected.points}
+            traffic={data.selected.traffic}
+          />
+        </section>
+      ) : null}
+
+      <section aria-labelledby="table-heading">
+        <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
+          <h2 id="table-heading" className="text-lg font-semibold text-slate-900">
+            Tracked keywords{data.asOf ? ` (as of ${data.asOf})` : ''}
+          </h2>
+          <Form method="get" className="flex items-end gap-2">
+            <label className="text-sm text-slate-700">
+              Market
+              <select
+                name="market"
+                defaultValue={data.market ?? ''}
+                className="mt-1 block rounded-md border border-slate-300 px-3 py-2"
+              >
+                <option value="">All markets</option>
+                {data.markets.map((m) => (
+                  <option key={m.value} value={m.value}>
+                    {m.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className="btn-secondary">
+              Filter
+            </button>
+          </Form>
+        </div>
+        {data.rows.length === 0 ? (
+          <p className="text-sm text-slate-600">
+            No tracked keywords yet. Published posts are tracked automatically; you can also track a saved keyword
+            below.
+          </p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm" data-testid="rankings-table">
+              <thead className="border-b border-slate-200 text-slate-600">
+                <tr>
+                  <th className="py-2 pr-3">Keyword</th>
+                  <th className="py-2 pr-3">Market</th>
+                  <th className="py-2 pr-3">Position</th>
+                  <th className="py-2 pr-3">7 days</th>
+                  <th className="py-2 pr-3">28 days</th>
+                  <th className="py-2 pr-3">Best</th>
+                  <th className="py-2 pr-3">Ranking URL</th>
+                  <th className="py-2 pr-3">Trend</th>
+                  <th className="py-2 pr-3">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.rows.map((r) => (
+                  <tr key={r.id} className="border-b border-slate-100" data-testid="ranking-row">
+                    <td className="py-2 pr-3">
+                      <Link to={`/rankings?keyword=${r.id}`} className="font-medium text-slate-900 underline">
+                        {r.keyword}
+                      </Link>
+                      {r.postTitle ? <div className="text-xs text-slate-500">Post: {r.postTitle}</div> : null}
+                    </td>
+                    <td className="py-2 pr-3">{r.countryName || r.countryCode}</td>
+                    <td className="py-2 pr-3" data-testid="ranking-position">
+                      {formatPosition(r.latest ?? undefined)}
+                    </td>
+                    <td className="py-2 pr-3">{formatChange(r.change7)}</td>
+                    <td className="py-2 pr-3">{formatChange(r.change28)}</td>
+                    <td className="py-2 pr-3">{r.best ?? '–'}</td>
+                    <td className="max-w-[16rem] truncate py-2 pr-3">
+                      {r.url ? (
+                        <a href={r.url} rel="noopener noreferrer nofollow" className="underline">
+                          {r.url}
+                        </a>
+                      ) : (
+                        '–'
+                      )}
+                    </td>
+                    <td className="py-2 pr-3">
+                      <Sparkline points={r.spark} />
+                    </td>
+                    <td className="py-2 pr-3">{r.starred ? <StarButton keywordId={r.id} starred /> : null}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section className="mt-8" aria-labelledby="track-heading">
+        <h2 id="track-heading" className="mb-2 text-lg font-semibold text-slate-900">
+          Track a saved keyword
+        </h2>
+        {data.savedKeywords.length === 0 ? (
+          <p className="text-sm text-slate-600">
+            Save keywords on <Link to="/keywords">Keyword Ideas</Link> to track them here.
+          </p>
+        ) : (
+          <Form method="post" className="flex flex-wrap items-end gap-3">
+            <label className="text-sm text-slate-700">
+              Saved keyword
+              <select name="keywordId" className="mt-1 block rounded-md border border-slate-300 px-3 py-2" required>
+                {data.savedKeywords.map((k) => (
+                  <option key={k.id} value={k.id}>
+                    {k.keyword}
+                    {k.country ? ` (${k.country})` : ''}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <SubmitButton intent="track" pendingText="Tracking...">
+              Track keyword
+            </SubmitButton>
+          </Form>
+        )}
+      </section>
+    </main>
+  )
+}

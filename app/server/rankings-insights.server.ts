@@ -1,0 +1,387 @@
+import { and, eq, sql } from 'drizzle-orm'
+import { renderPostBody } from '#app/lib/markdown'
+import { cleanSectionBody } from '#app/lib/posts'
+import { addDays, describeReason, isoWeek, utcDay, type StrikingQuery, type SuggestionReason } from '#app/lib/rankings'
+import { db, schema, sqlClient } from './db.server'
+import { getEnv } from './env.server'
+import { mailConfigured, sendMail } from './mail.server'
+import { chatText } from './openai.server'
+
+/**
+ * What the rankings data says to do: refresh suggestions (found weekly), the refresh of a post itself, and the
+ * weekly digest e-mail.
+ */
+const SLIP_POSITIONS = 5
+const CLICK_DROP = 0.3
+const STRIKING_MIN_IMPRESSIONS = 50
+const STRIKING_MAX_QUERIES = 3
+
+/** Whether a query's words all appear in the post (then it is covered and not suggested). */
+export function covers(markdown: string, query: string) {
+  const text = markdown.toLowerCase()
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w.length > 2)
+    .every((w) => text.includes(w))
+}
+
+/**
+ * Finds, for every published post, whether its keyword slipped 5+ positions over 28 days, whether its clicks fell
+ * 30% against the previous 28 days, and which Search Console queries sit at positions 8–20 with many impressions
+ * without being covered. One row per post and ISO week (re-running the job updates it while it is open).
+ */
+export async function findRefreshSuggestions(now: Date, userId?: string) {
+  const q = sqlClient()
+  const week = isoWeek(now)
+  const posts = await q<
+    {
+      id: string
+      user_id: string
+      published_url: string
+      content_markdown: string
+      tracked_id: string | null
+    }[]
+  >`
+    select p.id, p.user_id, p.published_url, p.content_markdown, t.id as tracked_id
+    from blog_posts p left join tracked_keywords t on t.post_id = p.id
+    where p.published_url is not null and p.status = 'completed' ${userId ? q`and p.user_id = ${userId}` : q``}`
+  let found = 0
+  for (const post of posts) {
+    const reasons: SuggestionReason[] = []
+    if (post.tracked_id) {
+      const [pos] = await q<{ now: number | null; then: number | null; has_now: boolean; has_then: boolean }[]>`
+        with last as (select max(day) as d from keyword_positions where tracked_keyword_id = ${post.tracked_id} and status <> 'error')
+        select
+          (select position from keyword_positions, last where tracked_keyword_id = ${post.tracked_id} and day = last.d) as now,
+          (select position from keyword_positions, last where tracked_keyword_id = ${post.tracked_id} and status <> 'error'
+            and day = to_char(last.d::date - 28, 'YYYY-MM-DD')) as then,
+          exists(select 1 from keyword_positions, last where tracked_keyword_id = ${post.tracked_id} and day = last.d) as has_now,
+          exists(select 1 from keyword_positions, last where tracked_keyword_id = ${post.tracked_id} and status <> 'error'
+            and day = to_char(last.d::date - 28, 'YYYY-MM-DD')) as has_then`
+      if (pos?.has_now && pos.has_then && pos.then !== null) {
+        const after = pos.now ?? 101
+        if (after - pos.then >= SLIP_POSITIONS) reasons.push({ kind: 'slipped', from: pos.then, to: pos.now })
+      }
+    }
+    const end = addDays(utcDay(now), -2)
+    const [clicks] = await q<{ recent: number; previous: number }[]>`
+      select
+        coalesce(sum(clicks) filter (where day > ${addDays(end, -28)}), 0)::int as recent,
+        coalesce(sum(clicks) filter (where day <= ${addDays(end, -28)} and day > ${addDays(end, -56)}), 0)::int as previous
+      from search_console_stats
+      where user_id = ${post.user_id} and page = ${post.published_url} and day > ${addDays(end, -56)} and day <= ${end}`
+    if (clicks && clicks.previous >= 10 && clicks.recent <= clicks.previous * (1 - CLICK_DROP))
+      reasons.push({ kind: 'clicks_down', before: clicks.previous, after: clicks.recent })
+    const candidates = await q<StrikingQuery[]>`
+      select query, sum(impressions)::int as impressions,
+        (sum(position * impressions) / nullif(sum(impressions), 0))::float8 as position
+      from search_console_stats
+      where user_id = ${post.user_id} and page = ${post.published_url} and day > ${addDays(end, -28)} and day <= ${end}
+      group by query
+      having sum(impressions) >= ${STRIKING_MIN_IMPRESSIONS}
+        and sum(position * impressions) / nullif(sum(impressions), 0) between 8 and 20
+      order by sum(impressions) desc
+      limit 20`
+    const queries = candidates
+      .filter((c) => !covers(post.content_markdown, c.query))
+      .slice(0, STRIKING_MAX_QUERIES)
+      .map((c) => ({ query: c.query, impressions: c.impressions, position: Math.round(c.position * 10) / 10 }))
+    if (queries.length) reasons.push({ kind: 'striking_distance', queries: queries.length })
+    if (reasons.length === 0) continue
+    await db
+      .insert(schema.refreshSuggestions)
+      .values({ userId: post.user_id, postId: post.id, week, reasons, queries })
+      .onConflictDoUpdate({
+        target: [schema.refreshSuggestions.userId, schema.refreshSuggestions.postId, schema.refreshSuggestions.week],
+        set: { reasons, queries },
+        setWhere: sql`${schema.refreshSuggestions.status} = 'open'`,
+      })
+    found++
+  }
+  return { week, found }
+}
+
+export async function listSuggestions(userId: string) {
+  const rows = await db
+    .select({
+      id: schema.refreshSuggestions.id,
+      postId: schema.refreshSuggestions.postId,
+      week: schema.refreshSuggestions.week,
+      reasons: schema.refreshSuggestions.reasons,
+      queries: schema.refreshSuggestions.queries,
+      status: schema.refreshSuggestions.status,
+      title: schema.blogPosts.title,
+      reviewStatus: schema.blogPosts.reviewStatus,
+    })
+    .from(schema.refreshSuggestions)
+    .innerJoin(schema.blogPosts, eq(schema.blogPosts.id, schema.refreshSuggestions.postId))
+    .where(
+      and(
+        eq(schema.refreshSuggestions.userId, userId),
+        sql`${schema.refreshSuggestions.week} = (select max(week) from refresh_suggestions where user_id = ${userId})`,
+      ),
+    )
+  return rows.map((r) => ({
+    ...r,
+    reasons: r.reasons as SuggestionReason[],
+    queries: r.queries as StrikingQuery[],
+  }))
+}
+
+/** Claims a suggestion for refreshing (only an open one of this user): the job does the work. */
+export async function startRefresh(userId: string, suggestionId: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(suggestionId)) return null
+  const [row] = await db
+    .update(schema.refreshSuggestions)
+    .set({ status: 'refreshing' })
+    .where(
+      and(
+        eq(schema.refreshSuggestions.id, suggestionId),
+        eq(schema.refreshSuggestions.userId, userId),
+        eq(schema.refreshSuggestions.status, 'open'),
+      ),
+    )
+    .returning({ id: schema.refreshSuggestions.id, postId: schema.refreshSuggestions.postId })
+  return row ?? null
+}
+
+/**
+ * Refreshes a post: a new section for every striking-distance query (or, for a post that only slipped, one that
+ * brings the topic up to date), placed before the FAQ/conclusion; the same title and slug. The result is saved as a
+ * version with origin 'refresh' and the post waits for review (publishing updates the destinations once approved).
+ * Idempotent: a suggestion already done is left alone.
+ */
+export async function refreshPost(suggestionId: string) {
+  const [s] = await db
+    .select()
+    .from(schema.refreshSuggestions)
+    .where(eq(schema.refreshSuggestions.id, suggestionId))
+    .limit(1)
+  if (!s || s.status === 'done') return { outcome: 'skipped' as const }
+  const [post] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, s.postId)).limit(1)
+  if (!post) return { outcome: 'missing' as const }
+  const queries = (s.queries as StrikingQuery[]).map((q) => q.query)
+  const topics = queries.length ? queries : [`${post.keyword}: what is new this year`]
+  const sections = await Promise.all(
+    topics.map(async (topic) => {
+      const answer = await chatText({
+        system: `You are an expert content writer updating an existing blog post. Write in ${post.language || 'English'}. Answer with GitHub-flavoured Markdown only.`,
+        user: [
+          `Article title: ${post.title}`,
+          `Main keyword: "${post.keyword}"`,
+          `Readers also search for: "${topic}". Write one new section of the article that answers that search, about 200 words.`,
+          'Rules: no H1 or H2 headings; short paragraphs; do not repeat what the article already says.',
+          '',
+          'The article so far (for context):',
+          post.contentMarkdown.slice(0, 6000),
+        ].join('\n'),
+        maxRetries: 0,
+        timeoutMs: 90_000,
+      })
+      const heading = topic.charAt(0).toUpperCase() + topic.slice(1)
+      return `## ${heading}\n\n${cleanSectionBody(answer.data)}`
+    }),
+  )
+  const markdown = insertBeforeClosing(post.contentMarkdown, sections.join('\n\n'))
+  const html = renderPostBody(markdown)
+  await db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(schema.refreshSuggestions)
+      .set({ status: 'done' })
+      .where(and(eq(schema.refreshSuggestions.id, s.id), sql`${schema.refreshSuggestions.status} <> 'done'`))
+      .returning({ id: schema.refreshSuggestions.id })
+    if (!claimed) return
+    const [hasGenerated] = await tx
+      .select({ id: schema.postVersions.id })
+      .from(schema.postVersions)
+      .where(eq(schema.postVersions.postId, post.id))
+      .limit(1)
+    if (!hasGenerated)
+      await tx.insert(schema.postVersions).values({
+        postId: post.id,
+        origin: 'generated',
+        title: post.title,
+        slug: post.slug,
+        metaDescription: post.metaDescription,
+        contentMarkdown: post.contentMarkdown,
+        contentHtml: post.contentHtml,
+        seoScore: post.seoScore,
+        createdAt: post.completedAt ?? post.createdAt,
+      })
+    await tx.insert(schema.postVersions).values({
+      postId: post.id,
+      origin: 'refresh',
+      title: post.title,
+      slug: post.slug,
+      metaDescription: post.metaDescription,
+      contentMarkdown: markdown,
+      contentHtml: html,
+      seoScore: post.seoScore,
+    })
+    await tx
+      .update(schema.blogPosts)
+      .set({ contentMarkdown: markdown, contentHtml: html, reviewStatus: 'waiting', editedAt: new Date() })
+      .where(eq(schema.blogPosts.id, post.id))
+  })
+  return { outcome: 'refreshed' as const, sections: sections.length }
+}
+
+/** Puts new sections before the FAQ / conclusion (the article's last H2s), or at the end. */
+export function insertBeforeClosing(markdown: string, addition: string) {
+  const lines = markdown.split('\n')
+  const closing = lines.findIndex((l) =>
+    /^##\s+.*(faq|frequently asked|conclusion|final thoughts|wrapping up)/i.test(l),
+  )
+  if (closing < 0) return `${markdown.trimEnd()}\n\n${addition}\n`
+  return [...lines.slice(0, closing), addition, '', ...lines.slice(closing)].join('\n')
+}
+
+/** Marks a refresh that failed for good, so the suggestion can be tried again. */
+export async function reopenSuggestion(suggestionId: string) {
+  await db
+    .update(schema.refreshSuggestions)
+    .set({ status: 'open' })
+    .where(and(eq(schema.refreshSuggestions.id, suggestionId), eq(schema.refreshSuggestions.status, 'refreshing')))
+}
+
+// ---------------------------------------------------------------------------
+// The weekly digest
+// ---------------------------------------------------------------------------
+
+export async function digestEnabled(userId: string) {
+  const [row] = await db
+    .select({ enabled: schema.rankingsPreferences.digestEnabled })
+    .from(schema.rankingsPreferences)
+    .where(eq(schema.rankingsPreferences.userId, userId))
+  return row?.enabled ?? true
+}
+
+export async function setDigestEnabled(userId: string, enabled: boolean) {
+  await db
+    .insert(schema.rankingsPreferences)
+    .values({ userId, digestEnabled: enabled })
+    .onConflictDoUpdate({
+      target: schema.rankingsPreferences.userId,
+      set: { digestEnabled: enabled, updatedAt: new Date() },
+    })
+}
+
+type DigestData = {
+  enteredTop10: Array<{ keyword: string; position: number }>
+  movers: Array<{ keyword: string; from: number | null; to: number | null; change: number }>
+  suggestions: Array<{ title: string; reasons: string[] }>
+}
+
+async function digestData(userId: string): Promise<DigestData> {
+  const q = sqlClient()
+  const moves = await q<{ keyword: string; now: number | null; then: number | null }[]>`
+    with last as (
+      select max(p.day) as d from keyword_positions p join tracked_keywords t on t.id = p.tracked_keyword_id
+      where t.user_id = ${userId} and p.status <> 'error')
+    select t.keyword, n.position as now, w.position as then
+    from tracked_keywords t cross join last
+    join keyword_positions n on n.tracked_keyword_id = t.id and n.day = last.d and n.status <> 'error'
+    join keyword_positions w on w.tracked_keyword_id = t.id and w.day = to_char(last.d::date - 7, 'YYYY-MM-DD') and w.status <> 'error'
+    where t.user_id = ${userId}`
+  const enteredTop10 = moves
+    .filter((m) => m.now !== null && m.now <= 10 && (m.then === null || m.then > 10))
+    .map((m) => ({ keyword: m.keyword, position: m.now! }))
+  const movers = moves
+    .map((m) => ({ keyword: m.keyword, from: m.then, to: m.now, change: (m.then ?? 101) - (m.now ?? 101) }))
+    .filter((m) => m.change !== 0)
+    .sort((a, b) => Math.abs(b.change) - Math.abs(a.change))
+    .slice(0, 5)
+  const suggestions = (await listSuggestions(userId))
+    .filter((s) => s.status === 'open')
+    .map((s) => ({ title: s.title, reasons: s.reasons.map(describeReason) }))
+  return { enteredTop10, movers, suggestions }
+}
+
+function esc(s: string) {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+}
+
+export function renderDigest(name: string, data: DigestData) {
+  const appUrl = getEnv().APP_URL
+  const rankings = new URL('/rankings', appUrl).toString()
+  const profile = new URL('/profile', appUrl).toString()
+  const fmt = (p: number | null) => (p === null ? 'not in top 100' : `#${p}`)
+  const text = [
+    `Hi ${name || 'there'},`,
+    '',
+    'Your rankings this week:',
+    '',
+    'Entered the top 10:',
+    ...(data.enteredTop10.length
+      ? data.enteredTop10.map((e) => `- ${e.keyword}: #${e.position}`)
+      : ['- none this week']),
+    '',
+    'Biggest movers:',
+    ...(data.movers.length
+      ? data.movers.map((m) => `- ${m.keyword}: ${fmt(m.from)} → ${fmt(m.to)} (${m.change > 0 ? '+' : ''}${m.change})`)
+      : ['- no changes']),
+    '',
+    'Posts to refresh:',
+    ...(data.suggestions.length
+      ? data.suggestions.map((s) => `- ${s.title}: ${s.reasons.join('; ')}`)
+      : ['- nothing to refresh']),
+    '',
+    `See all rankings: ${rankings}`,
+    `Stop these e-mails on your profile: ${profile}`,
+  ].join('\n')
+  const list = (items: string[]) => `<ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>`
+  const html = [
+    `<p>Hi ${esc(name || 'there')},</p>`,
+    '<h2>Entered the top 10</h2>',
+    data.enteredTop10.length
+      ? list(data.enteredTop10.map((e) => `${esc(e.keyword)}: #${e.position}`))
+      : '<p>None this week.</p>',
+    '<h2>Biggest movers</h2>',
+    data.movers.length
+      ? list(data.movers.map((m) => `${esc(m.keyword)}: ${fmt(m.from)} → ${fmt(m.to)}`))
+      : '<p>No changes.</p>',
+    '<h2>Posts to refresh</h2>',
+    data.suggestions.length
+      ? list(data.suggestions.map((s) => `${esc(s.title)}: ${esc(s.reasons.join('; '))}`))
+      : '<p>Nothing to refresh.</p>',
+    `<p><a href="${rankings}">See all rankings</a></p>`,
+    `<p style="font-size:12px;color:#666">You get this weekly summary because you track keywords on Rankwell. <a href="${profile}">Turn it off on your profile</a>.</p>`,
+  ].join('\n')
+  return { subject: 'Your weekly rankings on Rankwell', text, html }
+}
+
+/**
+ * Sends the week's digest to every user who tracks keywords and has not opted out: claimed per user and week
+ * first (so a retried job never sends twice), released again when sending fails.
+ */
+export async function sendDigests(now: Date) {
+  if (!mailConfigured()) return { sent: 0, skipped: 'smtp' }
+  const week = isoWeek(now)
+  const users = await sqlClient()<{ id: string; email: string; name: string }[]>`
+    select u.id, u.email, u.name from users u
+    where exists (select 1 from tracked_keywords t where t.user_id = u.id)
+      and coalesce((select digest_enabled from rankings_preferences r where r.user_id = u.id), true)`
+  let sent = 0
+  for (const user of users) {
+    const [claimed] = await sqlClient()<{ user_id: string; previous: string | null }[]>`
+      insert into rankings_preferences (user_id, last_digest_week) values (${user.id}, ${week})
+      on conflict (user_id) do update set last_digest_week = excluded.last_digest_week
+        where rankings_preferences.last_digest_week is distinct from excluded.last_digest_week
+          and rankings_preferences.digest_enabled
+      returning user_id, null::text as previous`
+    if (!claimed) continue
+    try {
+      const message = renderDigest(user.name, await digestData(user.id))
+      await sendMail({ to: user.email, ...message })
+      sent++
+    } catch (error) {
+      await db
+        .update(schema.rankingsPreferences)
+        .set({ lastDigestWeek: null })
+        .where(and(eq(schema.rankingsPreferences.userId, user.id), eq(schema.rankingsPreferences.lastDigestWeek, week)))
+      throw error
+    }
+  }
+  return { week, sent }
+}
