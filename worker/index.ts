@@ -11,6 +11,8 @@ import { processPing } from './processors/ping'
 import { processAutopilotPublish } from './processors/autopilot-publish'
 import { processAutopilotRun } from './processors/autopilot-run'
 import { processWebhookDelivery } from './processors/webhook-deliver'
+import { processPublicationJob, processPublishingSweep, startPublishingSweep } from './processors/publish'
+import { PUBLISHING_JOBS, publishingPayloads } from '#app/jobs/publishing.server'
 import { restoreSchedules } from '#app/server/autopilot.server'
 import { registry } from './registry'
 
@@ -23,6 +25,8 @@ registry.register(QUEUES.posts, 'generate-post', payloads.generatePost, processG
 registry.register(QUEUES.autopilot, 'run', payloads.autopilotRun, processAutopilotRun)
 registry.register(QUEUES.autopilot, 'publish-post', payloads.autopilotPublish, processAutopilotPublish)
 registry.register(QUEUES.webhooks, 'deliver-webhook', payloads.deliverWebhook, processWebhookDelivery)
+registry.register(QUEUES.publishing, PUBLISHING_JOBS.publish, publishingPayloads.publish, processPublicationJob)
+registry.register(QUEUES.publishing, PUBLISHING_JOBS.sweep, publishingPayloads.sweep, processPublishingSweep)
 
 const env = getEnv()
 const workerId = `${os.hostname()}-${process.pid}`
@@ -34,6 +38,7 @@ const concurrency: Record<QueueName, number> = {
   [QUEUES.posts]: Number(process.env.POST_WORKER_CONCURRENCY ?? 4),
   [QUEUES.autopilot]: 2,
   [QUEUES.webhooks]: 8,
+  [QUEUES.publishing]: 4,
 }
 
 const workers: Worker[] = []
@@ -71,6 +76,11 @@ log('worker started', { queues: Object.values(QUEUES) })
 restoreSchedules().then(
   (result) => log('auto pilot schedules checked', result),
   (error: Error) => log('could not check auto pilot schedules', { error: error.message }),
+)
+
+startPublishingSweep().then(
+  () => log('publishing sweep scheduled'),
+  (error: Error) => log('could not schedule the publishing sweep', { error: error.message }),
 )
 
 let stopping = false

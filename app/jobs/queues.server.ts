@@ -13,6 +13,7 @@ export const QUEUES = {
   posts: 'post-generation',
   autopilot: 'autopilot',
   webhooks: 'webhook-delivery',
+  publishing: 'publishing',
 } as const
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]
 

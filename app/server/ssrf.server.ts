@@ -220,6 +220,34 @@ export async function guardedPost(
   rawUrl: string,
   init: { headers: Record<string, string>; body: string; timeoutMs: number } & GuardOptions,
 ): Promise<SafeResponse> {
+  return guardedRequest(rawUrl, { ...init, method: 'POST', maxBytes: 4096 })
+}
+
+/** Raised when an answer is larger than the caller allows; the connection is dropped. */
+export class ResponseTooLargeError extends Error {
+  readonly code = 'RESPONSE_TOO_LARGE'
+  constructor(maxBytes: number) {
+    super(`The answer was larger than ${Math.round(maxBytes / 1024)} KB.`)
+    this.name = 'ResponseTooLargeError'
+  }
+}
+
+/**
+ * Any method through the guard (CMS APIs on user-supplied hosts): vetted addresses only, no redirects followed,
+ * a hard time limit for the whole exchange. `maxBytes` bounds the answer: with `truncate` the rest is dropped,
+ * otherwise a larger answer fails with ResponseTooLargeError.
+ */
+export async function guardedRequest(
+  rawUrl: string,
+  init: {
+    method: string
+    headers?: Record<string, string>
+    body?: string
+    timeoutMs: number
+    maxBytes: number
+    truncate?: boolean
+  } & GuardOptions,
+): Promise<SafeResponse> {
   const started = performance.now()
   const { url, addresses } = await vetUrl(rawUrl, init)
   const vettedLookup: net.LookupFunction = (_hostname, options, callback) => {
@@ -234,37 +262,32 @@ export async function guardedPost(
     else (callback as (e: null, a: string, f: number) => void)(null, usable[0]!.address, usable[0]!.family)
   }
   const client = url.protocol === 'https:' ? https : http
+  const truncate = init.truncate ?? false
   return new Promise<SafeResponse>((resolve, reject) => {
-    const req = client.request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...init.headers, 'Content-Length': String(Buffer.byteLength(init.body)) },
-        lookup: vettedLookup,
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = []
-        let size = 0
-        res.on('data', (chunk: Buffer) => {
-          if (size < 4096) chunks.push(chunk)
-          size += chunk.length
+    const headers: Record<string, string> = { ...init.headers }
+    if (init.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(init.body))
+    const req = client.request(url, { method: init.method, headers, lookup: vettedLookup, agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      res.on('data', (chunk: Buffer) => {
+        if (size < init.maxBytes) chunks.push(chunk)
+        size += chunk.length
+        if (size > init.maxBytes && !truncate) req.destroy(new ResponseTooLargeError(init.maxBytes))
+      })
+      res.on('end', () => {
+        clearTimeout(timer)
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).subarray(0, init.maxBytes).toString('utf8'),
+          durationMs: Math.round(performance.now() - started),
         })
-        res.on('end', () => {
-          clearTimeout(timer)
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8').slice(0, 4096),
-            durationMs: Math.round(performance.now() - started),
-          })
-        })
-        res.on('error', (err) => {
-          clearTimeout(timer)
-          reject(err)
-        })
-      },
-    )
+      })
+      res.on('error', (err) => {
+        clearTimeout(timer)
+        reject(err)
+      })
+    })
     const timer = setTimeout(() => req.destroy(new RequestTimeoutError(init.timeoutMs)), init.timeoutMs)
     req.on('error', (err) => {
       clearTimeout(timer)
