@@ -96,6 +96,10 @@ async function main() {
     // Short stall detection so that a killed worker's job is picked up again within the test's time.
     WORKER_STALLED_INTERVAL_MS: '2000',
     WORKER_LOCK_DURATION_MS: '4000',
+    // Publishing: quick retries and a short claim lease, so that retries and a killed worker finish in test time.
+    PUBLISH_RETRY_BASE_MS: '300',
+    PUBLISH_CLAIM_LEASE_MS: '3000',
+    PUBLISH_SWEEP_EVERY_MS: '2000',
   })
 
   await stage('build', () => buildApp(env))

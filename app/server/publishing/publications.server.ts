@@ -184,6 +184,25 @@ export async function listPublications(userId: string, postIds: string[]): Promi
   }))
 }
 
+/**
+ * Moves a scheduled post to another time (the calendar), or cancels its schedule (`at` null). Only a post that is
+ * scheduled can move: a published post stays where it is.
+ */
+export async function moveScheduled(userId: string, postId: string, at: Date | null) {
+  const rows = await db
+    .update(schema.blogPosts)
+    .set(at ? { scheduledPublishAt: at } : { scheduledPublishAt: null, scheduledTargets: null })
+    .where(
+      and(
+        eq(schema.blogPosts.id, postId),
+        eq(schema.blogPosts.userId, userId),
+        sql`${schema.blogPosts.scheduledPublishAt} is not null`,
+      ),
+    )
+    .returning({ id: schema.blogPosts.id })
+  return rows.length > 0
+}
+
 // ---------------------------------------------------------------------------
 // The worker's side
 // ---------------------------------------------------------------------------
