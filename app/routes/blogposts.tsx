@@ -7,6 +7,7 @@ import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { safeRedirect } from '#app/lib/redirect'
 import { aiConfigured } from '#app/server/openai.server'
 import { createPost, listPostCards, POST_MESSAGES, reconcileStalePosts, retryPost } from '#app/server/posts.server'
+import { countWaitingDrafts } from '#app/server/publishing/review.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 import type { loader as statusLoader } from './blogposts.status'
@@ -23,7 +24,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const cards = reconcileStalePosts(user.id)
     .catch((error: unknown) => console.error('[posts] stale check failed', error))
     .then(() => listPostCards(user.id))
-  return defer({ cards: isDataRequest ? cards : await cards })
+  const waitingForReview = await countWaitingDrafts(user.id).catch(() => 0)
+  return defer({ cards: isDataRequest ? cards : await cards, waitingForReview })
 }
 
 /**
@@ -75,6 +77,17 @@ export default function BlogPostsPage() {
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <PageHeader title="Your SEO Content Library" subtitle="AI-optimized posts driving organic growth" />
+      {data.waitingForReview > 0 ? (
+        <p className="mb-6">
+          <Link
+            to="/autopilot#review"
+            data-testid="review-badge"
+            className="inline-flex items-center gap-2 rounded-full border border-yellow-300 bg-yellow-50 px-3 py-1 text-sm font-semibold text-yellow-900 hover:underline"
+          >
+            {data.waitingForReview} waiting for review
+          </Link>
+        </p>
+      ) : null}
       <Suspense fallback={<LoadingPosts />}>
         <Await
           resolve={data.cards}
