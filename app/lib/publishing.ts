@@ -74,7 +74,7 @@ const optionalText = (label: string, max: number) =>
 /** An http(s) URL without credentials, query or fragment, normalised without a trailing slash. */
 export const siteUrl = (label: string) =>
   text(label, 300)
-    .transform((v) => (/^https?:\/\//i.test(v) ? v : `https://${v}`))
+    .transform((v) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? v : `https://${v}`))
     .superRefine((v, ctx) => {
       let url: URL
       try {
