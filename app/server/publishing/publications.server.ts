@@ -368,7 +368,7 @@ export async function publishDueScheduled(now = new Date()) {
       and(
         lte(schema.blogPosts.scheduledPublishAt, now),
         eq(schema.blogPosts.status, 'completed'),
-        sql`${schema.blogPosts.id} in (select id from ${schema.blogPosts} where scheduled_publish_at <= ${now} for update skip locked)`,
+        sql`${schema.blogPosts.id} in (select id from ${schema.blogPosts} where scheduled_publish_at <= ${now.toISOString()}::timestamptz for update skip locked)`,
       ),
     )
     .returning({

@@ -269,7 +269,7 @@ export async function autoApproveDue(now = new Date()) {
     from ${schema.autopilotSettings} s
     where s.user_id = p.user_id and s.review_mode = 'auto_approve' and s.enabled
       and p.review_status = 'waiting' and p.source = 'autopilot'
-      and p.completed_at <= ${now}::timestamptz - make_interval(hours => s.approve_after_hours)
+      and p.completed_at <= ${now.toISOString()}::timestamptz - make_interval(hours => s.approve_after_hours)
       and p.id in (select id from ${schema.blogPosts} where review_status = 'waiting' for update skip locked)
     returning p.id, p.user_id`)
   let published = 0
