@@ -91,6 +91,7 @@ async function main() {
   const services = await provisionServices({ purpose: 'test', runId, cleanups, ownBuildDir: true, dropDatabase: true })
   const env = appEnv(services, {
     SESSION_SECRET: `test-secret-${runId}`,
+    ENCRYPTION_KEY: `test-encryption-key-${runId}`,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     // Tests stand in for many clients by sending X-Forwarded-For.
     TRUST_FORWARDED_FOR: 'true',

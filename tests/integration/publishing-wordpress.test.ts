@@ -30,7 +30,15 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
   const adminRead = async (id: string) =>
     (await (
       await fetch(`${wp.url}/wp-json/wp/v2/posts/${id}?context=edit`, { headers: { Authorization: adminAuth() } })
-    ).json()) as { status: string; slug: string; title: { raw: string }; content: { raw: string }; excerpt: { raw: string }; categories: number[]; tags: number[] }
+    ).json()) as {
+      status: string
+      slug: string
+      title: { raw: string }
+      content: { raw: string }
+      excerpt: { raw: string }
+      categories: number[]
+      tags: number[]
+    }
 
   async function save(json: Record<string, unknown>) {
     return api('/api/destinations', {
@@ -45,7 +53,9 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
     expect(wrong.status).toBe(400)
     expect(wrong.body.message).toBe('WordPress refused the user name or Application Password.')
     const reader = await save({ username: 'reader', appPassword: wp.subscriber.appPassword })
-    expect(reader.body.message).toBe('The WordPress user reader may not publish posts (it needs the Author role or higher).')
+    expect(reader.body.message).toBe(
+      'The WordPress user reader may not publish posts (it needs the Author role or higher).',
+    )
     const notWordPress = await save({ siteUrl: process.env.FAKE_WEBFLOW_URL })
     expect(notWordPress.body.message).toMatch(/does not look like a WordPress site/)
     const down = await save({ siteUrl: 'http://127.0.0.1:9' })
@@ -80,8 +90,15 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
     expect(row.remoteUrl).toBe(`${wp.url}/${post.slug}/`)
 
     // Update on WordPress: the same post changes.
-    await db.update(schema.blogPosts).set({ contentHtml: '<p>Edited after review.</p>' }).where(eq(schema.blogPosts.id, post.id))
-    await api(`/api/blogpost/${post.id}/publish`, { method: 'POST', as: user, json: { action: 'publish', targets: [destination] } })
+    await db
+      .update(schema.blogPosts)
+      .set({ contentHtml: '<p>Edited after review.</p>' })
+      .where(eq(schema.blogPosts.id, post.id))
+    await api(`/api/blogpost/${post.id}/publish`, {
+      method: 'POST',
+      as: user,
+      json: { action: 'publish', targets: [destination] },
+    })
     await waitForPublication(post.id, destination, ['published'])
     const after = await (async () => {
       for (let i = 0; i < 100; i++) {
@@ -100,7 +117,11 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
     expect(all).toHaveLength(1)
 
     // Unpublish: back to a draft, invisible to the public.
-    await api(`/api/blogpost/${post.id}/publish`, { method: 'POST', as: user, json: { action: 'unpublish', target: destination } })
+    await api(`/api/blogpost/${post.id}/publish`, {
+      method: 'POST',
+      as: user,
+      json: { action: 'unpublish', target: destination },
+    })
     await waitForPublication(post.id, destination, ['unpublished'])
     expect((await adminRead(row.remoteId!)).status).toBe('draft')
     expect((await publicRead(row.remoteId!)).status).toBeGreaterThanOrEqual(400)
@@ -110,7 +131,11 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
       method: 'DELETE',
       headers: { Authorization: adminAuth() },
     })
-    await api(`/api/blogpost/${post.id}/publish`, { method: 'POST', as: user, json: { action: 'publish', targets: [destination] } })
+    await api(`/api/blogpost/${post.id}/publish`, {
+      method: 'POST',
+      as: user,
+      json: { action: 'publish', targets: [destination] },
+    })
     const missing = await waitForPublication(post.id, destination, ['missing', 'failed'])
     expect(missing.status).toBe('missing')
     await api(`/api/blogpost/${post.id}/publish`, {

@@ -7,7 +7,7 @@ import {
   type DestinationInput,
   type DestinationKind,
 } from '#app/lib/publishing'
-import { decryptSecret, encryptSecret } from '#app/server/crypto.server'
+import { decryptSecret, encryptionConfigured, encryptSecret } from '#app/server/crypto.server'
 import { db, schema } from '#app/server/db.server'
 import { ghostClient, type GhostConfig } from './ghost.server'
 import { PublishError, safeHost, type HttpStats } from './http.server'
@@ -153,6 +153,12 @@ export async function saveDestination(userId: string, raw: unknown, id?: string)
     return { ok: false, fieldErrors }
   }
   const input = parsed.data
+  if (!encryptionConfigured())
+    return {
+      ok: false,
+      fieldErrors: {},
+      message: 'Publishing destinations are unavailable: the server has no ENCRYPTION_KEY to store credentials with.',
+    }
   const existing = id ? await getDestination(userId, id) : null
   if (id && !existing) return { ok: false, fieldErrors: {}, message: 'Destination not found.' }
   if (existing && existing.kind !== input.kind)
