@@ -6,6 +6,8 @@ WORKDIR /app
 
 FROM base AS deps
 COPY package.json package-lock.json ./
+# patch-package applies patches/ (the cached route matching of @remix-run/router) after the install.
+COPY patches ./patches
 RUN npm ci --include=dev --no-audit --no-fund
 
 FROM deps AS build

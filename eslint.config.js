@@ -13,6 +13,7 @@ export default tseslint.config(
       'playwright-report/**',
       'public/**',
       '.cache/**',
+      'bench/anchor/build/**',
     ],
   },
   js.configs.recommended,

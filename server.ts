@@ -5,14 +5,17 @@ import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { getEnv } from '#app/server/env.server'
+import { letRemixReplaceHeaders } from '#app/server/http-cache.server'
+import { newRequestScope, runInRequestScope, type RequestScope } from '#app/server/request-scope.server'
 import { checkOrigin, formTargets, securityHeaders } from '#app/server/security.server'
+import { staticFiles } from '#app/server/static-files.server'
 
 installGlobals({ nativeFetch: true })
 
 const env = getEnv()
 const isProduction = env.NODE_ENV === 'production'
 const buildDir = path.resolve(process.env.REMIX_BUILD_DIR ?? 'build')
-const headerOptions = { dev: !isProduction, formTargets: formTargets(env) }
+const headerOptions = { dev: !isProduction, formTargets: formTargets(env), analytics: Boolean(env.ANALYTICS_GA4_ID) }
 
 const viteDevServer = isProduction
   ? undefined
@@ -58,11 +61,18 @@ app.use((req: Request, res: Response, next: NextFunction) => {
 
 if (viteDevServer) {
   app.use(viteDevServer.middlewares)
+  app.use(express.static('public', { maxAge: '1h' }))
 } else {
-  app.use('/assets', express.static(path.join(buildDir, 'client/assets'), { immutable: true, maxAge: '1y' }))
-  app.use(express.static(path.join(buildDir, 'client'), { maxAge: '1h' }))
+  app.use(staticFiles(path.join(buildDir, 'client')))
 }
-app.use(express.static('public', { maxAge: '1h' }))
+
+// One scope per request for memoised lookups (the signed-in user), reachable from loaders and session helpers.
+app.use((_req: Request, res: Response, next: NextFunction) => {
+  const scope = newRequestScope()
+  res.locals.scope = scope
+  letRemixReplaceHeaders(res)
+  runInRequestScope(scope, next)
+})
 
 const build = viteDevServer
   ? () => viteDevServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
@@ -73,7 +83,11 @@ app.all(
   createRequestHandler({
     build,
     mode: env.NODE_ENV,
-    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+    getLoadContext: (_req, res) => ({
+      cspNonce: res.locals.cspNonce as string,
+      cspPolicy: res.getHeader('Content-Security-Policy') as string | undefined,
+      scope: res.locals.scope as RequestScope,
+    }),
   }),
 )
 

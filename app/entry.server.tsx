@@ -1,13 +1,18 @@
-import { PassThrough } from 'node:stream'
-import type { AppLoadContext, EntryContext } from '@remix-run/node'
-import { createReadableStreamFromReadable } from '@remix-run/node'
+import { Writable } from 'node:stream'
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
-import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { NonceProvider } from '#app/components/nonce'
+import { defaultNoStore, finishDocument, isPublicDocument } from '#app/server/http-cache.server'
 
 const ABORT_DELAY = 5_000
 
+/**
+ * Documents are rendered completely (onAllReady) and sent as one buffer: one compressed piece instead of the many
+ * small flushes of a streamed shell, and the whole body known before the headers, so a public page gets its ETag
+ * and a CSP made of its inline scripts' hashes (see http-cache.server.ts). Client navigations fetch data through
+ * data requests, which stream any deferred data as before.
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -15,9 +20,30 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const nonce = typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : undefined
-  const waitForAll = isbot(request.headers.get('user-agent') ?? '') || remixContext.isSpaMode
-  return new Promise((resolve, reject) => {
+  const isPublic = isPublicDocument(request, responseStatusCode, responseHeaders, remixContext)
+  // A public page must not depend on the request, so it carries no nonce: its scripts are allowed by hash.
+  const nonce = !isPublic && typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : undefined
+  const policy = typeof loadContext.cspPolicy === 'string' ? loadContext.cspPolicy : undefined
+  return new Promise<Response>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    const sink = new Writable({
+      write(chunk: Buffer | string, _encoding, callback) {
+        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+        callback()
+      },
+      final(callback) {
+        const html = Buffer.concat(chunks).toString('utf8')
+        resolve(
+          finishDocument(request, html, {
+            status: responseStatusCode,
+            headers: responseHeaders,
+            isPublic: isPublic && responseStatusCode === 200,
+            policy,
+          }),
+        )
+        callback()
+      },
+    })
     let shellRendered = false
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
@@ -25,17 +51,9 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [waitForAll ? 'onAllReady' : 'onShellReady']() {
+        onAllReady() {
           shellRendered = true
-          const body = new PassThrough()
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          )
-          pipe(body)
+          pipe(sink)
         },
         onShellError(error: unknown) {
           reject(error)
@@ -46,8 +64,13 @@ export default function handleRequest(
         },
       },
     )
-    setTimeout(abort, ABORT_DELAY)
+    setTimeout(abort, ABORT_DELAY).unref()
   })
+}
+
+export const handleDataRequest: HandleDataRequestFunction = (response) => {
+  defaultNoStore(response.headers)
+  return response
 }
 
 export function handleError(error: unknown, { request }: { request: Request }) {

@@ -18,9 +18,12 @@ import { AppNav } from '#app/components/app-nav'
 import { Footer } from '#app/components/footer'
 import { useNonce } from '#app/components/nonce'
 import { OfflineBadge } from '#app/components/offline-badge'
+import { PastDueBanner } from '#app/components/past-due-banner'
 import { PublicNav } from '#app/components/public-nav'
+import { VerifyEmailBanner } from '#app/components/verify-banner'
 import { Toaster } from '#app/components/toaster'
 import { getEnv, publicEnv } from '#app/server/env.server'
+import { billingBanner } from '#app/server/billing.server'
 import { getUser } from '#app/server/session.server'
 import { toast } from '#app/server/toast.server'
 import stylesheet from './tailwind.css?url'
@@ -31,13 +34,27 @@ export const links: LinksFunction = () => [
 ]
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [user, { toast: flash, headers }] = await Promise.all([getUser(request), toast().getToast(request)])
+  // The toast session is read (and its cookie rewritten) only when a toast cookie came with the request, so that
+  // an ordinary page view sets no cookie and stays cacheable.
+  const hasToast = /(?:^|;\s*)rw_toast=/.test(request.headers.get('Cookie') ?? '')
+  const [user, { toast: flash, headers }] = await Promise.all([
+    getUser(request),
+    hasToast ? toast().getToast(request) : { toast: undefined, headers: new Headers() },
+  ])
+  const billing = user ? await billingBanner(user.id) : null
   return json(
     {
       user: user
-        ? { id: user.id, email: user.email, name: user.name, onboardingComplete: user.onboardingComplete }
+        ? {
+            id: user.id,
+            email: user.email,
+            name: user.name,
+            onboardingComplete: user.onboardingComplete,
+            emailVerified: Boolean(user.emailVerifiedAt),
+          }
         : null,
       toast: flash ?? null,
+      billing,
       env: publicEnv(),
       supportEmail: getEnv().SUPPORT_EMAIL,
     },
@@ -82,6 +99,8 @@ function Chrome({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       {data?.user ? <AppNav email={data.user.email} /> : <PublicNav />}
+      {data?.user && !data.user.emailVerified ? <VerifyEmailBanner email={data.user.email} /> : null}
+      {data?.billing?.pastDue ? <PastDueBanner /> : null}
       <main id="main" className="flex-1">
         {children}
       </main>

@@ -14,6 +14,7 @@ import {
   stopProcess,
 } from './lib/services'
 import { missingServices } from './lib/offline'
+import { developmentSecrets } from './lib/secrets'
 
 const root = process.cwd()
 const PORT = Number(process.env.PORT ?? 3000)
@@ -52,8 +53,12 @@ try {
   await migrateDatabase(databaseUrl)
   log('migrations applied')
 
+  // Random secrets of this data directory (created on the first run), unless the environment gives its own.
+  const secrets = developmentSecrets(path.join(root, '.data'))
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    SESSION_SECRET: process.env.SESSION_SECRET || secrets.SESSION_SECRET,
+    ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || secrets.ENCRYPTION_KEY,
     NODE_ENV: 'development',
     PORT: String(PORT),
     APP_URL: process.env.APP_URL ?? `http://localhost:${PORT}`,

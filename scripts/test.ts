@@ -93,8 +93,8 @@ async function main() {
     SESSION_SECRET: `test-secret-${runId}`,
     ENCRYPTION_KEY: `test-encryption-key-${runId}`,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    // Tests stand in for many clients by sending X-Forwarded-For.
-    TRUST_FORWARDED_FOR: 'true',
+    // One trusted proxy: tests stand in for many clients with X-Forwarded-For (the rightmost entry counts).
+    TRUST_PROXY: '1',
     SUPPORT_EMAIL: 'support@rankwell.test',
     // Short stall detection so that a killed worker's job is picked up again within the test's time.
     WORKER_STALLED_INTERVAL_MS: '2000',

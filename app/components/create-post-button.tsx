@@ -8,7 +8,14 @@ export function useHydrated() {
   return hydrated
 }
 
-function pageNonce() {
+/** The page view's key, made once by the component that renders a list of buttons. */
+export function usePageKey() {
+  const [key] = useState(pageNonce)
+  return key
+}
+
+/** A random key made once per page view; the list creates it once and hands it to every row's button. */
+export function pageNonce() {
   return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
@@ -23,22 +30,24 @@ function pageNonce() {
  */
 export function CreatePostButton({
   keywordId,
+  pageKey,
   className = 'btn-primary px-3 py-1.5 text-xs',
 }: {
   keywordId: string
+  /** The page view's key from `usePageKey()` in the list that renders the buttons. */
+  pageKey: string
   className?: string
 }) {
   const fetcher = useFetcher<{ ok: boolean }>()
   const location = useLocation()
   const hydrated = useHydrated()
-  const [nonce] = useState(pageNonce)
   const busy = fetcher.state !== 'idle'
   return (
     <fetcher.Form method="post" action="/blogposts">
       <input type="hidden" name="intent" value="create-post" />
       <input type="hidden" name="keywordId" value={keywordId} />
       {/* The server's value stays in the DOM after hydration (the client's own nonce is never rendered over it). */}
-      <input type="hidden" name="requestKey" defaultValue={`${keywordId}.${nonce}`} suppressHydrationWarning />
+      <input type="hidden" name="requestKey" defaultValue={`${keywordId}.${pageKey}`} suppressHydrationWarning />
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
       {hydrated ? <input type="hidden" name="respond" value="json" /> : null}
       <button type="submit" className={className} disabled={busy} aria-busy={busy || undefined}>

@@ -1,4 +1,5 @@
 import { Form, Link } from '@remix-run/react'
+import type { ReactNode } from 'react'
 import { formatLongDate, statusLabel, type PostStatus } from '#app/lib/posts'
 
 export type PostCardData = {
@@ -50,7 +51,8 @@ export function PostProgress({
   return null
 }
 
-export function PostCard({ post }: { post: PostCardData }) {
+/** `actions` (such as Delete) are shown next to 'Read More'. */
+export function PostCard({ post, actions }: { post: PostCardData; actions?: ReactNode }) {
   const href = `/blogpost/${post.id}`
   return (
     <article className="card flex flex-col" data-testid="post-card" data-post-id={post.id}>
@@ -69,13 +71,16 @@ export function PostCard({ post }: { post: PostCardData }) {
           <PostProgress post={post} redirectTo="/blogposts" />
         </div>
       )}
-      <Link
-        to={href}
-        className="mt-4 self-start text-sm font-semibold text-brand-700 hover:text-brand-800"
-        aria-label={`Read More: ${post.title}`}
-      >
-        Read More
-      </Link>
+      <div className="mt-4 flex items-center justify-between gap-3">
+        <Link
+          to={href}
+          className="text-sm font-semibold text-brand-700 hover:text-brand-800"
+          aria-label={`Read More: ${post.title}`}
+        >
+          Read More
+        </Link>
+        {actions}
+      </div>
     </article>
   )
 }

@@ -1,6 +1,6 @@
 import { Form, Link, useFetcher, useNavigation } from '@remix-run/react'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
-import { cancelConfirmMessage, formatMoney, formatShortDate, monthlyCostCents } from '#app/lib/billing'
+import { cancelConfirmMessage, formatMoney, formatShortDate, monthlyCostCents, quotaMessage } from '#app/lib/billing'
 import { PLANS } from '#app/lib/plans'
 import type { UsageSummary } from '#app/server/quota.server'
 
@@ -45,6 +45,11 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
   const trialEnds = formatShortDate(summary.trialEndsAt)
   const canCancel = summary.status === 'active' && !summary.cancelAtPeriodEnd
   const showUpgrade = !premium && summary.reachedQuota
+  // The same words as the refusal the user met: the spec's for trials, the month's allowance for Premium.
+  const exhausted = (['keywordSearches', 'blogPosts'] as const).filter(
+    (kind) => (kind === 'keywordSearches' ? summary.keywordSearchCount : summary.blogPostCount) >= summary.limits[kind],
+  )
+  const quotaNotes = premium || summary.status === 'trial' ? exhausted.map((kind) => quotaMessage(kind, summary)) : []
 
   const navigation = useNavigation()
   const portalPending = navigation.state !== 'idle' && navigation.formAction === '/billing/portal'
@@ -96,6 +101,9 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
           </Item>
         ) : null}
       </dl>
+      {premium ? (
+        <p className="mt-3 text-sm text-slate-600">To change plan or payment method, use Manage Payment.</p>
+      ) : null}
       {premium && usageResets ? (
         <p className="mt-3 text-sm text-slate-600" data-testid="usage-resets">
           {`Your allowance renews monthly: usage resets on ${usageResets}.`}
@@ -116,9 +124,17 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
         </p>
       ) : summary.status === 'canceled' ? (
         <p className="mt-4 rounded-lg bg-slate-50 p-3 text-sm text-slate-700" data-testid="subscription-notice">
-          Your Premium subscription has ended. Subscribe again to keep finding keywords and writing posts.
+          {summary.endedReason === 'payment_failed'
+            ? 'Your Premium subscription ended because the payment could not be collected. '
+            : 'Your Premium subscription has ended. '}
+          Your keywords and posts are kept and readable. Subscribe again to keep finding keywords and writing posts.
         </p>
       ) : null}
+      {quotaNotes.map((note) => (
+        <p key={note} className="mt-3 text-sm text-slate-700" data-testid="quota-notice">
+          {note}
+        </p>
+      ))}
 
       {premium || showUpgrade ? (
         <div className="mt-6 flex flex-wrap gap-3">

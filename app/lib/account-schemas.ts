@@ -196,3 +196,37 @@ export const AUTH_MESSAGES = {
   duplicate: 'An account with this email already exists. Please sign in instead.',
   generic: 'An error occurred.',
 } as const
+
+// Issue 13: password reset and change, account deletion.
+const newPassword = password.min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`)
+
+export const forgotPasswordSchema = z.object({ email })
+export const resetPasswordSchema = z.object({
+  token: z.string({ required_error: 'The reset link is missing its token.' }).trim().min(1).max(200),
+  password: newPassword,
+})
+export const changePasswordSchema = z.object({
+  currentPassword: password.describe('current'),
+  newPassword,
+})
+export const deleteAccountSchema = z.object({
+  password: z.string().max(200, 'Password must be at most 200 characters.').optional(),
+  confirm: z.literal('DELETE', { errorMap: () => ({ message: 'Type DELETE to confirm.' }) }),
+})
+
+export const ACCOUNT_MESSAGES = {
+  verificationSent: 'We sent you a verification link. Please check your inbox.',
+  verified: 'Your email address is verified.',
+  badVerifyLink: 'This verification link is invalid or has expired. Sign in and send a new one.',
+  resetSent: 'If an account exists for that address, we sent a link to reset the password. It works for one hour.',
+  badResetLink: 'This reset link is invalid, has expired or was already used. Please ask for a new one.',
+  passwordReset: 'Your password has been reset. Please sign in.',
+  passwordChanged: 'Your password has been changed. Every other session has been signed out.',
+  wrongPassword: 'Your current password is not correct.',
+  signedOutEverywhere: 'Every other session and API token has been signed out.',
+  sessionEnded: 'That session has been signed out.',
+  deleted: 'Your account has been deleted.',
+  accountSecured:
+    'An unverified account had been created with your email address. Google confirmed the address is yours, so the account is now yours alone: its password was removed and every other session was signed out.',
+  unverifiedAutopilot: 'Please verify your email address before Auto Pilot can publish.',
+} as const

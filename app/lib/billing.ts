@@ -1,3 +1,5 @@
+import { LIMITS, QUOTA_MESSAGES, type QuotaKind } from './plans'
+
 /**
  * Pure billing display logic shared by the pricing page and the profile's subscription card.
  * Prices and limits themselves live in ./plans.
@@ -37,7 +39,8 @@ export const BILLING_MESSAGES = {
   notConfigured:
     'Payments are not available right now: Stripe is not configured on this server. Please try again later.',
   planUnavailable: 'This plan is not available right now. Please choose another plan or try again later.',
-  alreadySubscribed: 'You already have an active Premium subscription. You can manage it from your profile.',
+  alreadySubscribed:
+    'You already have an active Premium subscription. To change plan, use Manage Payment on your profile.',
   checkoutFailed: 'We could not start the checkout. Please try again.',
   portalFailed: 'Failed to access payment methods. Please try again.',
   noBillingAccount: 'There are no payment methods to manage yet. Choose a plan first.',
@@ -51,4 +54,37 @@ export const BILLING_MESSAGES = {
 /** The question of the cancel confirm step. */
 export function cancelConfirmMessage(endsOn: string | null) {
   return `Are you sure you want to cancel your subscription? You keep Premium${endsOn ? ` until ${endsOn}` : ' until the end of the billing period'}; after that, keyword searches and new posts stop until you subscribe again.`
+}
+
+/** A billing period as API clients show it: 'every month', 'every 3 months', 'every year'. Null without a plan. */
+export function billingIntervalOf(interval: string | null | undefined, intervalCount: number | null | undefined) {
+  if (interval !== 'day' && interval !== 'week' && interval !== 'month' && interval !== 'year') return null
+  const count = intervalCount && intervalCount > 0 ? intervalCount : 1
+  return { interval, intervalCount: count, label: count === 1 ? `every ${interval}` : `every ${count} ${interval}s` }
+}
+
+/**
+ * The refusal when a quota is used up, in the words that fit the plan (issue 19): the spec's copy for trial users;
+ * a Premium user is told the month's allowance and when it renews; a former subscriber, how to subscribe again.
+ */
+export function quotaMessage(
+  kind: QuotaKind,
+  summary: {
+    status: 'trial' | 'active' | 'past_due' | 'canceled'
+    usageResetsAt: string | null
+    endedReason?: string | null
+  },
+) {
+  if (summary.status === 'trial') return QUOTA_MESSAGES[kind]
+  const noun = kind === 'keywordSearches' ? 'keyword searches' : 'blog posts'
+  if (summary.status === 'active' || summary.status === 'past_due') {
+    const renews = formatShortDate(summary.usageResetsAt)
+    return `You have used this month's ${LIMITS.premium[kind]} ${noun}. ${renews ? `They renew on ${renews}.` : 'They renew next month.'}`
+  }
+  const why =
+    summary.endedReason === 'payment_failed'
+      ? 'Your Premium subscription ended because the payment could not be collected.'
+      : 'Your Premium subscription has ended.'
+  const what = kind === 'keywordSearches' ? 'search for keywords' : 'write new posts'
+  return `${why} Your keywords and posts are kept and readable. Subscribe again on the pricing page to ${what}.`
 }

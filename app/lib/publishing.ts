@@ -53,6 +53,15 @@ export const PUBLISHING_MESSAGES = {
   missingRemote: (kind: string) => `The post was deleted on ${kind}. Publish it again to create a new copy there.`,
 } as const
 
+/** True when a one-line value holds a control character (a NUL byte, a line break, …). */
+function hasControlCharacters(value: string) {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (code < 0x20 || code === 0x7f) return true
+  }
+  return false
+}
+
 /** Trims a text field and refuses control characters (a NUL byte can never reach Postgres). */
 const text = (label: string, max: number) =>
   z
@@ -60,14 +69,14 @@ const text = (label: string, max: number) =>
     .trim()
     .min(1, `${label} is required.`)
     .max(max, `${label} is too long (at most ${max} characters).`)
-    .refine((v) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(v), `${label} contains invalid characters.`)
+    .refine((v) => !hasControlCharacters(v), `${label} contains invalid characters.`)
 
 const optionalText = (label: string, max: number) =>
   z
     .string()
     .trim()
     .max(max, `${label} is too long (at most ${max} characters).`)
-    .refine((v) => !/[\u0000-\u001F\u007F]/.test(v), `${label} contains invalid characters.`)
+    .refine((v) => !hasControlCharacters(v), `${label} contains invalid characters.`)
     .optional()
     .transform((v) => (v ? v : undefined))
 
@@ -109,7 +118,7 @@ const nameList = (label: string) =>
       ),
     ])
     .refine((list) => list.length <= 20, `${label}: at most 20.`)
-    .refine((list) => list.every((n) => n.length <= 100 && !/[\u0000-\u001F\u007F]/.test(n)), `${label}: invalid name.`)
+    .refine((list) => list.every((n) => n.length <= 100 && !hasControlCharacters(n)), `${label}: invalid name.`)
 
 const postStatus = z.enum(['publish', 'draft'], { errorMap: () => ({ message: 'Choose publish or draft.' }) })
 const unpublishMode = z.enum(['draft', 'delete'], { errorMap: () => ({ message: 'Choose draft or delete.' }) })

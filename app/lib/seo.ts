@@ -141,16 +141,21 @@ export const SITEMAP_PATHS: ReadonlyArray<{ path: string; changefreq: 'weekly' |
   { path: '/free-blog-outline', changefreq: 'monthly', priority: 0.7 },
   { path: '/free-seo-strategy', changefreq: 'monthly', priority: 0.7 },
   { path: '/seo-guide-ebook', changefreq: 'monthly', priority: 0.6 },
+  { path: '/blog', changefreq: 'weekly', priority: 0.7 },
   { path: '/signup', changefreq: 'monthly', priority: 0.5 },
 ]
 
 const xmlEscape = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
-export function sitemapXml(appUrl: string) {
-  const urls = SITEMAP_PATHS.map(
+/** The fixed public pages plus `extra` ones (the blog's articles). */
+export function sitemapXml(
+  appUrl: string,
+  extra: ReadonlyArray<{ path: string; changefreq: 'weekly' | 'monthly'; priority: number; lastmod?: string }> = [],
+) {
+  const urls = [...SITEMAP_PATHS, ...extra].map(
     (p) =>
-      `  <url><loc>${xmlEscape(absoluteUrl(appUrl, p.path))}</loc><changefreq>${p.changefreq}</changefreq><priority>${p.priority.toFixed(1)}</priority></url>`,
+      `  <url><loc>${xmlEscape(absoluteUrl(appUrl, p.path))}</loc>${'lastmod' in p && p.lastmod ? `<lastmod>${p.lastmod}</lastmod>` : ''}<changefreq>${p.changefreq}</changefreq><priority>${p.priority.toFixed(1)}</priority></url>`,
   )
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`
 }

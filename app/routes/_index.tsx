@@ -12,6 +12,10 @@ import {
   VideoSection,
 } from '#app/components/landing/sections'
 import { appUrlFrom, faqJsonLd, organizationJsonLd, seoMeta, softwareJsonLd } from '#app/lib/seo'
+import { publicPage } from '#app/lib/cache'
+
+/** Cacheable by a CDN for anonymous visitors (issue 17). */
+export const handle = publicPage
 
 export const meta: MetaFunction = ({ matches }) => {
   const appUrl = appUrlFrom(matches)

@@ -1,3 +1,4 @@
+import { ACCOUNT_MESSAGES } from '#app/lib/account-schemas'
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { AUTOPILOT_MESSAGES, setAutopilotEnabled } from '#app/server/autopilot.server'
@@ -11,7 +12,7 @@ const toggleSchema = z.object({
 })
 
 /**
- * POST /api/autopilot/toggle {enabled} → {autoPilotEnabled, message}. A plan without Auto Pilot: 402 (never 403:
+ * POST /api/autopilot/toggle {enabled} → {autoPilotEnabled, message}. A plan without Auto Pilot: 402, an unverified address: 409 (never 403:
  * clients sign out on any 403). The schedule could not be changed: 503.
  */
 export async function action({ request }: ActionFunctionArgs) {
@@ -25,6 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
       message: result.enabled ? AUTOPILOT_MESSAGES.enabled : AUTOPILOT_MESSAGES.disabled,
     })
   }
+  if (result.reason === 'unverified') return apiError(409, ACCOUNT_MESSAGES.unverifiedAutopilot, { verify_email: true })
   if (result.reason === 'plan') return apiError(402, AUTOPILOT_MESSAGES.planRequired, { redirect_to_profile: true })
   return apiError(503, AUTOPILOT_MESSAGES.toggleFailed)
 }

@@ -1,5 +1,6 @@
-import { json, type LoaderFunctionArgs } from '@remix-run/node'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { apiError, requireApiUser } from '#app/server/api.server'
+import { deletePost } from '#app/server/library.server'
 import { getPost, POST_MESSAGES } from '#app/server/posts.server'
 
 /** GET /api/blogpost/:id → {title, content, created_at}; 404 for an unknown id or another user's post. */
@@ -16,4 +17,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     status: post.status,
     ...(post.status === 'failed' ? { failure_reason: post.failureReason } : {}),
   })
+}
+
+/**
+ * DELETE /api/blogpost/:id → {message}; 404 for an unknown id or another user's post (nothing deleted). Its
+ * webhook deliveries stay as history; the quota unit it took is not given back (docs/decisions/0210).
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== 'DELETE') return apiError(405, 'Method not allowed.')
+  const user = await requireApiUser(request)
+  if (!(await deletePost(user.id, params.id ?? ''))) return apiError(404, POST_MESSAGES.notFound)
+  return json({ message: 'Blog post deleted.', _id: params.id })
 }

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
+import { quotaRefusal } from '#app/server/quota.server'
 import { createPost, POST_MESSAGES } from '#app/server/posts.server'
 
 const bodySchema = z.object({
@@ -40,7 +40,8 @@ export async function action({ request }: ActionFunctionArgs) {
       },
       { status: result.created ? 202 : 200 },
     )
-  if (result.reason === 'quota') return apiError(402, QUOTA_MESSAGES.blogPosts, { redirect_to_profile: true })
+  if (result.reason === 'quota')
+    return apiError(402, (await quotaRefusal(user.id, 'blogPosts')).message, { redirect_to_profile: true })
   if (result.reason === 'not_found') return apiError(404, POST_MESSAGES.keywordNotFound)
   return apiError(503, POST_MESSAGES.failed)
 }

@@ -1,10 +1,29 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { requireApiUserId } from '#app/server/api.server'
-import { listSavedKeywords, toApiKeyword } from '#app/server/keywords.server'
+import { API_DEFAULT_LIMIT, keywordListSchema, parseParams } from '#app/lib/library'
+import { apiError, requireApiUserId } from '#app/server/api.server'
+import { toApiKeyword } from '#app/server/keywords.server'
+import { BadCursorError, pageKeywords } from '#app/server/library.server'
 
-/** GET /api/saved-keywords → {data: [...]}: the keywords searched by hand (not Auto Pilot's), newest first then higher volume. */
+/**
+ * GET /api/saved-keywords → {data: [...], total, nextCursor}: the keywords searched by hand (not Auto Pilot's),
+ * by default newest first then higher volume. Pages by cursor (`?limit=` 1-500, default 500; `?cursor=`), and
+ * searches, filters and sorts like the Keywords screen: `q`, `difficulty` (easy, medium, hard, very_hard, none),
+ * `minVolume`, `maxVolume`, `country`, `language` (codes), `sort` (date, keyword, volume, difficulty), `order`.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireApiUserId(request)
-  const { rows } = await listSavedKeywords(userId)
-  return json({ data: rows.map(toApiKeyword) }, { headers: { 'Cache-Control': 'private, no-store' } })
+  const parsed = parseParams(keywordListSchema, new URL(request.url).searchParams)
+  if (!parsed.ok) return apiError(400, 'Invalid query parameters.', { errors: parsed.errors })
+  let page
+  try {
+    page = await pageKeywords(userId, parsed.data, { limit: parsed.data.limit ?? API_DEFAULT_LIMIT })
+  } catch (error) {
+    if (error instanceof BadCursorError)
+      return apiError(400, 'Invalid query parameters.', { errors: { cursor: error.message } })
+    throw error
+  }
+  return json(
+    { data: page.rows.map(toApiKeyword), total: page.total, nextCursor: page.nextCursor },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
 }

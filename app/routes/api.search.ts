@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { keywordSearchSchema, SEARCH_ERROR_MESSAGE, SEARCH_UNAVAILABLE_MESSAGE } from '#app/lib/keywords'
-import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
+import { quotaRefusal } from '#app/server/quota.server'
 import { searchKeywords, toApiKeyword } from '#app/server/keywords.server'
 
 /**
@@ -15,7 +15,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const input = await parseJson(request, keywordSearchSchema)
   const result = await searchKeywords(userId, input)
   if (result.ok) return json({ data: result.keywords.map(toApiKeyword) })
-  if (result.reason === 'quota') return apiError(402, QUOTA_MESSAGES.keywordSearches, { redirect_to_profile: true })
+  if (result.reason === 'quota')
+    return apiError(402, (await quotaRefusal(userId, 'keywordSearches')).message, { redirect_to_profile: true })
   if (result.reason === 'unavailable') return apiError(503, SEARCH_UNAVAILABLE_MESSAGE)
   return apiError(502, SEARCH_ERROR_MESSAGE)
 }

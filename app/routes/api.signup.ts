@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { AUTH_MESSAGES, signUpSchema } from '#app/lib/account-schemas'
+import { requestIpPrefix } from '#app/server/account-security.server'
 import { apiError, issueApiToken, parseJson } from '#app/server/api.server'
 import { retryAfterHeaders, signUp } from '#app/server/auth.server'
 
@@ -10,7 +11,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await signUp(request, input)
   if (!result.ok)
     return json({ message: result.message }, { status: result.status, headers: retryAfterHeaders(result) })
-  const token = await issueApiToken(result.user, request.headers.get('user-agent'))
+  const token = await issueApiToken(result.user, request.headers.get('user-agent'), requestIpPrefix(request))
   return json({ token, message: AUTH_MESSAGES.signedUp }, { status: 201 })
 }
 

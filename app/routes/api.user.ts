@@ -1,6 +1,11 @@
-import { json, type LoaderFunctionArgs } from '@remix-run/node'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
 import { apiUser } from '#app/server/account.server'
-import { apiError, requireApiUser } from '#app/server/api.server'
+import { deleteAccount } from '#app/server/account-data.server'
+import { apiError, parseJson, requireApiSession, requireApiUser } from '#app/server/api.server'
+import { findSession } from '#app/server/session.server'
+import { db, schema } from '#app/server/db.server'
+import { eq } from 'drizzle-orm'
 
 /** GET /api/user → the signed-in user's fields (profile, subscription, usage, Auto Pilot, onboarding). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -8,4 +13,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(await apiUser(user), { headers: { 'Cache-Control': 'no-store' } })
 }
 
-export const action = () => apiError(405, 'Method not allowed.')
+const deleteSchema = z.object({
+  password: z.string({ invalid_type_error: 'Password must be text.' }).max(200).optional(),
+})
+
+/**
+ * DELETE /api/user {password} → 200: the account is deleted (a Stripe subscription is cancelled at once, every
+ * session ends, a confirmation e-mail goes out). 400 for a wrong password.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'DELETE') return apiError(405, 'Method not allowed.')
+  const { userId, sessionId } = await requireApiSession(request)
+  const input = await parseJson(request, deleteSchema)
+  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, userId)).limit(1)
+  if (!user) return apiError(403, 'User not found.')
+  const result = await deleteAccount(user, await findSession(sessionId), input)
+  if (!result.ok)
+    return apiError(result.status, result.message, result.field ? { errors: { [result.field]: [result.message] } } : {})
+  return json({ message: 'Your account has been deleted.' })
+}

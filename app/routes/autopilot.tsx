@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { ACCOUNT_MESSAGES } from '#app/lib/account-schemas'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
@@ -123,6 +124,8 @@ export async function action({ request }: ActionFunctionArgs) {
         return { ok: false as const, reason: 'unavailable' as const }
       })
       if (result.ok) return ok(result.enabled ? AUTOPILOT_MESSAGES.enabled : AUTOPILOT_MESSAGES.disabled)
+      if (result.reason === 'unverified')
+        return fail({ intent }, ACCOUNT_MESSAGES.unverifiedAutopilot, 409, ACCOUNT_MESSAGES.unverifiedAutopilot)
       return result.reason === 'plan'
         ? fail({ intent }, AUTOPILOT_MESSAGES.toggleFailed, 402, AUTOPILOT_MESSAGES.planRequired)
         : fail({ intent }, AUTOPILOT_MESSAGES.toggleFailed, 503)

@@ -1,9 +1,29 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { listPostCards } from '#app/server/posts.server'
+import { parseParams, postListSchema, POSTS_PAGE_SIZE } from '#app/lib/library'
+import { BadCursorError, pagePosts, postCardsById, toCard } from '#app/server/library.server'
 import { requireUser } from '#app/server/session.server'
 
-/** The library's cards, for the page's polling while posts are being written (JavaScript only). */
+/**
+ * The library's data for the page's scripts (JavaScript only): `?ids=a,b` answers the cards of those posts (the
+ * polling while they are written); otherwise the next page of cards for the list's search, filters and `cursor`
+ * ('Load more').
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  return json({ cards: await listPostCards(user.id) }, { headers: { 'Cache-Control': 'no-store' } })
+  const params = new URL(request.url).searchParams
+  const headers = { 'Cache-Control': 'no-store' }
+  const ids = params.get('ids')
+  if (ids !== null) {
+    return json({ cards: await postCardsById(user.id, ids.split(',')), nextCursor: null, total: null }, { headers })
+  }
+  const parsed = parseParams(postListSchema, params)
+  if (!parsed.ok) return json({ message: 'Invalid query parameters.', errors: parsed.errors }, { status: 400, headers })
+  try {
+    const page = await pagePosts(user.id, parsed.data, { limit: POSTS_PAGE_SIZE, content: false })
+    return json({ cards: page.rows.map(toCard), nextCursor: page.nextCursor, total: page.total }, { headers })
+  } catch (error) {
+    if (error instanceof BadCursorError)
+      return json({ message: 'Invalid query parameters.', errors: { cursor: error.message } }, { status: 400, headers })
+    throw error
+  }
 }

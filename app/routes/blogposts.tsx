@@ -1,36 +1,127 @@
-import { defer, json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Await, Link, useFetcher, useLoaderData } from '@remix-run/react'
+import {
+  defer,
+  json,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import {
+  Await,
+  Form,
+  Link,
+  useFetcher,
+  useLoaderData,
+  useLocation,
+  type ShouldRevalidateFunction,
+} from '@remix-run/react'
 import { Suspense, useEffect, useRef, useState } from 'react'
-import { PostCard, type PostCardData } from '#app/components/post-card'
+import { useHydrated } from '#app/components/create-post-button'
+import { PostCard } from '#app/components/post-card'
+import { ConfirmDialog } from '#app/components/ui/confirm-dialog'
 import { PageHeader } from '#app/components/ui/dialog'
-import { QUOTA_MESSAGES } from '#app/lib/plans'
+import {
+  parseParams,
+  POST_ORIGIN_FILTERS,
+  POST_REVIEW_FILTERS,
+  POST_STATUS_FILTERS,
+  postListSchema,
+  POSTS_PAGE_SIZE,
+  withParams,
+  type PostListParams,
+} from '#app/lib/library'
 import { safeRedirect } from '#app/lib/redirect'
+import {
+  BadCursorError,
+  deletePost,
+  pagePosts,
+  postCardsById,
+  postLanguages,
+  toCard,
+  type LibraryCard,
+} from '#app/server/library.server'
 import { aiConfigured } from '#app/server/openai.server'
-import { createPost, listPostCards, POST_MESSAGES, reconcileStalePosts, retryPost } from '#app/server/posts.server'
+import { quotaRefusal } from '#app/server/quota.server'
+import { createPost, POST_MESSAGES, reconcileStalePosts, retryPost } from '#app/server/posts.server'
 import { countWaitingDrafts } from '#app/server/publishing/review.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
-import type { loader as statusLoader } from './blogposts.status'
 
 export const meta: MetaFunction = () => [{ title: 'Blog Posts · Rankwell' }]
 
 /**
- * The library. A document request gets the finished list (so it works without JavaScript); a client-side
- * navigation gets it deferred, and shows 'Loading blog posts...' meanwhile.
+ * A delete or 'Try again' from a fetcher changes the cards in place: the list is not reloaded (which would drop
+ * the pages added by 'Load more'); the toast still arrives through the root loader.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request, { onboarded: true })
-  const isDataRequest = new URL(request.url).searchParams.has('_data')
-  const cards = reconcileStalePosts(user.id)
-    .catch((error: unknown) => console.error('[posts] stale check failed', error))
-    .then(() => listPostCards(user.id))
-  const waitingForReview = await countWaitingDrafts(user.id).catch(() => 0)
-  return defer({ cards: isDataRequest ? cards : await cards, waitingForReview })
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) => {
+  const intent = formData?.get('intent')
+  if (formData?.get('respond') === 'json' && (intent === 'delete-post' || intent === 'retry-post')) return false
+  return defaultShouldRevalidate
+}
+
+export const DELETED_MESSAGE = 'Blog post deleted.'
+const FILTER_KEYS = ['q', 'status', 'source', 'language', 'review'] as const
+
+/** The list's parameters from the URL; a bad value (a hand-edited URL) is dropped rather than failing the page. */
+function listParams(search: URLSearchParams): PostListParams {
+  const parsed = parseParams(postListSchema, search)
+  if (parsed.ok) return parsed.data
+  const clean = new URLSearchParams(search)
+  for (const field of Object.keys(parsed.errors)) clean.delete(field)
+  const again = parseParams(postListSchema, clean)
+  return again.ok ? again.data : {}
 }
 
 /**
- * intent=create-post (from a keyword row) and intent=retry-post ('Try again'). Without JavaScript the answer is a
- * redirect back to the page the form was on, with the toast; a fetcher (respond=json) gets JSON and the toast.
+ * The library, one page of cards at a time (newest first), with search and filters in the URL. A document request
+ * gets the finished page (so it works without JavaScript); a client-side navigation gets it deferred, and shows
+ * 'Loading blog posts...' meanwhile. `?delete=<id>` shows the delete confirmation (the no-JavaScript path).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const url = new URL(request.url)
+  const isDataRequest = url.searchParams.has('_data')
+  const params = listParams(url.searchParams)
+  const filters = Object.fromEntries(FILTER_KEYS.map((k) => [k, params[k] ?? ''])) as Record<
+    (typeof FILTER_KEYS)[number],
+    string
+  >
+  const filtered = FILTER_KEYS.some((k) => params[k])
+  const page = reconcileStalePosts(user.id)
+    .catch((error: unknown) => console.error('[posts] stale check failed', error))
+    .then(() => pagePosts(user.id, params, { limit: POSTS_PAGE_SIZE, content: false }))
+    .then((p) => ({ cards: p.rows.map(toCard), total: p.total, nextCursor: p.nextCursor }))
+  let resolved: Awaited<typeof page>
+  if (!isDataRequest) {
+    try {
+      resolved = await page
+    } catch (error) {
+      if (error instanceof BadCursorError) throw redirect(withParams('/blogposts', url.searchParams, { cursor: null }))
+      throw error
+    }
+  }
+  page.catch(() => {})
+  const deleteId = url.searchParams.get('delete')
+  const [languages, [confirmDelete], waitingForReview] = await Promise.all([
+    postLanguages(user.id),
+    deleteId ? postCardsById(user.id, [deleteId]) : Promise.resolve([]),
+    countWaitingDrafts(user.id).catch(() => 0),
+  ])
+  return defer({
+    waitingForReview,
+    page: isDataRequest ? page : resolved!,
+    filters,
+    filtered,
+    cursor: params.cursor ?? null,
+    languages,
+    confirmDelete: confirmDelete ?? null,
+  })
+}
+
+/**
+ * intent=create-post (from a keyword row), intent=retry-post ('Try again') and intent=delete-post. Without
+ * JavaScript the answer is a redirect back to the page the form was on, with the toast; a fetcher (respond=json)
+ * gets JSON and the toast.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
@@ -38,6 +129,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(form.get('intent') ?? '')
   const back = safeRedirect(form.get('redirectTo'), '/blogposts')
   const asJson = form.get('respond') === 'json'
+
+  if (intent === 'delete-post') {
+    const postId = String(form.get('postId') ?? '')
+    const deleted = await deletePost(user.id, postId)
+    const message = { message: deleted ? DELETED_MESSAGE : POST_MESSAGES.notFound, duration: TOAST_MS }
+    if (asJson)
+      return deleted
+        ? toast().jsonWithSuccess({ ok: true, postId }, message)
+        : toast().jsonWithError({ ok: false, reason: 'not_found' }, message)
+    return deleted ? toast().redirectWithSuccess(back, message) : toast().redirectWithError(back, message)
+  }
 
   let result: { ok: true; postId: string } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
   if (intent === 'create-post') {
@@ -60,7 +162,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const message =
     result.reason === 'quota'
-      ? { message: QUOTA_MESSAGES.blogPosts, duration: TOAST_MS }
+      ? { message: (await quotaRefusal(user.id, 'blogPosts')).message, duration: TOAST_MS }
       : {
           message: POST_MESSAGES.failed,
           duration: TOAST_MS,
@@ -90,10 +192,25 @@ export default function BlogPostsPage() {
       ) : null}
       <Suspense fallback={<LoadingPosts />}>
         <Await
-          resolve={data.cards}
+          resolve={data.page}
           errorElement={<p className="text-slate-600">Your blog posts could not be loaded. Please reload the page.</p>}
         >
-          {(cards) => <Library initial={cards} />}
+          {(page) =>
+            page.total === 0 && !data.filtered && !data.cursor ? (
+              <EmptyLibrary />
+            ) : (
+              <>
+                <LibraryFilters filters={data.filters} filtered={data.filtered} languages={data.languages} />
+                <Library
+                  key={JSON.stringify([data.filters, data.cursor])}
+                  initial={page}
+                  filtered={data.filtered}
+                  cursor={data.cursor}
+                  confirmDelete={data.confirmDelete}
+                />
+              </>
+            )
+          }
         </Await>
       </Suspense>
     </div>
@@ -108,32 +225,268 @@ function LoadingPosts() {
   )
 }
 
-const POLL_MS = 3_000
+/** Search and filters: a GET form, so the state lives in the URL (shareable, and it works without JavaScript). */
+function LibraryFilters({
+  filters,
+  filtered,
+  languages,
+}: {
+  filters: Record<(typeof FILTER_KEYS)[number], string>
+  filtered: boolean
+  languages: string[]
+}) {
+  const select = 'mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm'
+  return (
+    <Form
+      method="get"
+      action="/blogposts"
+      role="search"
+      aria-label="Search blog posts"
+      key={JSON.stringify(filters)}
+      className="card mb-6 grid gap-3 md:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] md:items-end"
+    >
+      <label className="block text-sm font-medium text-slate-700">
+        Search
+        <input
+          type="search"
+          name="q"
+          defaultValue={filters.q}
+          maxLength={200}
+          placeholder="Title or keyword"
+          className={select}
+        />
+      </label>
+      <label className="block text-sm font-medium text-slate-700">
+        Status
+        <select name="status" defaultValue={filters.status} className={select}>
+          <option value="">All statuses</option>
+          {Object.entries(POST_STATUS_FILTERS).map(([value, f]) => (
+            <option key={value} value={value}>
+              {f.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="block text-sm font-medium text-slate-700">
+        Origin
+        <select name="source" defaultValue={filters.source} className={select}>
+          <option value="">All origins</option>
+          {Object.entries(POST_ORIGIN_FILTERS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="block text-sm font-medium text-slate-700">
+        Language
+        <select name="language" defaultValue={filters.language} className={select}>
+          <option value="">All languages</option>
+          {languages.map((language) => (
+            <option key={language} value={language}>
+              {language}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="block text-sm font-medium text-slate-700">
+        Review
+        <select name="review" defaultValue={filters.review} className={select}>
+          <option value="">Any review state</option>
+          {Object.entries(POST_REVIEW_FILTERS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="flex items-center gap-3">
+        <button type="submit" className="btn-primary">
+          Search
+        </button>
+        {filtered ? (
+          <Link to="/blogposts" className="text-sm font-semibold text-brand-700 hover:text-brand-800">
+            Clear
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  )
+}
 
-/** The card grid. While a post is being written it asks for fresh statuses every few seconds (JavaScript only). */
-function Library({ initial }: { initial: PostCardData[] }) {
-  const [cards, setCards] = useState(initial)
-  const poll = useFetcher<typeof statusLoader>()
+const POLL_MS = 3_000
+const thousands = new Intl.NumberFormat('en-US')
+type Page = { cards: LibraryCard[]; total: number; nextCursor: string | null }
+/** What /blogposts/status answers. */
+type StatusAnswer = { cards: LibraryCard[]; total: number | null; nextCursor: string | null } | { message: string }
+
+/**
+ * The card grid. 'Load more' is a link to the next page (without JavaScript); with JavaScript it appends the next
+ * page in place. While a post is being written it asks for that post's fresh status every few seconds.
+ */
+function Library({
+  initial,
+  filtered,
+  cursor,
+  confirmDelete,
+}: {
+  initial: Page
+  filtered: boolean
+  cursor: string | null
+  confirmDelete: LibraryCard | null
+}) {
+  const location = useLocation()
+  const hydrated = useHydrated()
+  const [cards, setCards] = useState(initial.cards)
+  const [total, setTotal] = useState(initial.total)
+  const [nextCursor, setNextCursor] = useState(initial.nextCursor)
+  const [confirming, setConfirming] = useState<LibraryCard | null>(null)
+  const more = useFetcher<StatusAnswer>()
+  const poll = useFetcher<StatusAnswer>()
   const load = useRef(poll.load)
   load.current = poll.load
-  useEffect(() => setCards(initial), [initial])
-  useEffect(() => {
-    if (poll.data) setCards(poll.data.cards)
-  }, [poll.data])
-  const pending = cards.some((c) => c.status === 'queued' || c.status === 'generating')
-  useEffect(() => {
-    if (!pending) return
-    const timer = setTimeout(() => load.current('/blogposts/status'), POLL_MS)
-    return () => clearTimeout(timer)
-  }, [pending, cards])
 
-  if (cards.length === 0) return <EmptyLibrary />
+  useEffect(() => {
+    if (!more.data || !('cards' in more.data) || more.state !== 'idle') return
+    const page = more.data
+    setCards((current) => {
+      const seen = new Set(current.map((c) => c.id))
+      return [...current, ...page.cards.filter((c) => !seen.has(c.id))]
+    })
+    setNextCursor(page.nextCursor)
+    if (page.total !== null) setTotal(page.total)
+  }, [more.data, more.state])
+  useEffect(() => {
+    if (!poll.data || !('cards' in poll.data)) return
+    const fresh = new Map(poll.data.cards.map((c) => [c.id, c]))
+    setCards((current) => current.map((c) => fresh.get(c.id) ?? c))
+  }, [poll.data])
+  const pendingIds = cards
+    .filter((c) => c.status === 'queued' || c.status === 'generating')
+    .map((c) => c.id)
+    .join(',')
+  useEffect(() => {
+    if (!pendingIds) return
+    const timer = setTimeout(() => load.current(`/blogposts/status?ids=${pendingIds}`), POLL_MS)
+    return () => clearTimeout(timer)
+  }, [pendingIds, poll.data])
+
+  const search = new URLSearchParams(location.search)
+  search.delete('delete')
+  const here = withParams(location.pathname, search, {})
+  const nextHref = nextCursor ? withParams('/blogposts', search, { cursor: nextCursor }) : null
+  const dialogCard = confirming ?? (hydrated ? null : confirmDelete)
+
   return (
-    <div className="grid gap-6 md:grid-cols-2" data-testid="post-grid">
-      {cards.map((post) => (
-        <PostCard key={post.id} post={post} />
-      ))}
-    </div>
+    <>
+      <p className="mb-4 text-sm text-slate-600" data-testid="post-total">
+        {filtered
+          ? `${thousands.format(total)} ${total === 1 ? 'post matches' : 'posts match'} your search`
+          : `${thousands.format(total)} ${total === 1 ? 'post' : 'posts'}`}
+      </p>
+      {cards.length === 0 ? (
+        <p className="card py-10 text-center text-slate-600" data-testid="no-results">
+          {filtered ? 'No blog posts match your search.' : 'No more blog posts.'}
+        </p>
+      ) : (
+        <div className="grid gap-6 md:grid-cols-2" data-testid="post-grid">
+          {cards.map((post) => (
+            <PostCard
+              key={post.id}
+              post={post}
+              actions={
+                <Link
+                  to={withParams('/blogposts', search, { delete: post.id })}
+                  preventScrollReset
+                  className="text-sm font-semibold text-red-700 hover:text-red-800"
+                  aria-label={`Delete: ${post.title}`}
+                  onClick={(e) => {
+                    if (!hydrated) return
+                    e.preventDefault()
+                    setConfirming(post)
+                  }}
+                >
+                  Delete
+                </Link>
+              }
+            />
+          ))}
+        </div>
+      )}
+      <nav aria-label="Pages" className="mt-8 flex flex-wrap items-center justify-center gap-4">
+        {cursor ? (
+          <Link to={withParams('/blogposts', search, { cursor: null })} className="btn-secondary">
+            First page
+          </Link>
+        ) : null}
+        {nextHref ? (
+          <Link
+            to={nextHref}
+            className="btn-secondary"
+            aria-busy={more.state !== 'idle' || undefined}
+            onClick={(e) => {
+              if (!hydrated) return
+              e.preventDefault()
+              if (more.state === 'idle')
+                more.load(withParams('/blogposts/status', search, { cursor: nextCursor, ids: null }))
+            }}
+          >
+            {more.state !== 'idle' ? 'Loading...' : 'Load more'}
+          </Link>
+        ) : null}
+      </nav>
+      {dialogCard ? (
+        <DeletePostDialog
+          post={dialogCard}
+          redirectTo={here}
+          onClose={hydrated ? () => setConfirming(null) : undefined}
+          onDeleted={(id) => {
+            setCards((current) => current.filter((c) => c.id !== id))
+            setTotal((t) => Math.max(0, t - 1))
+            setConfirming(null)
+          }}
+        />
+      ) : null}
+    </>
+  )
+}
+
+/** The confirmation before a post is deleted: a plain form without JavaScript, a fetcher with it. */
+function DeletePostDialog({
+  post,
+  redirectTo,
+  onClose,
+  onDeleted,
+}: {
+  post: LibraryCard
+  redirectTo: string
+  onClose?: () => void
+  onDeleted: (id: string) => void
+}) {
+  const fetcher = useFetcher<{ ok: boolean }>()
+  const hydrated = useHydrated()
+  const busy = fetcher.state !== 'idle'
+  useEffect(() => {
+    if (fetcher.state === 'idle' && fetcher.data?.ok) onDeleted(post.id)
+  }, [fetcher.state, fetcher.data, onDeleted, post.id])
+  return (
+    <ConfirmDialog
+      title="Delete blog post"
+      message={`Delete “${post.title}”? This cannot be undone, and the post you used for it is not given back.`}
+      closeHref={redirectTo}
+      onClose={onClose}
+      action={
+        <fetcher.Form method="post" action="/blogposts">
+          <input type="hidden" name="intent" value="delete-post" />
+          <input type="hidden" name="postId" value={post.id} />
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          {hydrated ? <input type="hidden" name="respond" value="json" /> : null}
+          <button type="submit" className="btn-primary bg-red-600 hover:bg-red-700" disabled={busy}>
+            {busy ? 'Deleting...' : 'Delete'}
+          </button>
+        </fetcher.Form>
+      }
+    />
   )
 }
 

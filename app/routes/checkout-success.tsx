@@ -1,27 +1,46 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json, redirect } from '@remix-run/node'
-import { Link } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { confirmCheckout } from '#app/server/billing.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 
 const NEXT = '/keywords'
 const DELAY_SECONDS = 3
-
-/** Shows the spec's copy, then goes on to /keywords by itself (a meta refresh, so it works without JavaScript). */
-export const meta: MetaFunction = () => [
-  { title: 'Subscription Successful! · Rankwell' },
-  { httpEquiv: 'refresh', content: `${DELAY_SECONDS};url=${NEXT}` },
-]
+/** While a payment is being confirmed the page checks again every few seconds, for about three minutes. */
+const RECHECK_SECONDS = 5
+const MAX_CHECKS = 36
 
 /**
- * Stripe Checkout returns here with the session id. Without one, or with a session that is not this user's,
- * the user goes back to /pricing. A paid session is applied at once (the webhook may still be on its way).
+ * 'Subscription Successful!' then on to /keywords, or 'We are confirming your payment…' that checks again by
+ * itself: both are meta refreshes, so they work without JavaScript.
+ */
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data) return [{ title: 'Checkout · Rankwell' }]
+  if (data.state === 'complete')
+    return [
+      { title: 'Subscription Successful! · Rankwell' },
+      { httpEquiv: 'refresh', content: `${DELAY_SECONDS};url=${NEXT}` },
+    ]
+  if (data.next)
+    return [
+      { title: 'Confirming your payment · Rankwell' },
+      { httpEquiv: 'refresh', content: `${RECHECK_SECONDS};url=${data.next}` },
+    ]
+  return [{ title: 'Confirming your payment · Rankwell' }]
+}
+
+/**
+ * Stripe Checkout returns here with the session id. The success message appears only once Stripe confirms that the
+ * session is this user's and complete (or, while Stripe cannot be reached, once its webhook has recorded it).
+ * A session that is not this user's, does not exist or has expired sends the user back to /pricing.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
-  const sessionId = new URL(request.url).searchParams.get('session_id')?.trim()
+  const url = new URL(request.url)
+  const sessionId = url.searchParams.get('session_id')?.trim()
   if (!sessionId) throw redirect('/pricing')
+  const check = Math.min(Math.max(Number.parseInt(url.searchParams.get('check') ?? '0', 10) || 0, 0), MAX_CHECKS)
   const result = await confirmCheckout(user.id, sessionId)
   if (result === 'invalid') {
     throw await toast().redirectWithError('/pricing', {
@@ -29,16 +48,46 @@ export async function loader({ request }: LoaderFunctionArgs) {
       duration: TOAST_MS,
     })
   }
-  if (result === 'open') {
-    throw await toast().redirectWithError('/pricing', {
-      message: 'Your checkout was not completed. Please choose a plan to continue.',
-      duration: TOAST_MS,
-    })
-  }
-  return json({ ok: true }, { headers: { 'Cache-Control': 'no-store' } })
+  const headers = { 'Cache-Control': 'no-store' }
+  if (result === 'complete') return json({ state: 'complete' as const, next: null }, { headers })
+  const next =
+    check < MAX_CHECKS
+      ? `/checkout-success?${new URLSearchParams({ session_id: sessionId, check: String(check + 1) })}`
+      : null
+  return json({ state: 'confirming' as const, next }, { headers })
 }
 
 export default function CheckoutSuccess() {
+  const { state, next } = useLoaderData<typeof loader>()
+  if (state === 'confirming') {
+    return (
+      <div className="mx-auto max-w-xl px-4 py-24 text-center">
+        <div className="card" role="status" aria-live="polite">
+          <h1 className="text-3xl font-bold text-slate-900">We are confirming your payment…</h1>
+          {next ? (
+            <p className="mt-4 text-slate-700">
+              This usually takes a few seconds. This page checks again by itself; there is nothing more to do.
+            </p>
+          ) : (
+            <p className="mt-4 text-slate-700" data-testid="confirming-later">
+              Stripe has not confirmed your payment yet. If you paid, your plan appears on your profile as soon as it
+              does; you will not be charged twice.
+            </p>
+          )}
+          <div className="mt-6 flex flex-wrap justify-center gap-3">
+            {next ? (
+              <Link to={next} className="btn-primary">
+                Check again
+              </Link>
+            ) : null}
+            <Link to="/profile" className="btn-secondary">
+              Go to your profile
+            </Link>
+          </div>
+        </div>
+      </div>
+    )
+  }
   return (
     <div className="mx-auto max-w-xl px-4 py-24 text-center">
       <div className="card">

@@ -4,6 +4,10 @@ import { seoMeta } from '#app/lib/seo'
 import { characterCount, seoScore } from '#app/lib/seo-score'
 import type { ToolResult } from '#app/lib/seo-tools'
 import { toolPageAction } from '#app/server/free-tools.server'
+import { publicPage } from '#app/lib/cache'
+
+/** Cacheable by a CDN for anonymous visitors (issue 17). */
+export const handle = publicPage
 
 export const meta: MetaFunction = ({ matches }) =>
   seoMeta({

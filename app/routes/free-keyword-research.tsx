@@ -3,6 +3,10 @@ import { FreeToolPage } from '#app/components/landing/free-tool'
 import { seoMeta } from '#app/lib/seo'
 import type { ToolResult } from '#app/lib/seo-tools'
 import { toolPageAction } from '#app/server/free-tools.server'
+import { publicPage } from '#app/lib/cache'
+
+/** Cacheable by a CDN for anonymous visitors (issue 17). */
+export const handle = publicPage
 
 export const meta: MetaFunction = ({ matches }) =>
   seoMeta({

@@ -3,6 +3,10 @@ import { Link } from '@remix-run/react'
 import { TRIAL_NOTE } from '#app/components/landing/content'
 import { Icon, type IconName } from '#app/components/landing/icons'
 import { seoMeta } from '#app/lib/seo'
+import { publicPage } from '#app/lib/cache'
+
+/** Cacheable by a CDN for anonymous visitors (issue 17). */
+export const handle = publicPage
 
 export const meta: MetaFunction = ({ matches }) =>
   seoMeta({

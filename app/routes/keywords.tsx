@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation, useRevalidator, useSubmit } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
+import { BulkActions, KeywordFilters } from '#app/components/keywords/keyword-filters'
 import { KeywordTable } from '#app/components/keywords/keyword-table'
 import { MessageDialog, PageHeader } from '#app/components/ui/dialog'
 import { Field, SelectField } from '#app/components/ui/field'
@@ -16,9 +17,14 @@ import {
   type KeywordSearchInput,
   type KeywordSource,
 } from '#app/lib/keywords'
+import { keywordListSchema, parseParams, type KeywordListParams } from '#app/lib/library'
 import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/lib/markets'
 import { QUOTA_MESSAGES } from '#app/lib/plans'
-import { activeKeywordSource, claimPrefilledRun, listSavedKeywords, searchKeywords } from '#app/server/keywords.server'
+import { quotaRefusal } from '#app/server/quota.server'
+import { POST_MESSAGES } from '#app/lib/posts'
+import { safeRedirect } from '#app/lib/redirect'
+import { activeKeywordSource, claimPrefilledRun, searchKeywords } from '#app/server/keywords.server'
+import { createPostsForKeywords, deleteKeywords, pageKeywords } from '#app/server/library.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 
@@ -33,6 +39,11 @@ type DialogKind = keyof typeof DIALOGS
 type Dialog = { id: string; message: string; upgrade: boolean }
 
 const dialogOf = (kind: DialogKind, id: string = crypto.randomUUID()): Dialog => ({ id, ...DIALOGS[kind] })
+/** The dialog of a refusal; over quota, with the message that fits the user's plan (issue 19). */
+async function dialogFor(userId: string, kind: DialogKind, id?: string): Promise<Dialog> {
+  const dialog = dialogOf(kind, id)
+  return kind === 'quota' ? { ...dialog, ...(await quotaRefusal(userId, 'keywordSearches')) } : dialog
+}
 const reasonToDialog = { quota: 'quota', provider_error: 'error', unavailable: 'unavailable' } as const
 const reasonToStatus = { quota: 402, provider_error: 502, unavailable: 503 } as const
 
@@ -53,6 +64,27 @@ async function searchAndRedirect(userId: string, input: KeywordSearchInput) {
   const result = await searchKeywords(userId, input)
   if (result.ok) return successToast(result.keywords.length, input.query)
   return redirect(`/keywords?dialog=${reasonToDialog[result.reason]}`)
+}
+
+const LIST_KEYS = ['q', 'difficulty', 'minVolume', 'maxVolume', 'country', 'language', 'sort', 'order'] as const
+const FILTER_KEYS = ['q', 'difficulty', 'minVolume', 'maxVolume', 'country', 'language'] as const
+
+/** The list's search, filters and sort from the URL; a bad value (a hand-edited URL) is dropped, not an error. */
+function listParams(search: URLSearchParams): KeywordListParams {
+  const only = new URLSearchParams()
+  for (const key of LIST_KEYS) {
+    const value = search.get(key)
+    if (value !== null) only.set(key, value)
+  }
+  const parsed = parseParams(keywordListSchema, only)
+  if (parsed.ok) return parsed.data
+  for (const field of Object.keys(parsed.errors)) only.delete(field)
+  const again = parseParams(keywordListSchema, only)
+  return again.ok ? again.data : {}
+}
+
+function pageNonce() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -91,7 +123,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   const shown = shownCount(params.get('show'))
   const source = activeKeywordSource()
-  const { rows, total } = await listSavedKeywords(user.id, { limit: shown })
+  const list = listParams(params)
+  const { rows, total, sort, order } = await pageKeywords(user.id, list, { limit: shown })
+  const listSearch = new URLSearchParams()
+  for (const key of LIST_KEYS) if (list[key] !== undefined) listSearch.set(key, String(list[key]))
   const dialogParam = params.get('dialog')
   const defaults = {
     query: prefill?.query ?? '',
@@ -110,13 +145,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
     })),
     total,
     shown,
+    list: {
+      search: listSearch.toString(),
+      sort,
+      order,
+      filtered: FILTER_KEYS.some((k) => list[k] !== undefined),
+    },
+    filterValues: Object.fromEntries(LIST_KEYS.map((k) => [k, list[k] === undefined ? '' : String(list[k])])) as Record<
+      (typeof LIST_KEYS)[number],
+      string
+    >,
+    requestKey: pageNonce(),
     source,
     defaults,
     formKey: JSON.stringify(defaults),
     autoRun,
     dialog:
       dialogParam && Object.hasOwn(DIALOGS, dialogParam)
-        ? dialogOf(dialogParam as DialogKind, `url-${dialogParam}`)
+        ? await dialogFor(user.id, dialogParam as DialogKind, `url-${dialogParam}`)
         : prefillDialog,
   })
 }
@@ -124,6 +170,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const form = await request.formData()
+  const intent = String(form.get('intent') ?? '')
+  if (intent === 'create-posts' || intent === 'delete-keywords' || intent.startsWith('delete:')) {
+    return bulkAction(user.id, intent, form)
+  }
   const values = {
     query: String(form.get('query') ?? ''),
     countryCode: String(form.get('countryCode') ?? ''),
@@ -144,7 +194,40 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const result = await searchKeywords(user.id, parsed.data)
   if (result.ok) return successToast(result.keywords.length, parsed.data.query)
-  return json({ dialog: dialogOf(reasonToDialog[result.reason]), values }, { status: reasonToStatus[result.reason] })
+  return json(
+    { dialog: await dialogFor(user.id, reasonToDialog[result.reason]), values },
+    { status: reasonToStatus[result.reason] },
+  )
+}
+
+/**
+ * The table's bulk actions ('Create posts' and 'Delete selected' for the checked rows, 'Delete' on one row):
+ * a redirect back to the list the form was on, with a toast.
+ */
+async function bulkAction(userId: string, intent: string, form: FormData) {
+  const back = safeRedirect(form.get('redirectTo'), '/keywords')
+  const ids = intent.startsWith('delete:') ? [intent.slice('delete:'.length)] : form.getAll('keywordId').map(String)
+  if (ids.length === 0)
+    return toast().redirectWithError(back, { message: 'Select at least one keyword first.', duration: TOAST_MS })
+  if (intent === 'create-posts') {
+    const requestKey = String(form.get('requestKey') ?? '') || crypto.randomUUID()
+    const result = await createPostsForKeywords({ userId, keywordIds: ids, requestKey })
+    if (result.ok) return toast().redirectWithSuccess(back, { message: POST_MESSAGES.created, duration: TOAST_MS })
+    const message =
+      result.reason === 'quota'
+        ? (await quotaRefusal(userId, 'blogPosts')).message
+        : result.reason === 'not_found'
+          ? POST_MESSAGES.keywordNotFound
+          : POST_MESSAGES.failed
+    return toast().redirectWithError(back, { message, duration: TOAST_MS })
+  }
+  const deleted = await deleteKeywords(userId, ids)
+  if (deleted.length === 0)
+    return toast().redirectWithError(back, { message: 'Keyword not found.', duration: TOAST_MS })
+  return toast().redirectWithSuccess(back, {
+    message: deleted.length === 1 ? 'Keyword deleted.' : `${deleted.length} keywords deleted.`,
+    duration: TOAST_MS,
+  })
 }
 
 function AnalyzingOverlay() {
@@ -264,7 +347,14 @@ export default function KeywordsPage() {
           Find Keywords
         </SubmitButton>
       </Form>
-      <KeywordTable rows={data.keywords} total={data.total} shown={data.shown} loading={listLoading} />
+      <section aria-label="Saved keyword tools" className="card mb-4 p-0">
+        <KeywordFilters values={data.filterValues} filtered={data.list.filtered} />
+        <BulkActions
+          redirectTo={data.list.search ? `/keywords?${data.list.search}` : '/keywords'}
+          requestKey={data.requestKey}
+        />
+      </section>
+      <KeywordTable rows={data.keywords} total={data.total} shown={data.shown} loading={listLoading} list={data.list} />
       {searching ? <AnalyzingOverlay /> : null}
       <MessageDialog
         key={dialog?.id ?? 'none'}

@@ -1,7 +1,9 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
 import { landingPath } from '#app/lib/account-routing'
+import { ACCOUNT_MESSAGES } from '#app/lib/account-schemas'
 import { redeemOAuthCode } from '#app/server/google-auth.server'
 import { signInAndRedirect } from '#app/server/session.server'
+import { TOAST_MS, toast } from '#app/server/toast.server'
 
 /**
  * /oauth-callback?token=<code>: signs the browser in and goes to /keywords (onboarding done) or /onboarding.
@@ -9,11 +11,19 @@ import { signInAndRedirect } from '#app/server/session.server'
  * anything else goes back to /signin.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get('token')
+  const url = new URL(request.url)
+  const token = url.searchParams.get('token')
   if (!token) return redirect('/signin')
   const { user, setCookie } = await redeemOAuthCode(request, token)
   const headers = new Headers({ 'Cache-Control': 'no-store' })
   if (setCookie) headers.append('Set-Cookie', setCookie)
   if (!user) return redirect('/signin?error=link-expired', { headers })
-  return signInAndRedirect(request, user.id, landingPath(user), headers)
+  const signedIn = await signInAndRedirect(request, user.id, landingPath(user), headers)
+  if (url.searchParams.get('notice') !== 'account-secured') return signedIn
+  // Google proved the address of an account nobody had verified: it is now this person's alone. Say so.
+  return toast().redirectWithInfo(
+    signedIn.headers.get('Location') ?? '/',
+    { message: ACCOUNT_MESSAGES.accountSecured, duration: TOAST_MS },
+    { headers: signedIn.headers },
+  )
 }

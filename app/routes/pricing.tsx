@@ -5,9 +5,18 @@ import { z } from 'zod'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { BILLING_MESSAGES, formatMoney } from '#app/lib/billing'
 import { LIMITS, PLANS, PREMIUM_FEATURES, TRIAL_DAYS, type PlanId } from '#app/lib/plans'
-import { BillingError, billingAvailability, createCheckoutSession } from '#app/server/billing.server'
+import {
+  BillingError,
+  billingAvailability,
+  createCheckoutSession,
+  trialBillingNotice,
+} from '#app/server/billing.server'
 import { getUsageSummary } from '#app/server/quota.server'
 import { getUser } from '#app/server/session.server'
+import { publicPage } from '#app/lib/cache'
+
+/** Cacheable by a CDN for anonymous visitors (issue 17). */
+export const handle = publicPage
 
 export const meta: MetaFunction = () => [
   { title: 'Pricing: Rankwell Premium plans' },
@@ -37,6 +46,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       available: availability.plans[p.id],
     })),
     current: summary && (summary.status === 'active' || summary.status === 'past_due') ? summary.plan : null,
+    // Decision 0191: paying during the trial starts billing today; the trial's remaining days are not kept.
+    trialNotice:
+      summary && summary.status === 'trial' && !summary.trialExpired ? trialBillingNotice(summary.trialEndsAt) : null,
   })
 }
 
@@ -61,7 +73,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Pricing() {
-  const { signedIn, configured, plans, current } = useLoaderData<typeof loader>()
+  const { signedIn, configured, plans, current, trialNotice } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const pendingPlan =
@@ -87,6 +99,14 @@ export default function Pricing() {
           {BILLING_MESSAGES.notConfigured}
         </p>
       ) : null}
+      {trialNotice && configured ? (
+        <p
+          className="mx-auto mt-8 max-w-2xl rounded-xl border border-brand-100 bg-brand-50 p-4 text-sm text-slate-800"
+          data-testid="trial-notice"
+        >
+          {trialNotice}
+        </p>
+      ) : null}
       {currentTitle ? (
         <p
           role="status"
@@ -108,6 +128,7 @@ export default function Pricing() {
       <div className="mt-12 grid gap-6 md:grid-cols-3">
         {plans.map((plan) => {
           const error = actionData?.plan === plan.id ? actionData.error : null
+          const disabled = !plan.available || Boolean(currentTitle)
           return (
             <section
               key={plan.id}
@@ -134,7 +155,16 @@ export default function Pricing() {
                 ))}
               </ul>
               <div className="mt-8">
-                {signedIn ? (
+                {signedIn && disabled ? (
+                  <button
+                    type="button"
+                    className="btn-primary w-full"
+                    disabled
+                    aria-describedby={`plan-${plan.id}-note`}
+                  >
+                    {current === plan.id ? 'Current Plan' : 'Get Started'}
+                  </button>
+                ) : signedIn ? (
                   <Form method="post" action="/pricing">
                     <input type="hidden" name="plan" value={plan.id} />
                     <SubmitButton
@@ -158,7 +188,15 @@ export default function Pricing() {
                     {error}
                   </p>
                 ) : null}
-                {!plan.available && configured ? (
+                {signedIn && disabled ? (
+                  <p id={`plan-${plan.id}-note`} className="mt-2 text-xs text-slate-600">
+                    {!configured
+                      ? 'Payments are unavailable right now.'
+                      : !plan.available
+                        ? BILLING_MESSAGES.planUnavailable
+                        : 'To change plan, use Manage Payment on your profile.'}
+                  </p>
+                ) : !plan.available && configured ? (
                   <p className="mt-2 text-xs text-slate-600">{BILLING_MESSAGES.planUnavailable}</p>
                 ) : null}
               </div>

@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { FormMessage } from '#app/components/auth-layout'
+import { DataCard, PasswordCard, SessionsCard } from '#app/components/account-security'
 import { SubscriptionCard } from '#app/components/subscription-card'
 import { PageHeader } from '#app/components/ui/dialog'
 import { CustomerFields, MarketSelects, WebsiteField } from '#app/components/business-fields'
@@ -18,6 +19,12 @@ import {
   type FieldErrors,
 } from '#app/lib/account-schemas'
 import { profileFields, updateProfile } from '#app/server/account.server'
+import {
+  SECURITY_INTENTS,
+  securityAction,
+  securityLoaderData,
+  type SecurityIntent,
+} from '#app/server/profile-security.server'
 import { getUsageSummary } from '#app/server/quota.server'
 import { requireUser } from '#app/server/session.server'
 import { TOAST_MS, toast } from '#app/server/toast.server'
@@ -29,6 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { stripeCustomerId: _hidden, ...summary } = await getUsageSummary(user.id)
   return json({
     profile: profileFields(user),
+    security: await securityLoaderData(request, user),
     summary,
     editing: new URL(request.url).searchParams.get('edit') === '1',
   })
@@ -40,7 +48,10 @@ type ActionData = { message: string; errors: FieldErrors; values: Values }
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
   const form = await request.formData()
-  if (form.get('intent') !== 'update-profile') return json<ActionData | null>(null, { status: 400 })
+  const intent = form.get('intent')
+  if (SECURITY_INTENTS.includes(intent as SecurityIntent))
+    return securityAction(request, user, intent as SecurityIntent, form)
+  if (intent !== 'update-profile') return json<ActionData | null>(null, { status: 400 })
   const text = formFields(form, ['name'] as const)
   const market = marketFieldsFromForm(form)
   const input = { ...market, name: text.name }
@@ -68,8 +79,10 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export default function Profile() {
-  const { profile, summary, editing } = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>()
+  const { profile, security, summary, editing } = useLoaderData<typeof loader>()
+  const answer = useActionData<typeof action>()
+  const securityFailure = answer && 'intent' in answer ? answer : null
+  const actionData = answer && 'values' in answer ? answer : undefined
   const failed = actionData ?? null
   const values: Values = failed?.values ?? { name: profile.name, ...businessValues(profile) }
   const errors: FieldErrors = failed?.errors ?? {}
@@ -149,17 +162,9 @@ export default function Profile() {
 
         <div className="space-y-6">
           <SubscriptionCard summary={summary} />
-          <section className="card" aria-labelledby="session-title">
-            <h2 id="session-title" className="text-lg font-semibold">
-              Session
-            </h2>
-            <p className="mt-1 text-sm text-slate-600">Signed in as {profile.email}.</p>
-            <Form method="post" action="/logout" className="mt-4">
-              <button type="submit" className="btn-secondary w-full">
-                Log Out
-              </button>
-            </Form>
-          </section>
+          <SessionsCard sessions={security.sessions} failure={securityFailure} />
+          <PasswordCard hasPassword={security.hasPassword} failure={securityFailure} />
+          <DataCard hasPassword={security.hasPassword} failure={securityFailure} />
         </div>
       </div>
     </div>

@@ -7,6 +7,10 @@ import { SubmitButton } from '#app/components/ui/submit-button'
 import { seoMeta } from '#app/lib/seo'
 import { SEO_GUIDE } from '#app/lib/seo-guide'
 import { captureLead, LEAD_MESSAGES } from '#app/server/leads.server'
+import { publicPage } from '#app/lib/cache'
+
+/** Cacheable by a CDN for anonymous visitors (issue 17). */
+export const handle = publicPage
 
 export const meta: MetaFunction = ({ matches }) =>
   seoMeta({

@@ -1,5 +1,5 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import {
   AuthForm,
   authFormState,
@@ -69,6 +69,11 @@ function SignInView({ state }: { state: AuthFormState<{ email: string }> }) {
         required
         error={state.errors?.password}
       />
+      <p className="text-right text-sm">
+        <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
+          Forgot password?
+        </Link>
+      </p>
     </AuthForm>
   )
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { HelpInput, OnboardingInput, ProfileInput } from '#app/lib/account-schemas'
+import { billingIntervalOf } from '#app/lib/billing'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
 import { sendMail } from './mail.server'
@@ -78,6 +79,8 @@ export async function apiUser(user: UserRow) {
     keywordSearchCount: sub?.keywordSearchCount ?? 0,
     blogPostCount: sub?.blogPostCount ?? 0,
     subscriptionAmount: sub?.amountCents != null ? sub.amountCents / 100 : null,
+    /** The period `subscriptionAmount` is billed for (issue 19): {interval: 'month', intervalCount: 3, label: 'every 3 months'}. */
+    billingInterval: billingIntervalOf(sub?.amountCents != null ? sub.interval : null, sub?.intervalCount),
     subscriptionRenewalDate: sub?.currentPeriodEnd?.toISOString() ?? null,
     autoPilotEnabled: autopilot?.enabled ?? false,
     webhookUrl: autopilot?.webhookUrl ?? null,

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm'
 import type { z } from 'zod'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
-import { createSession, findSession, getUserId, SESSION_TTL_MS } from './session.server'
+import { createSession, findSession, getSessionId, SESSION_TTL_MS } from './session.server'
 
 /**
  * Bearer tokens for API clients: HS256 JWTs carrying userId, onboardingComplete and the id of an API session row,
@@ -18,8 +18,12 @@ function sign(data: string, secret: string) {
   return crypto.createHmac('sha256', secret).update(data).digest('base64url')
 }
 
-export async function issueApiToken(user: { id: string; onboardingComplete: boolean }, userAgent?: string | null) {
-  const session = await createSession(user.id, { kind: 'api', userAgent })
+export async function issueApiToken(
+  user: { id: string; onboardingComplete: boolean },
+  userAgent?: string | null,
+  ipPrefix?: string | null,
+) {
+  const session = await createSession(user.id, { kind: 'api', userAgent, ipPrefix })
   const now = Math.floor(Date.now() / 1000)
   const claims: TokenClaims = {
     sub: user.id,
@@ -70,10 +74,19 @@ function bearer(request: Request) {
  * Throws 401 JSON when missing or bad, 403 when the token's user or session no longer exists.
  */
 export async function requireApiUserId(request: Request): Promise<string> {
+  return (await requireApiSession(request)).userId
+}
+
+/**
+ * The user and the session row behind an /api request (the Bearer token's API session, or the browser's cookie
+ * session), for the routes that end sessions.
+ */
+export async function requireApiSession(request: Request): Promise<{ userId: string; sessionId: string }> {
   const token = bearer(request)
   if (!token) {
-    const userId = await getUserId(request)
-    if (userId) return userId
+    const sessionId = await getSessionId(request)
+    const session = sessionId ? await findSession(sessionId) : null
+    if (session) return { userId: session.userId, sessionId: session.id }
     throw apiError(401, 'No authentication token found. Please log in.')
   }
   const claims = verifyApiToken(token)
@@ -86,7 +99,7 @@ export async function requireApiUserId(request: Request): Promise<string> {
   if (!user) throw apiError(403, 'User not found.')
   const session = await findSession(claims.sid)
   if (!session || session.userId !== user.id) throw apiError(403, 'Session has ended. Please log in again.')
-  return user.id
+  return { userId: user.id, sessionId: session.id }
 }
 
 export async function requireApiUser(request: Request) {

@@ -8,6 +8,7 @@ import {
   type SignInInput,
   type SignUpInput,
 } from '#app/lib/account-schemas'
+import { readDevice, rememberDevice, requestIpPrefix, sendVerificationEmail } from './account-security.server'
 import { hashPassword, verifyPassword } from './password.server'
 import { clientIp, hit, resetBucket, type RateLimitResult } from './rate-limit.server'
 import { createSession, sessionCookie } from './session.server'
@@ -19,10 +20,17 @@ import { createUser, findUserByEmail, normalizeEmail } from './users.server'
  * /api/signup). Attempts are rate-limited per IP and per account in Redis before any password is hashed.
  */
 
-/** Attempts per window. Sign-up is rarer than sign-in, so its limits are tighter. */
+/**
+ * Attempts per window. Sign-up is rarer than sign-in, so its limits are tighter. Sign-in counts per client, per
+ * account and client together, and per account; a browser holding this account's device cookie (it signed in here
+ * before) has a bucket of its own instead of the per-account one, so failures from elsewhere cannot lock the owner
+ * out of their own browser (OWASP device cookies).
+ */
 export const AUTH_RATE_LIMITS = {
   signInPerIp: { limit: 20, windowSeconds: 15 * 60 },
+  signInPerAccountAndIp: { limit: 10, windowSeconds: 15 * 60 },
   signInPerAccount: { limit: 10, windowSeconds: 15 * 60 },
+  signInPerDevice: { limit: 10, windowSeconds: 15 * 60 },
   signUpPerIp: { limit: 10, windowSeconds: 60 * 60 },
   signUpPerAccount: { limit: 5, windowSeconds: 60 * 60 },
 } as const
@@ -46,13 +54,27 @@ function rateLimited(result: RateLimitResult): AuthResult {
 const accountKey = (email: string) =>
   crypto.createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 32)
 
-async function limit(kind: 'signin' | 'signup', request: Request, email: string): Promise<AuthResult | null> {
-  const perIp = kind === 'signin' ? AUTH_RATE_LIMITS.signInPerIp : AUTH_RATE_LIMITS.signUpPerIp
-  const perAccount = kind === 'signin' ? AUTH_RATE_LIMITS.signInPerAccount : AUTH_RATE_LIMITS.signUpPerAccount
-  const ip = await hit(`${kind}:ip:${clientIp(request)}`, perIp)
-  if (!ip.allowed) return rateLimited(ip)
-  const account = await hit(`${kind}:acct:${accountKey(email)}`, perAccount)
-  if (!account.allowed) return rateLimited(account)
+const ipKey = (request: Request) => crypto.createHash('sha256').update(clientIp(request)).digest('hex').slice(0, 16)
+
+/** The sign-in buckets this attempt counts in: the device bucket replaces the per-account one for a known browser. */
+async function signInBuckets(request: Request, email: string, user: User | null) {
+  const acct = accountKey(email)
+  const device = user ? await readDevice(request) : null
+  const known = device && user && device.u.includes(user.id)
+  return [
+    { key: `signin:ip:${clientIp(request)}`, opts: AUTH_RATE_LIMITS.signInPerIp, resets: false },
+    known
+      ? { key: `signin:dev:${acct}:${device.d}`, opts: AUTH_RATE_LIMITS.signInPerDevice, resets: true }
+      : { key: `signin:acct-ip:${acct}:${ipKey(request)}`, opts: AUTH_RATE_LIMITS.signInPerAccountAndIp, resets: true },
+    ...(known ? [] : [{ key: `signin:acct:${acct}`, opts: AUTH_RATE_LIMITS.signInPerAccount, resets: false }]),
+  ]
+}
+
+async function limitAll(buckets: Array<{ key: string; opts: { limit: number; windowSeconds: number } }>) {
+  for (const bucket of buckets) {
+    const result = await hit(bucket.key, bucket.opts)
+    if (!result.allowed) return rateLimited(result)
+  }
   return null
 }
 
@@ -61,22 +83,27 @@ let dummyHash: Promise<string> | undefined
 const timingHash = () => (dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex')))
 
 export async function signIn(request: Request, input: SignInInput): Promise<AuthResult> {
-  const limited = await limit('signin', request, input.email)
-  if (limited) return limited
   const user = await findUserByEmail(input.email)
+  const buckets = await signInBuckets(request, input.email, user)
+  const limited = await limitAll(buckets)
+  if (limited) return limited
   const valid = await verifyPassword(user?.passwordHash ?? (await timingHash()), input.password)
   if (!user || !user.passwordHash || !valid) return { ok: false, status: 401, message: AUTH_MESSAGES.invalid }
-  await resetBucket(`signin:acct:${accountKey(input.email)}`, AUTH_RATE_LIMITS.signInPerAccount.windowSeconds)
+  for (const bucket of buckets) if (bucket.resets) await resetBucket(bucket.key, bucket.opts.windowSeconds)
   return { ok: true, user }
 }
 
 export async function signUp(request: Request, input: SignUpInput): Promise<AuthResult> {
-  const limited = await limit('signup', request, input.email)
+  const limited = await limitAll([
+    { key: `signup:ip:${clientIp(request)}`, opts: AUTH_RATE_LIMITS.signUpPerIp },
+    { key: `signup:acct:${accountKey(input.email)}`, opts: AUTH_RATE_LIMITS.signUpPerAccount },
+  ])
   if (limited) return limited
   if (await findUserByEmail(input.email)) return { ok: false, status: 409, message: AUTH_MESSAGES.duplicate }
   const user = await createUser({ email: input.email, name: input.name, password: input.password })
   // null: someone else took the address between the check and the insert (unique index on lower(email)).
   if (!user) return { ok: false, status: 409, message: AUTH_MESSAGES.duplicate }
+  await sendVerificationEmail(user)
   return { ok: true, user }
 }
 
@@ -84,10 +111,16 @@ export function retryAfterHeaders(result: AuthResult): HeadersInit {
   return !result.ok && result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : {}
 }
 
-/** Starts a browser session and returns its Set-Cookie value (to combine with a toast on the redirect). */
-export async function browserSessionCookie(request: Request, userId: string): Promise<string> {
-  const session = await createSession(userId, { userAgent: request.headers.get('user-agent') })
-  return sessionCookie().serialize(session.id)
+/** Starts a browser session; returns its Set-Cookie headers (session and device cookie) for the redirect. */
+export async function browserSessionHeaders(request: Request, userId: string): Promise<Headers> {
+  const session = await createSession(userId, {
+    userAgent: request.headers.get('user-agent'),
+    ipPrefix: requestIpPrefix(request),
+  })
+  const headers = new Headers()
+  headers.append('Set-Cookie', await sessionCookie().serialize(session.id))
+  headers.append('Set-Cookie', await rememberDevice(request, userId))
+  return headers
 }
 
 /** What the sign-in and sign-up pages' action answers on failure: the message, field errors and kept values. */
@@ -127,7 +160,7 @@ export async function authPageAction<I, V>(
       { status: result.status, headers: retryAfterHeaders(result) },
     )
   }
-  const cookie = await browserSessionCookie(request, result.user.id)
+  const headers = await browserSessionHeaders(request, result.user.id)
   const { to, message } = success(result.user)
-  return toast().redirectWithSuccess(to, { message, duration: TOAST_MS }, { headers: { 'Set-Cookie': cookie } })
+  return toast().redirectWithSuccess(to, { message, duration: TOAST_MS }, { headers })
 }

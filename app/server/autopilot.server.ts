@@ -107,11 +107,22 @@ export async function restoreSchedules() {
 // Settings changed by the user
 // ---------------------------------------------------------------------------
 
-export type ToggleResult = { ok: true; enabled: boolean } | { ok: false; reason: 'plan' | 'unavailable' }
+export type ToggleResult = { ok: true; enabled: boolean } | { ok: false; reason: 'plan' | 'unverified' | 'unavailable' }
 
 /** Switches Auto Pilot on (secret on first use, scheduler) or off (scheduler removed, data kept). */
+async function emailVerified(userId: string) {
+  const [row] = await db
+    .select({ at: schema.users.emailVerifiedAt })
+    .from(schema.users)
+    .where(eq(schema.users.id, userId))
+    .limit(1)
+  return Boolean(row?.at)
+}
+
 export async function setAutopilotEnabled(userId: string, enabled: boolean): Promise<ToggleResult> {
   if (enabled && !(await canUseAutopilot(userId))) return { ok: false, reason: 'plan' }
+  // Publishing to someone's site is the one thing an unverified account may not do (docs/decisions/0130).
+  if (enabled && !(await emailVerified(userId))) return { ok: false, reason: 'unverified' }
   const before = await getSettings(userId)
   const settings = await updateSettings(userId, {
     enabled,

@@ -22,7 +22,7 @@ function keys(): Key[] {
     if (env.NODE_ENV === 'production') {
       throw new Error('ENCRYPTION_KEY is required in production to store credentials (a long random string)')
     }
-    // Development and tests: derived from the session secret, which is random per data directory.
+    // Tests and scripts without a key: derived from the session secret (random per run; `npm run dev` sets both).
     material = [`derived:${env.SESSION_SECRETS[0]}`]
   }
   const list = material.map((m) => {

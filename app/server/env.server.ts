@@ -23,7 +23,7 @@ const schema = z.object({
   SESSION_SECRET: optional,
   /**
    * Key(s) for credentials stored encrypted at rest (AES-256-GCM): a comma-separated list, newest first. The first
-   * encrypts; every one decrypts (rotation). Required in production; development derives one from SESSION_SECRET.
+   * encrypts; every one decrypts (rotation). Required in production; `npm run dev` generates one per data directory.
    */
   ENCRYPTION_KEY: optional,
   OPENAI_API_KEY: optional,
@@ -63,8 +63,23 @@ const schema = z.object({
     .default(24 * 3600 * 1000),
   /** Time limit of one webhook request. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  /** Trust the first X-Forwarded-For hop as the client's IP (only behind a proxy that sets it). */
-  TRUST_FORWARDED_FOR: bool,
+  /**
+   * Where the client's IP (for rate limits) comes from: `none` (the socket), `fly` (Fly-Client-IP), `cloudflare`
+   * (CF-Connecting-IP) or a number N of trusted proxies (the Nth address from the right of X-Forwarded-For).
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim().toLowerCase() || 'none')
+    .pipe(
+      z.union([
+        z.enum(['none', 'fly', 'cloudflare']),
+        z
+          .string()
+          .regex(/^[1-9][0-9]?$/, 'TRUST_PROXY must be none, fly, cloudflare or a number of proxies (1–99)')
+          .transform(Number),
+      ]),
+    ),
   ANALYTICS_GA4_ID: optional,
   /** First retry delay of a failed publication (doubles on each of its 5 attempts). */
   PUBLISH_RETRY_BASE_MS: z.coerce.number().int().positive().default(10_000),
@@ -90,11 +105,16 @@ function parseEnv(): Env {
     throw new Error(`Invalid environment:\n${problems}`)
   }
   const data = parsed.data
-  if (data.NODE_ENV === 'production' && !data.SESSION_SECRET) {
-    throw new Error('Invalid environment:\n  SESSION_SECRET: required in production (a long random string)')
+  // No fallback constant: a secret known from the source would let anyone forge sessions. `npm run dev` generates
+  // one per data directory (.data/secrets.json); production and every other runner set their own.
+  if (!data.SESSION_SECRET) {
+    throw new Error(
+      data.NODE_ENV === 'production'
+        ? 'Invalid environment:\n  SESSION_SECRET: required in production (a long random string)'
+        : 'Invalid environment:\n  SESSION_SECRET: required (`npm run dev` generates one in .data/secrets.json)',
+    )
   }
-  const secrets = (data.SESSION_SECRET ?? 'rankwell-development-secret-not-for-production')
-    .split(',')
+  const secrets = data.SESSION_SECRET.split(',')
     .map((s) => s.trim())
     .filter(Boolean)
   return { ...data, SESSION_SECRETS: secrets }

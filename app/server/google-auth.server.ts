@@ -17,7 +17,8 @@ import { createUser, findUserByEmail, normalizeEmail } from './users.server'
  * a visitor into somebody else's account.
  */
 
-export type GoogleUser = { id: string; onboardingComplete: boolean }
+/** `tookOver`: Google proved the address of an unverified account, which it then took over (see below). */
+export type GoogleUser = { id: string; onboardingComplete: boolean; tookOver?: boolean }
 
 export const OAUTH_CODE_TTL_MS = 60_000
 const PENDING_CODE_KEY = 'pending-code'
@@ -155,7 +156,7 @@ export async function finishGoogleSignIn(
   session.set(PENDING_CODE_KEY, hashCode(code))
   return {
     ok: true,
-    to: `/oauth-callback?${new URLSearchParams({ token: code })}`,
+    to: `/oauth-callback?${new URLSearchParams({ token: code, ...(user.tookOver ? { notice: 'account-secured' } : {}) })}`,
     setCookie: await storage.commitSession(session),
   }
 }
@@ -183,16 +184,35 @@ export async function findOrCreateGoogleUser(profile: GoogleProfile): Promise<Go
     if (existing.googleSub && existing.googleSub !== sub) {
       throw new GoogleSignInError('google-conflict', 'This email is linked to a different Google account.')
     }
-    const [linked] = await db
-      .update(schema.users)
-      .set({ googleSub: sub, updatedAt: new Date() })
-      .where(and(eq(schema.users.id, existing.id), isNull(schema.users.googleSub)))
-      .returning()
-    return pick(linked ?? existing)
+    if (existing.emailVerifiedAt) {
+      const [linked] = await db
+        .update(schema.users)
+        .set({ googleSub: sub, updatedAt: new Date() })
+        .where(and(eq(schema.users.id, existing.id), isNull(schema.users.googleSub)))
+        .returning()
+      return pick(linked ?? existing)
+    }
+    // Nobody ever proved this address, and Google just did: whoever signed up with it may not be its owner. The owner
+    // takes the account over cleanly: the password is removed and every session, API token and link is ended.
+    const tookOver = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(schema.users)
+        .set({ googleSub: sub, passwordHash: null, emailVerifiedAt: new Date(), updatedAt: new Date() })
+        .where(and(eq(schema.users.id, existing.id), isNull(schema.users.emailVerifiedAt)))
+        .returning()
+      if (!row) return null
+      await tx.delete(schema.sessions).where(eq(schema.sessions.userId, row.id))
+      await tx.delete(schema.accountTokens).where(eq(schema.accountTokens.userId, row.id))
+      return row
+    })
+    if (tookOver) return { ...pick(tookOver), tookOver: true }
+    const again = await findUserByEmail(email)
+    if (again?.googleSub === sub) return pick(again)
+    throw new GoogleSignInError('google-failed', 'Could not sign you in. Please try again.')
   }
 
   const name = profile.displayName?.trim() || normalizeEmail(email).split('@')[0]!
-  const created = await createUser({ email, name, googleSub: sub })
+  const created = await createUser({ email, name, googleSub: sub, emailVerified: true })
   if (created) return pick(created)
   // Lost a race with a concurrent sign-in of the same person: the row exists now.
   const again = await findUserByEmail(email)

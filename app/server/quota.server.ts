@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
+import { quotaMessage } from '#app/lib/billing'
 import { LIMITS, limitsFor, type QuotaKind } from '#app/lib/plans'
 import { db, schema, type Db } from './db.server'
 
@@ -39,27 +40,29 @@ const rolled = sql`(${subs.status} in ('active', 'past_due') and ${windowStart} 
  * past_due, while Stripe retries the payment): under the Premium limit of the current month. When a month has
  * passed since usage_period_start, the same statement rolls the row over to the month that contains now()
  * (usage_period_start advanced by whole months, both counts from 0), so a concurrent request sees the rolled row
- * and can neither roll it again nor go over the limit.
+ * and can neither roll it again nor go over the limit. `units` takes several at once (all or none: a bulk action).
  */
 export async function consumeQuota(
   userId: string,
   kind: QuotaKind,
   executor: Executor = db,
+  units = 1,
 ): Promise<{ ok: true; used: number; windowStart: Date } | { ok: false }> {
+  if (!Number.isInteger(units) || units < 1) throw new Error(`consumeQuota: units must be a positive integer`)
   const col = column[kind]
   const count = (c: typeof col) => sql`(case when ${rolled} then 0 else ${c} end)`
   const rows = await executor
     .update(subs)
     .set({
-      keywordSearchCount: sql`${count(subs.keywordSearchCount)} + ${kind === 'keywordSearches' ? 1 : 0}`,
-      blogPostCount: sql`${count(subs.blogPostCount)} + ${kind === 'blogPosts' ? 1 : 0}`,
+      keywordSearchCount: sql`${count(subs.keywordSearchCount)} + ${kind === 'keywordSearches' ? units : 0}`,
+      blogPostCount: sql`${count(subs.blogPostCount)} + ${kind === 'blogPosts' ? units : 0}`,
       usagePeriodStart: sql`(case when ${rolled} then ${windowStart} else ${subs.usagePeriodStart} end)`,
       updatedAt: new Date(),
     })
     .where(
       sql`${subs.userId} = ${userId} and (
-        (${subs.status} = 'trial' and ${subs.trialEndsAt} > now() and ${col} < ${LIMITS.trial[kind]})
-        or (${subs.status} in ('active', 'past_due') and ${count(col)} < ${LIMITS.premium[kind]})
+        (${subs.status} = 'trial' and ${subs.trialEndsAt} > now() and ${col} + ${units} <= ${LIMITS.trial[kind]})
+        or (${subs.status} in ('active', 'past_due') and ${count(col)} + ${units} <= ${LIMITS.premium[kind]})
       )`,
     )
     .returning({ used: col, windowStart: subs.usagePeriodStart })
@@ -125,6 +128,19 @@ export async function getUsageSummary(userId: string) {
     intervalCount: sub.intervalCount,
     renewalDate: sub.currentPeriodEnd?.toISOString() ?? null,
     cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+    endedReason: sub.endedReason,
     stripeCustomerId: sub.stripeCustomerId,
+  }
+}
+
+/**
+ * What a refused request tells the user (the API's 402 message, the keyword dialog, the post toast): the message
+ * that fits their plan, and whether 'Upgrade Now' makes sense (not for a Premium user at the monthly allowance).
+ */
+export async function quotaRefusal(userId: string, kind: QuotaKind): Promise<{ message: string; upgrade: boolean }> {
+  const summary = await getUsageSummary(userId)
+  return {
+    message: quotaMessage(kind, summary),
+    upgrade: summary.status !== 'active' && summary.status !== 'past_due',
   }
 }

@@ -1,4 +1,4 @@
-import { getEnv } from './env.server'
+import { getEnv, type Env } from './env.server'
 import { redis } from './redis.server'
 
 /**
@@ -35,15 +35,22 @@ export async function resetBucket(bucket: string, windowSeconds: number) {
 }
 
 /**
- * The client's IP address: Fly's proxy header when deployed there, X-Forwarded-For only when TRUST_FORWARDED_FOR
- * says a trusted proxy sets it, otherwise the socket's address (server.ts overwrites any client-sent value).
+ * The client's IP address for rate limits. By default (TRUST_PROXY=none) the socket's address, which server.ts
+ * copies into a header after removing any client-sent value; no request header can move a client to another
+ * bucket. Behind a known proxy: `fly` → Fly-Client-IP, `cloudflare` → CF-Connecting-IP, a number N → the Nth
+ * address from the right of X-Forwarded-For (the one the Nth trusted proxy saw), never the client-written leftmost.
  */
-export function clientIp(request: Request): string {
-  const fly = request.headers.get('fly-client-ip')
-  if (fly) return fly.trim()
-  if (getEnv().TRUST_FORWARDED_FOR) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
+export function clientIp(request: Request, trust: Env['TRUST_PROXY'] = getEnv().TRUST_PROXY): string {
+  const socket = request.headers.get('x-rankwell-client-ip')?.trim() || 'unknown'
+  if (trust === 'none') return socket
+  if (trust === 'fly' || trust === 'cloudflare') {
+    const value = request.headers.get(trust === 'fly' ? 'fly-client-ip' : 'cf-connecting-ip')?.trim()
+    return value || socket
   }
-  return request.headers.get('x-rankwell-client-ip') ?? 'unknown'
+  const hops = (request.headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean)
+  // With N trusted proxies the last N entries were written by them; the Nth from the right is the client they saw.
+  return hops.length >= trust ? hops[hops.length - trust]! : socket
 }

@@ -8,9 +8,16 @@ export function formTargets(env: { STRIPE_API_URL?: string; GOOGLE_OAUTH_URL?: s
 }
 
 /** Security headers on every response, with a per-request CSP nonce for our inline scripts. */
-export function securityHeaders(nonce: string, opts: { dev: boolean; formTargets?: string[] }): Record<string, string> {
-  const scriptSrc = [`'self'`, `'nonce-${nonce}'`, 'https://www.googletagmanager.com']
-  const connectSrc = [`'self'`, 'https://www.google-analytics.com', 'https://*.google-analytics.com']
+export function securityHeaders(
+  nonce: string,
+  opts: { dev: boolean; formTargets?: string[]; analytics?: boolean },
+): Record<string, string> {
+  // Google Tag Manager and Analytics are named only when a GA4 id is configured (ANALYTICS_GA4_ID).
+  const scriptSrc = [`'self'`, `'nonce-${nonce}'`, ...(opts.analytics ? ['https://www.googletagmanager.com'] : [])]
+  const connectSrc = [
+    `'self'`,
+    ...(opts.analytics ? ['https://www.google-analytics.com', 'https://*.google-analytics.com'] : []),
+  ]
   if (opts.dev) {
     scriptSrc.push(`'unsafe-inline'`)
     connectSrc.push('ws:', 'wss:')

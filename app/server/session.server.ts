@@ -1,9 +1,11 @@
 import crypto from 'node:crypto'
 import { createCookie, redirect } from '@remix-run/node'
-import { and, eq, gt } from 'drizzle-orm'
+import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm'
 import { safeRedirect } from '#app/lib/redirect'
-import { db, schema } from './db.server'
+import { rememberDevice, requestIpPrefix } from './account-security.server'
+import { db, schema, sqlClient } from './db.server'
 import { getEnv } from './env.server'
+import { forgetRequestMemo, memoizeInRequest } from './request-scope.server'
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
 
@@ -24,7 +26,10 @@ export function newSessionId() {
   return crypto.randomBytes(32).toString('base64url')
 }
 
-export async function createSession(userId: string, opts: { kind?: 'web' | 'api'; userAgent?: string | null } = {}) {
+export async function createSession(
+  userId: string,
+  opts: { kind?: 'web' | 'api'; userAgent?: string | null; ipPrefix?: string | null } = {},
+) {
   const [row] = await db
     .insert(schema.sessions)
     .values({
@@ -33,6 +38,7 @@ export async function createSession(userId: string, opts: { kind?: 'web' | 'api'
       kind: opts.kind ?? 'web',
       expiresAt: new Date(Date.now() + SESSION_TTL_MS),
       userAgent: opts.userAgent?.slice(0, 300) ?? null,
+      ipPrefix: opts.ipPrefix ?? null,
     })
     .returning()
   return row!
@@ -50,21 +56,76 @@ export async function findSession(sessionId: string) {
     .from(schema.sessions)
     .where(and(eq(schema.sessions.id, sessionId), gt(schema.sessions.expiresAt, new Date())))
     .limit(1)
+  if (row && Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // "Last used" for /profile's list, written at most every few minutes per session.
+    await db
+      .update(schema.sessions)
+      .set({ lastUsedAt: new Date() })
+      .where(eq(schema.sessions.id, row.id))
+      .catch(() => {})
+  }
   return row ?? null
 }
 
-export async function getUserId(request: Request): Promise<string | null> {
-  const sessionId = await getSessionId(request)
-  if (!sessionId) return null
-  const session = await findSession(sessionId)
-  return session?.userId ?? null
+/**
+ * The session's user in one prepared statement (sessions joined to users). Prepared once per connection pool;
+ * the pool is identified by its client so that a reconnect (tests close and reopen it) prepares again.
+ */
+let sessionUserQuery: { client: unknown; query: ReturnType<typeof prepareSessionUser> } | undefined
+function prepareSessionUser() {
+  return db
+    .select({
+      user: getTableColumns(schema.users),
+      sessionId: schema.sessions.id,
+      lastUsedAt: schema.sessions.lastUsedAt,
+    })
+    .from(schema.sessions)
+    .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
+    .where(and(eq(schema.sessions.id, sql.placeholder('sessionId')), gt(schema.sessions.expiresAt, sql`now()`)))
+    .limit(1)
+    .prepare('session_user')
+}
+async function lookupSessionUser(sessionId: string) {
+  const client = sqlClient()
+  if (sessionUserQuery?.client !== client) sessionUserQuery = { client, query: prepareSessionUser() }
+  const [row] = await sessionUserQuery.query.execute({ sessionId })
+  if (!row) return null
+  if (Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // "Last used" for /profile's list, written at most every few minutes per session.
+    await db
+      .update(schema.sessions)
+      .set({ lastUsedAt: new Date() })
+      .where(eq(schema.sessions.id, row.sessionId))
+      .catch(() => {})
+  }
+  return row.user
 }
 
-export async function getUser(request: Request) {
-  const userId = await getUserId(request)
-  if (!userId) return null
-  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, userId)).limit(1)
-  return user ?? null
+const LAST_USED_RESOLUTION_MS = 5 * 60 * 1000
+
+export type SessionUser = typeof schema.users.$inferSelect
+
+/**
+ * The signed-in user of a request, or null. Within one HTTP request (see request-scope.server.ts) the lookup runs
+ * once per session cookie and is shared by every loader that asks — root and route loaders alike — as long as the
+ * request is a read (GET/HEAD); an action's writes are never hidden behind a stale copy.
+ */
+export async function getUser(request: Request): Promise<SessionUser | null> {
+  const cookie = request.headers.get('Cookie')
+  if (!cookie) return null
+  const read = () => getSessionId(request).then((sessionId) => (sessionId ? lookupSessionUser(sessionId) : null))
+  const method = request.method.toUpperCase()
+  if (method !== 'GET' && method !== 'HEAD') return read()
+  return memoizeInRequest(`user:${cookie}`, read)
+}
+
+export async function getUserId(request: Request): Promise<string | null> {
+  return (await getUser(request))?.id ?? null
+}
+
+/** After a write to the current user (profile, onboarding, sign-out), later loaders of this request look again. */
+export function forgetRequestUser() {
+  forgetRequestMemo('user:')
 }
 
 function signInRedirect(request: Request) {
@@ -88,9 +149,13 @@ export async function requireUser(request: Request, opts: { onboarded?: boolean 
 
 /** Starts a browser session and redirects with its cookie set. */
 export async function signInAndRedirect(request: Request, userId: string, to: string, headers: HeadersInit = {}) {
-  const session = await createSession(userId, { userAgent: request.headers.get('user-agent') })
+  const session = await createSession(userId, {
+    userAgent: request.headers.get('user-agent'),
+    ipPrefix: requestIpPrefix(request),
+  })
   const out = new Headers(headers)
   out.append('Set-Cookie', await sessionCookie().serialize(session.id))
+  out.append('Set-Cookie', await rememberDevice(request, userId))
   return redirect(safeRedirect(to), { headers: out })
 }
 
@@ -98,6 +163,7 @@ export async function signInAndRedirect(request: Request, userId: string, to: st
 export async function signOut(request: Request, to = '/signin') {
   const sessionId = await getSessionId(request)
   if (sessionId) await db.delete(schema.sessions).where(eq(schema.sessions.id, sessionId))
+  forgetRequestUser()
   return redirect(to, {
     headers: { 'Set-Cookie': await sessionCookie().serialize('', { maxAge: 0 }) },
   })

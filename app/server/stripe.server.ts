@@ -7,6 +7,9 @@ import { getEnv } from './env.server'
  */
 let cached: { key: string; client: Stripe } | undefined
 
+export const STRIPE_TIMEOUT_MS = 4_500
+export const STRIPE_RETRIES = 1
+
 export function stripeConfigured() {
   return Boolean(getEnv().STRIPE_SECRET_KEY)
 }
@@ -33,8 +36,10 @@ export function stripeClient(): Stripe | null {
       key,
       client: new Stripe(key, {
         ...stripeHostOptions(env.STRIPE_API_URL),
-        maxNetworkRetries: 2,
-        timeout: 20_000,
+        // Every call fits a page: two attempts of at most 4.5 s (and Stripe's short backoff) stay under ~10 s.
+        // No caller holds a database transaction or a row lock while it waits (see billing.server.ts).
+        maxNetworkRetries: STRIPE_RETRIES,
+        timeout: STRIPE_TIMEOUT_MS,
         appInfo: { name: 'Rankwell' },
       }),
     }

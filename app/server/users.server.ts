@@ -17,7 +17,14 @@ export async function findUserByEmail(email: string) {
 }
 
 /** Creates a user with its trial subscription row in one transaction. Returns null when the e-mail is taken. */
-export async function createUser(input: { email: string; name: string; password?: string; googleSub?: string }) {
+export async function createUser(input: {
+  email: string
+  name: string
+  password?: string
+  googleSub?: string
+  /** Only for addresses proven by another route (Google's verified e-mail). */
+  emailVerified?: boolean
+}) {
   const passwordHash = input.password ? await hashPassword(input.password) : null
   return db.transaction(async (tx) => {
     const [user] = await tx
@@ -27,6 +34,7 @@ export async function createUser(input: { email: string; name: string; password?
         name: input.name.trim(),
         passwordHash,
         googleSub: input.googleSub ?? null,
+        emailVerifiedAt: input.emailVerified ? new Date() : null,
       })
       .onConflictDoNothing()
       .returning()

@@ -210,12 +210,31 @@ type Outcome =
   | { kind: 'retry'; statusCode: number | null; durationMs: number; error: string; retryAfterMs: number | null }
   | { kind: 'fail'; statusCode: number | null; durationMs: number; error: string; disableEndpoint?: boolean }
 
+/** What a network failure means, in words that reveal nothing of our network (the details go to our log only). */
+const NETWORK_REASONS: Record<string, string> = {
+  ENOTFOUND: 'the host name could not be resolved',
+  EAI_AGAIN: 'the host name could not be resolved',
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was closed unexpectedly',
+  EHOSTUNREACH: 'the host could not be reached',
+  ENETUNREACH: 'the host could not be reached',
+}
+
 function describeError(err: unknown): { error: string; retryable: boolean } {
-  if (err instanceof BlockedAddressError) return { error: err.message, retryable: false }
+  // The owner sees a generic reason: never the address a name resolved to, nor the raw error of our network stack.
+  if (err instanceof BlockedAddressError) {
+    console.warn('[webhook] refused address:', err.message)
+    return { error: 'Refused: the webhook URL must point to a public internet address.', retryable: false }
+  }
   if (err instanceof RequestTimeoutError) return { error: `Timed out: ${err.message}`, retryable: true }
   const e = err as NodeJS.ErrnoException
-  const code = e?.code ? `${e.code}: ` : ''
-  return { error: `Network error: ${code}${e?.message ?? String(err)}`.slice(0, 500), retryable: true }
+  console.warn('[webhook] network error:', e?.code ?? '', e?.message ?? String(err))
+  const reason =
+    (e?.code && NETWORK_REASONS[e.code]) ||
+    (e?.code?.startsWith('ERR_TLS') || /certificate|ssl|tls/i.test(e?.message ?? '')
+      ? 'the TLS handshake failed'
+      : 'the connection failed')
+  return { error: `Network error: ${reason}.`, retryable: true }
 }
 
 async function attempt(url: string, secret: string, messageId: string, body: string): Promise<Outcome> {

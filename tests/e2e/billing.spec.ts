@@ -68,7 +68,8 @@ test.describe('billing', () => {
       .getByRole('region', { name: 'Premium Every 3 Months' })
       .getByRole('button', { name: 'Get Started' })
       .click()
-    await expect(page).toHaveURL(new RegExp(`^${stripeFake.url}/checkout/cs_test_`))
+    // Three Stripe calls (customer, open sessions, new session) before the redirect: slower on a loaded machine.
+    await expect(page).toHaveURL(new RegExp(`^${stripeFake.url}/checkout/cs_test_`), { timeout: 20_000 })
     await expect(page.getByTestId('price')).toHaveText('$129.90')
     await page.getByRole('button', { name: 'Pay' }).click()
 
@@ -200,6 +201,50 @@ test.describe('billing', () => {
     await expect(page.getByRole('heading', { name: 'Fake Stripe Customer Portal' })).toBeVisible()
     await page.getByRole('link', { name: 'Return to Rankwell' }).click()
     await expect(page).toHaveURL(/\/profile$/)
+  })
+
+  test('checkout return before Stripe confirms: a neutral page that checks again by itself', async ({ page }) => {
+    const user = await signedIn(page)
+    const res = await api('/api/create-checkout-session', {
+      method: 'POST',
+      json: { priceId: 'price_monthly' },
+      as: user,
+    })
+    const sessionId = String(res.body.sessionId)
+    await page.goto(`/checkout-success?session_id=${sessionId}`)
+    await expect(page.getByRole('heading', { name: 'We are confirming your payment…' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Subscription Successful!' })).toHaveCount(0)
+    await stripeFake.completeCheckout(sessionId) // Stripe confirms the payment
+    await expect(page.getByRole('heading', { name: 'Subscription Successful!' })).toBeVisible({ timeout: 15_000 })
+    await expect(page).toHaveURL(/\/keywords$/, { timeout: 15_000 })
+  })
+
+  test('past due: a banner on every signed-in page opens the portal to update the payment method', async ({ page }) => {
+    const user = await signedIn(page)
+    const subscriptionId = await subscribe(user)
+    await page.goto('/keywords')
+    await expect(page.getByTestId('past-due-banner')).toHaveCount(0)
+    await stripeFake.paymentFailed(subscriptionId)
+    for (const path of ['/keywords', '/blogposts', '/profile']) {
+      await page.goto(path)
+      await expect(page.getByTestId('past-due-banner')).toContainText('Your last payment failed.')
+    }
+    await page.getByTestId('past-due-banner').getByRole('button', { name: 'Update payment method' }).click()
+    await expect(page).toHaveURL(new RegExp(`^${stripeFake.url}/portal/bps_`))
+  })
+
+  test('premium at the monthly allowance: the card says when it renews, without Upgrade Now', async ({ page }) => {
+    const user = await signedIn(page)
+    await subscribe(user)
+    await db
+      .update(schema.subscriptions)
+      .set({ keywordSearchCount: 500 })
+      .where(eq(schema.subscriptions.userId, user.id))
+    await page.goto('/profile')
+    await expect(card(page).getByTestId('quota-notice')).toContainText(
+      "You have used this month's 500 keyword searches. They renew on",
+    )
+    await expect(card(page).getByRole('link', { name: 'Upgrade Now' })).toHaveCount(0)
   })
 
   test('past due card: the failed payment is explained and payment can be fixed', async ({ page }) => {

@@ -63,14 +63,14 @@ test.describe('keywords', () => {
     await expect(page.getByText(/discover high-impact keywords/i)).toBeVisible()
     const input = page.getByLabel('Keyword/Topic')
     await expect(input).toHaveAttribute('placeholder', 'saas marketing')
-    await expect(page.getByLabel('Country')).toHaveValue('2840')
-    await expect(page.getByLabel('Language')).toHaveValue('1000')
-    await expect(page.getByLabel('Country').locator('option').first()).toHaveText('Select country')
-    await expect(page.getByLabel('Language').locator('option').first()).toHaveText('Select language')
+    await expect(page.getByLabel('Country', { exact: true })).toHaveValue('2840')
+    await expect(page.getByLabel('Language', { exact: true })).toHaveValue('1000')
+    await expect(page.getByLabel('Country', { exact: true }).locator('option').first()).toHaveText('Select country')
+    await expect(page.getByLabel('Language', { exact: true }).locator('option').first()).toHaveText('Select language')
 
     const query = uniqueQuery()
     await input.fill(query)
-    await page.getByLabel('Country').selectOption({ label: 'United Kingdom' })
+    await page.getByLabel('Country', { exact: true }).selectOption({ label: 'United Kingdom' })
     if (withJs()) await slowSearchPosts(page)
     await page.getByRole('button', { name: 'Find Keywords' }).click()
     if (withJs()) {
@@ -164,7 +164,7 @@ test.describe('keywords', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0)
 
     await page.getByLabel('Keyword/Topic').fill('kept query')
-    await page.getByLabel('Language').selectOption('')
+    await page.getByLabel('Language', { exact: true }).selectOption('')
     await page.getByRole('button', { name: 'Find Keywords' }).click()
     await expect(page.getByRole('dialog')).toContainText(VALIDATION)
     await expect(page.getByLabel('Keyword/Topic')).toHaveValue('kept query')

@@ -140,6 +140,14 @@ export function stripeControl(env: Env = process.env) {
         'POST',
         {},
       ),
+    giveUp: (subscriptionId: string) =>
+      call<{ subscription: Record<string, unknown>; deliveries: Delivery[] }>(
+        `${url}/__control/subscriptions/${encodeURIComponent(subscriptionId)}/give_up`,
+        'POST',
+        {},
+      ),
+    /** Holds every Stripe API request unanswered (on) or answers again (off); webhooks still go out. */
+    hang: (on: boolean) => call<{ ok: true; hanging: boolean }>(`${url}/__control/hang`, 'POST', { on }),
     completeCheckout: (sessionId: string, details: { email?: string; name?: string } = {}) =>
       call<{ session: Record<string, unknown>; deliveries: Delivery[] }>(
         `${url}/__control/checkout/${encodeURIComponent(sessionId)}/complete`,
@@ -159,6 +167,8 @@ export function stripeControl(env: Env = process.env) {
         checkout_sessions: Array<Record<string, unknown>>
         subscriptions: Array<Record<string, unknown>>
         invoices: Array<Record<string, unknown>>
+        invoice_payments: Array<Record<string, unknown>>
+        refunds: Array<Record<string, unknown>>
         prices: Array<Record<string, unknown>>
       }>(`${url}/__control/objects`, 'GET'),
   }

@@ -8,11 +8,16 @@
  *   GET/POST /v1/prices, GET /v1/prices/:id, GET /v1/products/:id
  *   POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id(/line_items), POST .../:id/expire
  *   GET /v1/subscriptions, GET/POST/DELETE /v1/subscriptions/:id
- *   GET /v1/invoices, GET /v1/invoices/:id
+ *   GET /v1/invoices, GET /v1/invoices/:id, GET /v1/invoice_payments(?invoice=), GET /v1/invoice_payments/:id
+ *   POST/GET /v1/refunds, GET /v1/refunds/:id (a paid invoice's PaymentIntent, refundable once in full or in parts)
+ *   GET /v1/checkout/sessions filters customer, status and subscription
  *   POST /v1/billing_portal/sessions
  * Browser pages: GET /checkout/:id, POST /checkout/:id/pay, GET /portal/:id, POST /portal/:id/subscriptions/:sub/cancel
+ *   (also /renew, and /switch {price}: the portal's plan switch between the recurring prices)
  * Control: POST /__control/webhook {url, secret}; POST /__control/subscriptions/:id/renew;
- *   POST /__control/subscriptions/:id/payment_failed; POST /__control/checkout/:id/complete;
+ *   POST /__control/subscriptions/:id/payment_failed; POST /__control/subscriptions/:id/give_up (Stripe stops
+ *   retrying: canceled with cancellation_details.reason 'payment_failed'); POST /__control/hang {on} (hold every
+ *   API request unanswered, like a Stripe that does not respond); POST /__control/checkout/:id/complete;
  *   POST /__control/send-event {type, object, previous_attributes?}; GET /__control/events;
  *   POST /__control/resend/:eventId; GET /__control/objects
  */
@@ -282,6 +287,39 @@ export interface Invoice {
   total: number
 }
 
+export interface InvoicePayment {
+  id: string
+  object: 'invoice_payment'
+  amount_paid: number
+  amount_requested: number
+  created: number
+  currency: string
+  invoice: string
+  is_default: boolean
+  livemode: false
+  payment: { payment_intent: string; type: 'payment_intent' }
+  status: 'paid' | 'open' | 'canceled'
+  status_transitions: { canceled_at: number | null; paid_at: number | null }
+}
+
+export interface Refund {
+  id: string
+  object: 'refund'
+  amount: number
+  balance_transaction: string
+  charge: string
+  created: number
+  currency: string
+  destination_details: { card: { reference_status: string; reference_type: string }; type: 'card' }
+  metadata: Metadata
+  payment_intent: string
+  reason: string | null
+  receipt_number: null
+  source_transfer_reversal: null
+  status: 'succeeded'
+  transfer_reversal: null
+}
+
 interface PortalSession {
   id: string
   object: 'billing_portal.session'
@@ -420,6 +458,14 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
   let subscriptions = new Map<string, Subscription>()
   let invoices = new Map<string, Invoice>()
   let portalSessions = new Map<string, PortalSession>()
+  let invoicePayments = new Map<string, InvoicePayment>()
+  let paymentIntents = new Map<
+    string,
+    { id: string; amount: number; currency: string; customer: string; charge: string; refunded: number }
+  >()
+  let refunds = new Map<string, Refund>()
+  /** While true every API request is held unanswered (a Stripe that does not answer): POST /__control/hang. */
+  let hanging = false
   let events: StoredEvent[] = []
   let idempotency = new Map<
     string,
@@ -438,6 +484,10 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
     subscriptions = new Map()
     invoices = new Map()
     portalSessions = new Map()
+    invoicePayments = new Map()
+    paymentIntents = new Map()
+    refunds = new Map()
+    hanging = false
     events = []
     idempotency = new Map()
     invoiceCounter = 0
@@ -678,7 +728,37 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
       total: amount,
     }
     invoices.set(id, inv)
+    if (paid && amount > 0) recordPayment(inv)
     return inv
+  }
+
+  /** The card payment behind a paid invoice: a PaymentIntent with its charge, listed as the invoice's payment. */
+  function recordPayment(inv: Invoice): void {
+    const ts = now()
+    const pi = {
+      id: randomAlnum('pi_', 24),
+      amount: inv.amount_paid,
+      currency: inv.currency,
+      customer: inv.customer,
+      charge: randomAlnum('ch_', 24),
+      refunded: 0,
+    }
+    paymentIntents.set(pi.id, pi)
+    const payment: InvoicePayment = {
+      id: randomAlnum('inpay_', 24),
+      object: 'invoice_payment',
+      amount_paid: inv.amount_paid,
+      amount_requested: inv.amount_due,
+      created: ts,
+      currency: inv.currency,
+      invoice: inv.id,
+      is_default: true,
+      livemode: false,
+      payment: { payment_intent: pi.id, type: 'payment_intent' },
+      status: 'paid',
+      status_transitions: { canceled_at: null, paid_at: ts },
+    }
+    invoicePayments.set(payment.id, payment)
   }
 
   function buildSubscription(
@@ -831,6 +911,7 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
       latest.attempt_count += 1
       latest.status_transitions.paid_at = now()
       latest.next_payment_attempt = null
+      if (latest.amount_paid > 0) recordPayment(latest)
       const previous = { status: sub.status }
       sub.status = 'active'
       deliveries.push(await emit('invoice.paid', latest))
@@ -1101,8 +1182,16 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
     // checkout sessions
     if (seg[0] === 'checkout' && seg[1] === 'sessions') {
       if (seg.length === 2 && method === 'POST') return ok(withExpand(ctx, createSession(ctx, p)))
-      if (seg.length === 2 && method === 'GET')
-        return ok(list(ctx, '/v1/checkout/sessions', [...sessions.values()].map(publicSession)))
+      if (seg.length === 2 && method === 'GET') {
+        let all = [...sessions.values()]
+        const customer = str(ctx.query.customer)
+        const status = str(ctx.query.status)
+        const subscription = str(ctx.query.subscription)
+        if (customer) all = all.filter((s) => s.customer === customer)
+        if (status) all = all.filter((s) => s.status === status)
+        if (subscription) all = all.filter((s) => s.subscription === subscription)
+        return ok(list(ctx, '/v1/checkout/sessions', all.map(publicSession)))
+      }
       if (seg.length >= 3) {
         const s = sessions.get(seg[2])
         if (!s) throw missing('checkout.session', seg[2])
@@ -1169,6 +1258,37 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
         const inv = invoices.get(seg[1])
         if (!inv) throw missing('invoice', seg[1])
         return ok(withExpand(ctx, inv))
+      }
+    }
+
+    // invoice payments (GET /v1/invoice_payments?invoice=in_...)
+    if (seg[0] === 'invoice_payments') {
+      if (seg.length === 1 && method === 'GET') {
+        let all = [...invoicePayments.values()]
+        const invoice = str(ctx.query.invoice)
+        if (invoice) all = all.filter((x) => x.invoice === invoice)
+        return ok(list(ctx, '/v1/invoice_payments', all))
+      }
+      if (seg.length === 2 && method === 'GET') {
+        const found = invoicePayments.get(seg[1])
+        if (!found) throw missing('invoice_payment', seg[1])
+        return ok(found)
+      }
+    }
+
+    // refunds (POST /v1/refunds {payment_intent | charge, amount?, reason?, metadata?})
+    if (seg[0] === 'refunds') {
+      if (seg.length === 1 && method === 'POST') return ok(await createRefund(p, reqInfo))
+      if (seg.length === 1 && method === 'GET') {
+        let all = [...refunds.values()]
+        const pi = str(ctx.query.payment_intent)
+        if (pi) all = all.filter((r) => r.payment_intent === pi)
+        return ok(list(ctx, '/v1/refunds', all))
+      }
+      if (seg.length === 2 && method === 'GET') {
+        const found = refunds.get(seg[1])
+        if (!found) throw missing('refund', seg[1])
+        return ok(found)
       }
     }
 
@@ -1365,6 +1485,75 @@ export async function startStripe(opts: StripeFakeOptions = {}): Promise<StripeF
     return sub
   }
 
+  async function createRefund(
+    p: Record<string, unknown>,
+    reqInfo: { id: string; idempotency_key: string | null },
+  ): Promise<Refund> {
+    const piId = str(p.payment_intent)
+    const chargeId = str(p.charge)
+    if (!piId && !chargeId)
+      throw invalid('One of the following params should be provided for this request: payment_intent or charge.')
+    const pi = piId ? paymentIntents.get(piId) : [...paymentIntents.values()].find((x) => x.charge === chargeId)
+    if (!pi) throw piId ? missing('payment_intent', piId, 'payment_intent') : missing('charge', chargeId!, 'charge')
+    const remaining = pi.amount - pi.refunded
+    if (remaining <= 0)
+      throw new StripeApiError(
+        400,
+        'invalid_request_error',
+        `Charge ${pi.charge} has already been refunded.`,
+        'charge_already_refunded',
+      )
+    const amount = toInt(p.amount) ?? remaining
+    if (amount <= 0 || amount > remaining)
+      throw invalid(
+        `Refund amount (${formatAmount(amount, pi.currency)}) is greater than unrefunded amount on charge (${formatAmount(remaining, pi.currency)})`,
+        'amount',
+      )
+    pi.refunded += amount
+    const reason = str(p.reason) ?? null
+    if (reason && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(reason))
+      throw invalid('Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer', 'reason')
+    const refund: Refund = {
+      id: randomAlnum('re_', 24),
+      object: 'refund',
+      amount,
+      balance_transaction: randomAlnum('txn_', 24),
+      charge: pi.charge,
+      created: now(),
+      currency: pi.currency,
+      destination_details: {
+        card: { reference_status: 'pending', reference_type: 'acquirer_reference_number' },
+        type: 'card',
+      },
+      metadata: toMetadata(p.metadata),
+      payment_intent: pi.id,
+      reason,
+      receipt_number: null,
+      source_transfer_reversal: null,
+      status: 'succeeded',
+      transfer_reversal: null,
+    }
+    refunds.set(refund.id, refund)
+    await emit('refund.created', refund, undefined, reqInfo)
+    return refund
+  }
+
+  /** Stripe gives up on a past-due subscription (Billing settings: cancel after all retries fail). */
+  async function giveUp(id: string): Promise<{ subscription: Subscription; deliveries: Delivery[] }> {
+    const sub = getSubscription(id)
+    if (sub.status === 'canceled') throw invalid(`This subscription has already been canceled: '${sub.id}'`)
+    const previous = { status: sub.status }
+    const ts = now()
+    sub.status = 'canceled'
+    sub.canceled_at = ts
+    sub.ended_at = ts
+    sub.cancellation_details = { ...sub.cancellation_details, reason: 'payment_failed' }
+    const latest = sub.latest_invoice ? invoices.get(sub.latest_invoice) : undefined
+    if (latest && latest.status === 'open') latest.next_payment_attempt = null
+    const deliveries = [await emit('customer.subscription.deleted', sub, previous)]
+    return { subscription: sub, deliveries }
+  }
+
   // --- browser pages ------------------------------------------------------
 
   function successTarget(s: CheckoutSession): string | null {
@@ -1462,7 +1651,15 @@ ${s.cancel_url ? `<p><a href="${escapeHtml(s.cancel_url)}">Cancel</a></p>` : ''}
         const action = s.cancel_at_period_end
           ? `<p class="muted">Cancels on ${end}</p><form method="post" action="/portal/${escapeHtml(id)}/subscriptions/${escapeHtml(s.id)}/renew"><button class="secondary" type="submit">Renew plan</button></form>`
           : `<p class="muted">Renews on ${end}</p><form method="post" action="/portal/${escapeHtml(id)}/subscriptions/${escapeHtml(s.id)}/cancel"><button class="secondary" type="submit">Cancel plan</button></form>`
-        return `<li><strong>Rankwell Pro</strong> — ${escapeHtml(formatAmount(price.unit_amount, price.currency))} ${escapeHtml(describeRecurring(price))} <span class="muted">(${escapeHtml(s.status)})</span>${action}</li>`
+        // Plan switching (Customer Portal → Subscriptions → customers can switch plans) between the recurring prices.
+        const others = [...prices.values()].filter((p) => p.active && p.recurring && p.id !== price.id)
+        const switches = others
+          .map(
+            (p) =>
+              `<form method="post" action="/portal/${escapeHtml(id)}/subscriptions/${escapeHtml(s.id)}/switch"><input type="hidden" name="price" value="${escapeHtml(p.id)}"><button class="secondary" type="submit">Switch to ${escapeHtml(formatAmount(p.unit_amount, p.currency))} ${escapeHtml(describeRecurring(p))}</button></form>`,
+          )
+          .join('')
+        return `<li><strong>Rankwell Pro</strong> — ${escapeHtml(formatAmount(price.unit_amount, price.currency))} ${escapeHtml(describeRecurring(price))} <span class="muted">(${escapeHtml(s.status)})</span>${action}${switches}</li>`
       })
       .join('\n')
     sendHtml(
@@ -1486,11 +1683,17 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
       sendHtml(ctx.res, 404, pageShell('Not found', '<h1>Not found</h1>'))
       return
     }
-    await updateSubscription(
-      sub,
-      { cancel_at_period_end: action === 'cancel' ? 'true' : 'false' },
-      { id: randomAlnum('req_', 14), idempotency_key: null },
-    )
+    const reqInfo = { id: randomAlnum('req_', 14), idempotency_key: null }
+    if (action === 'switch') {
+      const price = str(isRecord(ctx.body) ? ctx.body.price : undefined)
+      if (!price || !prices.get(price)?.recurring) {
+        sendHtml(ctx.res, 400, pageShell('Invalid plan', '<h1>Choose one of the plans</h1>'))
+        return
+      }
+      await updateSubscription(sub, { items: [{ id: sub.items.data[0].id, price }] }, reqInfo)
+    } else {
+      await updateSubscription(sub, { cancel_at_period_end: action === 'cancel' ? 'true' : 'false' }, reqInfo)
+    }
     redirect(ctx.res, 303, `/portal/${id}`)
   }
 
@@ -1519,6 +1722,10 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
       'request-id': requestId,
       'stripe-version': str(ctx.headers['stripe-version']) ?? STRIPE_EVENT_API_VERSION,
       'access-control-allow-origin': '*',
+    }
+    if (hanging) {
+      await new Promise<void>((resolve) => ctx.res.on('close', () => resolve()))
+      return
     }
     const auth = authError(ctx)
     if (auth) {
@@ -1591,10 +1798,17 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
       sendJson(ctx.res, 200, { webhook })
       return true
     }
-    let m = /^subscriptions\/([^/]+)\/(renew|payment_failed)$/.exec(sub)
+    if (sub === 'hang' && ctx.method === 'POST') {
+      hanging = body.on !== false
+      sendJson(ctx.res, 200, { ok: true, hanging })
+      return true
+    }
+    let m = /^subscriptions\/([^/]+)\/(renew|payment_failed|give_up)$/.exec(sub)
     if (m && ctx.method === 'POST') {
       const [, id, action] = m
-      return wrap(() => (action === 'renew' ? renewSubscription(id) : failPayment(id)))
+      return wrap(() =>
+        action === 'renew' ? renewSubscription(id) : action === 'give_up' ? giveUp(id) : failPayment(id),
+      )
     }
     m = /^checkout\/([^/]+)\/complete$/.exec(sub)
     if (m && ctx.method === 'POST') {
@@ -1637,6 +1851,8 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
         checkout_sessions: [...sessions.values()].map(publicSession),
         subscriptions: [...subscriptions.values()],
         invoices: [...invoices.values()],
+        invoice_payments: [...invoicePayments.values()],
+        refunds: [...refunds.values()],
         prices: [...prices.values()],
       })
       return true
@@ -1672,7 +1888,7 @@ ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url)}">Return to Rankwell<
         if (m && ctx.method === 'POST') return payPage(ctx, m[1])
         m = /^\/portal\/([^/]+)$/.exec(ctx.path)
         if (m && ctx.method === 'GET') return portalPage(ctx, m[1])
-        m = /^\/portal\/([^/]+)\/subscriptions\/([^/]+)\/(cancel|renew)$/.exec(ctx.path)
+        m = /^\/portal\/([^/]+)\/subscriptions\/([^/]+)\/(cancel|renew|switch)$/.exec(ctx.path)
         if (m && ctx.method === 'POST') return portalAction(ctx, m[1], m[2], m[3])
         sendHtml(ctx.res, 404, pageShell('Not found', '<h1>Not found</h1>'))
       },

@@ -37,8 +37,8 @@ describe('health check', () => {
 })
 
 describe('pages and headers', () => {
-  it('serves the home page with security headers and a CSP nonce on its scripts', async () => {
-    const res = await fetch(`${appUrl()}/`)
+  it('serves a page with security headers and a CSP nonce on its scripts', async () => {
+    const res = await fetch(`${appUrl()}/signin`)
     expect(res.status).toBe(200)
     const csp = res.headers.get('content-security-policy') ?? ''
     expect(csp).toContain("default-src 'self'")

@@ -231,7 +231,7 @@ describe('posts: create, generate and read', () => {
       })
       expect(file.status).toBe(404)
     }
-    expect((await api('/api/blogposts', { as: other })).body).toEqual({ data: [] })
+    expect((await api('/api/blogposts', { as: other })).body).toEqual({ data: [], total: 0, nextCursor: null })
     const own = await api(`/blogpost/${post!.id}`, { as: owner, auth: 'cookie' })
     expect(own.status).toBe(200)
     expect(own.text).toContain('Secret Plans')

@@ -237,15 +237,18 @@ describe('webhook SSRF guard (private networks not allowed)', () => {
     })
   }
 
+  // The owner's delivery log gives a generic reason: never the address a name resolved to, nor our network's errors.
+  const REFUSED = 'Refused: the webhook URL must point to a public internet address.'
+
   it.each([
-    ['a loopback address', '/ssrf-loopback', (port: number) => `http://127.0.0.1:${port}/ssrf-loopback`, /loopback/],
-    ['a private 10.x address', null, () => 'http://10.0.0.1/hook', /private/],
-    ['the cloud metadata address', null, () => 'http://169.254.169.254/latest/meta-data/', /link-local/],
-    ['an IPv4-mapped IPv6 loopback', null, (port: number) => `http://[::ffff:127.0.0.1]:${port}/x`, /loopback/],
-    ['localhost by name', null, (port: number) => `http://localhost:${port}/x`, /local or metadata host name/],
-  ])('refuses %s at delivery time and never connects', async (_label, path, url, reason) => {
+    ['a loopback address', '/ssrf-loopback', (port: number) => `http://127.0.0.1:${port}/ssrf-loopback`],
+    ['a private 10.x address', null, () => 'http://10.0.0.1/hook'],
+    ['the cloud metadata address', null, () => 'http://169.254.169.254/latest/meta-data/'],
+    ['an IPv4-mapped IPv6 loopback', null, (port: number) => `http://[::ffff:127.0.0.1]:${port}/x`],
+    ['localhost by name', null, (port: number) => `http://localhost:${port}/x`],
+  ])('refuses %s at delivery time and never connects', async (_label, path, url) => {
     const delivery = await deliverGuarded(url(receiver.port))
-    expect(delivery.lastError).toMatch(reason)
+    expect(delivery.lastError).toBe(REFUSED)
     expect(delivery.lastStatusCode).toBeNull()
     expect(delivery.attempts).toBe(1)
     if (path) expect(receiver.requests(path)).toHaveLength(0)
@@ -265,7 +268,8 @@ describe('webhook SSRF guard (private networks not allowed)', () => {
     expect(host, 'a host name of this machine that resolves to a private address').toBeTruthy()
     const path = '/ssrf-hostname'
     const delivery = await deliverGuarded(`http://${host}:${receiver.port}${path}`)
-    expect(delivery.lastError).toMatch(/resolves to .*(loopback|private)/)
+    expect(delivery.lastError).toBe(REFUSED)
+    expect(delivery.lastError).not.toMatch(/resolves|127\.|10\.|::1/)
     expect(receiver.requests(path)).toHaveLength(0)
   })
 })

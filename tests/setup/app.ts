@@ -4,6 +4,7 @@
  */
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
+import { markEmailVerified } from '#app/server/account-security.server'
 import { issueApiToken } from '#app/server/api.server'
 import { db, schema } from '#app/server/db.server'
 import { createSession, sessionCookie } from '#app/server/session.server'
@@ -25,11 +26,15 @@ export const uniqueIp = () => `10.${crypto.randomInt(0, 255)}.${crypto.randomInt
 export type TestUser = Awaited<ReturnType<typeof createTestUser>>
 
 /** A user created directly in the database, with a browser cookie and an API token. */
-export async function createTestUser(opts: { onboarded?: boolean; password?: string; name?: string } = {}) {
+export async function createTestUser(
+  opts: { onboarded?: boolean; password?: string; name?: string; verified?: boolean } = {},
+) {
   const email = uniqueEmail()
   const password = opts.password ?? 'correct-horse-battery'
   const user = await createUser({ email, name: opts.name ?? 'Test User', password })
   if (!user) throw new Error('could not create test user')
+  // Verified unless asked otherwise, as if the link of the verification e-mail had been followed.
+  if (opts.verified ?? true) await markEmailVerified(user.id)
   if (opts.onboarded ?? true) {
     await db
       .update(schema.users)

@@ -1,5 +1,7 @@
 import { Link } from '@remix-run/react'
-import { CreatePostButton } from '#app/components/create-post-button'
+import type { ReactNode } from 'react'
+import { CreatePostButton, usePageKey } from '#app/components/create-post-button'
+import { DEFAULT_ORDER, withParams, type KeywordSort, type SortOrder } from '#app/lib/library'
 import {
   COMPETITION_TOOLTIP,
   difficultyBand,
@@ -49,18 +51,62 @@ function Difficulty({ score, source }: { score: number | null; source: KeywordSo
   )
 }
 
-/** The saved keywords: Search Date, Keyword, Volume, Difficulty and a 'Create Post' action per row. */
+/** The form the row checkboxes and the bulk buttons belong to (the rows hold their own 'Create Post' forms). */
+export const BULK_FORM_ID = 'keyword-bulk'
+
+/** A column header that sorts by its column: the first click in its natural direction, the next one reversed. */
+function SortHeader({
+  column,
+  label,
+  list,
+  children,
+}: {
+  column: KeywordSort
+  label: string
+  list: KeywordList
+  children?: ReactNode
+}) {
+  const active = list.sort === column
+  const order: SortOrder = active ? (list.order === 'asc' ? 'desc' : 'asc') : DEFAULT_ORDER[column]
+  const href = withParams('/keywords', new URLSearchParams(list.search), {
+    sort: column === 'date' && order === 'desc' ? null : column,
+    order: column === 'date' && order === 'desc' ? null : order,
+    show: null,
+  })
+  return (
+    <th scope="col" className={th} aria-sort={active ? (list.order === 'asc' ? 'ascending' : 'descending') : undefined}>
+      <span className="inline-flex items-center gap-1">
+        <Link to={href} preventScrollReset replace className="hover:text-slate-900" title={`Sort by ${label}`}>
+          {label}
+          {active ? <span aria-hidden="true">{list.order === 'asc' ? ' ▲' : ' ▼'}</span> : null}
+        </Link>
+        {children}
+      </span>
+    </th>
+  )
+}
+
+/** The list's state from the URL: the query string (filters and sort) and the sort in effect. */
+export type KeywordList = { search: string; sort: KeywordSort; order: SortOrder; filtered: boolean }
+
+/**
+ * The saved keywords: Search Date, Keyword, Volume, Difficulty and a 'Create Post' action per row; the column
+ * headers sort; in the Action column a checkbox selects the row for the bulk actions, and 'Delete' deletes it.
+ */
 export function KeywordTable({
   rows,
   total,
   shown,
   loading,
+  list,
 }: {
   rows: KeywordRow[]
   total: number
   shown: number
   loading: boolean
+  list: KeywordList
 }) {
+  const pageKey = usePageKey()
   return (
     <section aria-labelledby="saved-keywords-heading" className="card p-0">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
@@ -72,7 +118,9 @@ export function KeywordTable({
             Loading keywords...
           </p>
         ) : total > 0 ? (
-          <p className="text-sm text-slate-600">{`${thousands.format(total)} saved`}</p>
+          <p className="text-sm text-slate-600" data-testid="keyword-total">
+            {list.filtered ? `${thousands.format(total)} matching` : `${thousands.format(total)} saved`}
+          </p>
         ) : null}
       </div>
       <div className="overflow-x-auto">
@@ -82,22 +130,14 @@ export function KeywordTable({
         >
           <thead className="bg-slate-50">
             <tr>
-              <th scope="col" className={th}>
-                Search Date
-              </th>
-              <th scope="col" className={th}>
-                Keyword
-              </th>
-              <th scope="col" className={th}>
-                <span className="inline-flex items-center gap-1">
-                  Volume <InfoTip label="About Volume" text={VOLUME_TOOLTIP} />
-                </span>
-              </th>
-              <th scope="col" className={th}>
-                <span className="inline-flex items-center gap-1">
-                  Difficulty <InfoTip label="About Difficulty" text={DIFFICULTY_TOOLTIP} />
-                </span>
-              </th>
+              <SortHeader column="date" label="Search Date" list={list} />
+              <SortHeader column="keyword" label="Keyword" list={list} />
+              <SortHeader column="volume" label="Volume" list={list}>
+                <InfoTip label="About Volume" text={VOLUME_TOOLTIP} />
+              </SortHeader>
+              <SortHeader column="difficulty" label="Difficulty" list={list}>
+                <InfoTip label="About Difficulty" text={DIFFICULTY_TOOLTIP} />
+              </SortHeader>
               <th scope="col" className={th}>
                 Action
               </th>
@@ -109,7 +149,9 @@ export function KeywordTable({
                 <td colSpan={5} className="px-4 py-10 text-center text-slate-600">
                   {loading
                     ? 'Loading keywords...'
-                    : 'No keywords yet. Search for a keyword or topic to see ideas with their volume and difficulty.'}
+                    : list.filtered
+                      ? 'No saved keywords match your search.'
+                      : 'No keywords yet. Search for a keyword or topic to see ideas with their volume and difficulty.'}
                 </td>
               </tr>
             ) : (
@@ -135,7 +177,27 @@ export function KeywordTable({
                     <Difficulty score={k.difficultyScore} source={k.source} />
                   </td>
                   <td className={td}>
-                    <CreatePostButton keywordId={k.id} />
+                    <span className="inline-flex items-center gap-3">
+                      <input
+                        type="checkbox"
+                        name="keywordId"
+                        value={k.id}
+                        form={BULK_FORM_ID}
+                        aria-label={`Select ${k.keyword}`}
+                        className="h-4 w-4 rounded border-slate-300"
+                      />
+                      <CreatePostButton keywordId={k.id} pageKey={pageKey} />
+                      <button
+                        type="submit"
+                        form={BULK_FORM_ID}
+                        name="intent"
+                        value={`delete:${k.id}`}
+                        className="text-xs font-semibold text-red-700 hover:text-red-800"
+                        title={`Delete “${k.keyword}”`}
+                      >
+                        Delete
+                      </button>
+                    </span>
                   </td>
                 </tr>
               ))
@@ -147,7 +209,7 @@ export function KeywordTable({
         <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 px-4 py-3">
           <p className="text-sm text-slate-600">{`Showing ${thousands.format(rows.length)} of ${thousands.format(total)} keywords`}</p>
           <Link
-            to={`/keywords?show=${shown + KEYWORDS_PAGE_SIZE}`}
+            to={withParams('/keywords', new URLSearchParams(list.search), { show: String(shown + KEYWORDS_PAGE_SIZE) })}
             preventScrollReset
             replace
             className="btn-secondary"

@@ -36,6 +36,8 @@ export const users = pgTable(
     languageCode: text('language_code'),
     languageName: text('language_name'),
     onboardingComplete: boolean('onboarding_complete').notNull().default(false),
+    /** Issue 13: when the owner proved the address (verification link, or Google's verified e-mail). */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -58,6 +60,9 @@ export const sessions = pgTable(
       .default('web'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     userAgent: text('user_agent'),
+    /** Issue 13: shown on /profile (the IP only as a prefix: /24 or /48). */
+    ipPrefix: text('ip_prefix'),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
@@ -105,8 +110,15 @@ export const subscriptions = pgTable(
     usagePeriodStart: timestamp('usage_period_start', { withTimezone: true }).notNull().defaultNow(),
     keywordSearchCount: integer('keyword_search_count').notNull().default(0),
     blogPostCount: integer('blog_post_count').notNull().default(0),
-    /** Timestamp of the newest Stripe object state applied, to ignore out-of-order events. */
+    /** When the Stripe read behind the applied state began: a state read earlier than this is stale and skipped. */
     stripeStateAt: timestamp('stripe_state_at', { withTimezone: true }),
+    // Issue 19: billing (migration 0010_billing.sql)
+    /** The last Checkout Session a webhook or the return page saw completed: /checkout-success trusts it offline. */
+    lastCheckoutSessionId: text('last_checkout_session_id'),
+    /** When the 'payment failed' e-mail went out for the current past-due episode (cleared once paid again). */
+    paymentFailedNotifiedAt: timestamp('payment_failed_notified_at', { withTimezone: true }),
+    /** Why Premium ended, from Stripe's cancellation_details.reason ('payment_failed', 'cancellation_requested'…). */
+    endedReason: text('ended_reason'),
     updatedAt: updatedAt(),
   },
   (t) => [
@@ -154,7 +166,28 @@ export const savedKeywords = pgTable(
       t.languageCode,
       t.searchedViaAutoPilot,
     ),
-    index('saved_keywords_list_idx').on(t.userId, t.searchedViaAutoPilot, t.createdAt),
+    // Issue 21: one index per sort of the keyword library (keyset pages), and trigram search.
+    index('saved_keywords_date_idx').on(
+      t.userId,
+      t.searchedViaAutoPilot,
+      t.createdAt.desc(),
+      sql`(coalesce(${t.avgMonthlySearches}, -1)) desc`,
+      t.id.desc(),
+    ),
+    index('saved_keywords_keyword_idx').on(t.userId, t.searchedViaAutoPilot, sql`lower(${t.keyword})`, t.id),
+    index('saved_keywords_volume_idx').on(
+      t.userId,
+      t.searchedViaAutoPilot,
+      sql`coalesce(${t.avgMonthlySearches}, -1)`,
+      t.id,
+    ),
+    index('saved_keywords_difficulty_idx').on(
+      t.userId,
+      t.searchedViaAutoPilot,
+      sql`coalesce(${t.difficultyScore}, -1)`,
+      t.id,
+    ),
+    index('saved_keywords_keyword_trgm_idx').using('gin', sql`${t.keyword} gin_trgm_ops`),
   ],
 )
 
@@ -229,7 +262,11 @@ export const blogPosts = pgTable(
   },
   (t) => [
     uniqueIndex('blog_posts_request_idx').on(t.userId, t.requestKey),
-    index('blog_posts_list_idx').on(t.userId, t.createdAt),
+    // Issue 21: keyset pages of the library, the language filter, and trigram search of titles and keywords.
+    index('blog_posts_page_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('blog_posts_language_idx').on(t.userId, t.language),
+    index('blog_posts_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
+    index('blog_posts_keyword_trgm_idx').using('gin', sql`${t.keyword} gin_trgm_ops`),
     index('blog_posts_scheduled_idx')
       .on(t.scheduledPublishAt)
       .where(sql`${t.scheduledPublishAt} IS NOT NULL`),
@@ -507,4 +544,24 @@ export const publications = pgTable(
     uniqueIndex('publications_post_destination_idx').on(t.postId, t.destinationId),
     index('publications_user_idx').on(t.userId, t.status),
   ],
+)
+
+// ---------------------------------------------------------------------------
+// Issue 13: single-use account links (e-mail verification, password reset), stored hashed
+// ---------------------------------------------------------------------------
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    /** The address the link was sent to: a verification only counts for the address it was sent to. */
+    email: text('email').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('account_tokens_user_idx').on(t.userId, t.purpose)],
 )

@@ -1,0 +1,23 @@
+import { json, type ActionFunctionArgs } from '@remix-run/node'
+import { ACCOUNT_MESSAGES, resetPasswordSchema } from '#app/lib/account-schemas'
+import { resetPassword } from '#app/server/account-security.server'
+import { apiError, parseJson } from '#app/server/api.server'
+
+/**
+ * POST /api/password/reset {token, password} → 200 {message}: the password is set and every session and API token
+ * of the account has ended (sign in again). 400 for a link that is unknown, expired or used.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
+  const input = await parseJson(request, resetPasswordSchema)
+  const result = await resetPassword(request, input.token, input.password)
+  if (result.ok) return json({ message: ACCOUNT_MESSAGES.passwordReset })
+  if (result.status === 429)
+    return json(
+      { message: 'Too many attempts. Please wait a few minutes and try again.' },
+      { status: 429, headers: { 'Retry-After': String(result.retryAfterSeconds ?? 60) } },
+    )
+  return apiError(400, ACCOUNT_MESSAGES.badResetLink, { errors: { token: [ACCOUNT_MESSAGES.badResetLink] } })
+}
+
+export const loader = () => apiError(405, 'Method not allowed.')

@@ -1,0 +1,89 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { AuthLayout, FormMessage } from '#app/components/auth-layout'
+import { Field } from '#app/components/ui/field'
+import { SubmitButton } from '#app/components/ui/submit-button'
+import {
+  ACCOUNT_MESSAGES,
+  describeErrors,
+  type FieldErrors,
+  formFields,
+  resetPasswordSchema,
+} from '#app/lib/account-schemas'
+import { resetPassword, resetTokenIsLive } from '#app/server/account-security.server'
+import { TOAST_MS, toast } from '#app/server/toast.server'
+
+export const meta: MetaFunction = () => [
+  { title: 'Choose a new password | Rankwell' },
+  { name: 'robots', content: 'noindex' },
+]
+
+const noStore = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }
+
+/** GET /reset-password?token=… : the form, when the link is still good (it is used only by the POST). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get('token') ?? ''
+  return json({ token, live: await resetTokenIsLive(token) }, { headers: noStore })
+}
+
+type ActionData = { message: string; errors: FieldErrors; expired?: boolean }
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData()
+  const fields = formFields(form, ['token', 'password'] as const)
+  const parsed = resetPasswordSchema.safeParse(fields)
+  if (!parsed.success) return json<ActionData>(describeErrors(parsed.error), { status: 400, headers: noStore })
+  const result = await resetPassword(request, parsed.data.token, parsed.data.password)
+  if (result.ok)
+    return toast().redirectWithSuccess(
+      '/signin',
+      { message: ACCOUNT_MESSAGES.passwordReset, duration: TOAST_MS },
+      { status: 303 },
+    )
+  if (result.status === 429)
+    return json<ActionData>(
+      { message: 'Too many attempts. Please wait a few minutes and try again.', errors: {} },
+      { status: 429, headers: { ...noStore, 'Retry-After': String(result.retryAfterSeconds ?? 60) } },
+    )
+  return json<ActionData>(
+    { message: ACCOUNT_MESSAGES.badResetLink, errors: {}, expired: true },
+    { status: 400, headers: noStore },
+  )
+}
+
+export default function ResetPassword() {
+  const { token, live } = useLoaderData<typeof loader>()
+  const data = useActionData<typeof action>()
+  const usable = live && !data?.expired
+  return (
+    <AuthLayout
+      title="Choose a new password"
+      subtitle="Signing in with the new password ends every other session of your account."
+      footer={
+        <Link to="/forgot-password" className="font-semibold text-brand-700 hover:underline">
+          Ask for a new link
+        </Link>
+      }
+    >
+      <h2 className="mb-6 text-xl font-semibold">Reset your password</h2>
+      <FormMessage message={usable ? data?.message : (data?.message ?? ACCOUNT_MESSAGES.badResetLink)} tone="error" />
+      {usable ? (
+        <Form method="post" className="space-y-4">
+          <input type="hidden" name="token" value={token} />
+          <Field
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            error={data?.errors.password}
+          />
+          <SubmitButton className="btn-primary w-full" pendingText="Saving...">
+            Save the new password
+          </SubmitButton>
+        </Form>
+      ) : null}
+    </AuthLayout>
+  )
+}

@@ -1,0 +1,27 @@
+import { parseArticle, sortArticles, type BlogArticle } from '#app/lib/blog'
+import { markdownToHtml, sanitizeHtml } from '#app/lib/markdown'
+
+/**
+ * The blog's Markdown files, bundled into the server build by Vite (no disk access at request time), parsed on
+ * first use and rendered to sanitized HTML once per process.
+ */
+const sources = import.meta.glob<string>('../../content/blog/*.md', { query: '?raw', import: 'default', eager: true })
+
+export type RenderedArticle = BlogArticle & { html: string }
+
+let cache: RenderedArticle[] | undefined
+
+export function allArticles(): RenderedArticle[] {
+  cache ??= sortArticles(
+    Object.entries(sources).map(([file, source]) => {
+      const slug = file.replace(/^.*\//, '').replace(/\.md$/, '')
+      const article = parseArticle(slug, source)
+      return { ...article, html: sanitizeHtml(markdownToHtml(article.markdown)) }
+    }),
+  )
+  return cache
+}
+
+export function findArticle(slug: string): RenderedArticle | undefined {
+  return allArticles().find((a) => a.slug === slug)
+}

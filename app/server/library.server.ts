@@ -1,0 +1,409 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { enqueueGeneratePost, jobId, queue, QUEUES } from '#app/jobs/queues.server'
+import {
+  containsPattern,
+  decodeCursor,
+  DEFAULT_ORDER,
+  DIFFICULTY_FILTERS,
+  encodeCursor,
+  MAX_BULK_KEYWORDS,
+  POST_STATUS_FILTERS,
+  type KeywordListParams,
+  type KeywordSort,
+  type PostListParams,
+  type SortOrder,
+} from '#app/lib/library'
+import { excerpt, type PostStatus } from '#app/lib/posts'
+import { db, schema } from './db.server'
+import { aiConfigured } from './openai.server'
+import { consumeQuota } from './quota.server'
+
+/**
+ * The libraries at any size (issue 21): keyset pages of a user's posts and saved keywords with search, filters and
+ * sorting, deletes, and 'Create posts' for several keywords in one transaction. Every page query walks an index in
+ * its sort order from the cursor (never OFFSET); see drizzle/0012_libraries.sql for the indexes.
+ */
+const posts = schema.blogPosts
+const kw = schema.savedKeywords
+
+/** Timestamps as text with microseconds, so a cursor is exact (a JS Date keeps only milliseconds). */
+const exactTime = (column: typeof posts.createdAt | typeof kw.createdAt) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+
+export class BadCursorError extends Error {
+  constructor() {
+    super('Not a valid cursor.')
+    this.name = 'BadCursorError'
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/
+
+// ---------------------------------------------------------------------------------------------------------------
+// Posts
+// ---------------------------------------------------------------------------------------------------------------
+
+function postFilters(userId: string, params: PostListParams): SQL {
+  const where: SQL[] = [sql`${posts.userId} = ${userId}`]
+  if (params.status) {
+    const statuses = POST_STATUS_FILTERS[params.status].statuses as readonly PostStatus[]
+    where.push(inArray(posts.status, [...statuses]))
+  }
+  if (params.source) where.push(eq(posts.source, params.source))
+  if (params.language) where.push(eq(posts.language, params.language))
+  if (params.review) where.push(eq(posts.reviewStatus, params.review))
+  if (params.q) {
+    const pattern = containsPattern(params.q)
+    where.push(sql`(${posts.title} ilike ${pattern} or ${posts.keyword} ilike ${pattern})`)
+  }
+  return and(...where)!
+}
+
+function postCursorCondition(cursor: string | undefined): SQL | null {
+  if (!cursor) return null
+  const values = decodeCursor(cursor)
+  if (!values || values.length !== 3 || values[0] !== 'p') throw new BadCursorError()
+  const [, at, id] = values
+  if (typeof at !== 'string' || !TIMESTAMP.test(at) || typeof id !== 'string' || !UUID.test(id))
+    throw new BadCursorError()
+  return sql`(${posts.createdAt}, ${posts.id}) < (${at}::timestamptz, ${id}::uuid)`
+}
+
+type PostPageOptions = { limit: number; content: boolean }
+
+/**
+ * One page of a user's posts, newest first, with the total of the filtered list and the cursor of the next page.
+ * `content: true` adds the whole Markdown (the API); otherwise a card's excerpt is made from its first 4,000 chars.
+ */
+export async function pagePosts(userId: string, params: PostListParams, opts: PostPageOptions) {
+  const filters = postFilters(userId, params)
+  const after = postCursorCondition(params.cursor)
+  const rowsQuery = db
+    .select({
+      id: posts.id,
+      title: posts.title,
+      keyword: posts.keyword,
+      status: posts.status,
+      source: posts.source,
+      language: posts.language,
+      failureReason: posts.failureReason,
+      createdAt: posts.createdAt,
+      at: exactTime(posts.createdAt),
+      text: opts.content ? posts.contentMarkdown : sql<string>`left(${posts.contentMarkdown}, 4000)`,
+    })
+    .from(posts)
+    .where(after ? and(filters, after) : filters)
+    .orderBy(sql`${posts.createdAt} desc`, sql`${posts.id} desc`)
+    .limit(opts.limit + 1)
+  const [rows, [count]] = await Promise.all([
+    rowsQuery,
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(posts)
+      .where(filters),
+  ])
+  const page = rows.slice(0, opts.limit)
+  const last = page[page.length - 1]
+  return {
+    rows: page,
+    total: count?.total ?? 0,
+    nextCursor: rows.length > opts.limit && last ? encodeCursor(['p', last.at, last.id]) : null,
+  }
+}
+
+export type LibraryCard = {
+  id: string
+  title: string
+  keyword: string
+  status: PostStatus
+  source: 'manual' | 'autopilot'
+  failureReason: string | null
+  createdAt: string
+  excerpt: string
+}
+
+type PostRow = Awaited<ReturnType<typeof pagePosts>>['rows'][number]
+
+export function toCard(r: PostRow): LibraryCard {
+  return {
+    id: r.id,
+    title: r.title || r.keyword,
+    keyword: r.keyword,
+    status: r.status,
+    source: r.source,
+    failureReason: r.failureReason,
+    createdAt: r.createdAt.toISOString(),
+    excerpt: r.status === 'completed' ? excerpt(r.text, { title: r.title }) : '',
+  }
+}
+
+/** Cards of some of a user's posts (the library's polling while they are written). */
+export async function postCardsById(userId: string, ids: string[]): Promise<LibraryCard[]> {
+  const valid = ids.filter((id) => UUID.test(id)).slice(0, 100)
+  if (valid.length === 0) return []
+  const rows = await db
+    .select({
+      id: posts.id,
+      title: posts.title,
+      keyword: posts.keyword,
+      status: posts.status,
+      source: posts.source,
+      language: posts.language,
+      failureReason: posts.failureReason,
+      createdAt: posts.createdAt,
+      at: exactTime(posts.createdAt),
+      text: sql<string>`left(${posts.contentMarkdown}, 4000)`,
+    })
+    .from(posts)
+    .where(and(eq(posts.userId, userId), inArray(posts.id, valid)))
+  return rows.map(toCard)
+}
+
+/** The languages the user's posts are written in (for the filter), from the (user_id, language) index. */
+export async function postLanguages(userId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ language: posts.language })
+    .from(posts)
+    .where(eq(posts.userId, userId))
+    .orderBy(posts.language)
+    .limit(100)
+  return rows.map((r) => r.language)
+}
+
+/**
+ * Deletes a post of this user: true when it existed. Its webhook deliveries and Auto Pilot runs are kept as history
+ * (their post_id becomes null, by the foreign keys); the quota unit it took is not given back (decision 0210).
+ * A job still waiting for it is removed; a running one finds the post gone and stops.
+ */
+export async function deletePost(userId: string, postId: string): Promise<boolean> {
+  if (!UUID.test(postId)) return false
+  const [row] = await db
+    .delete(posts)
+    .where(and(eq(posts.id, postId), eq(posts.userId, userId)))
+    .returning({ id: posts.id, status: posts.status })
+  if (!row) return false
+  if (row.status === 'queued' || row.status === 'generating') {
+    try {
+      const job = await queue(QUEUES.posts).getJob(jobId('post', postId))
+      if (job && !(await job.isActive())) await job.remove()
+    } catch (error) {
+      console.error('[library] could not remove the job of a deleted post', error)
+    }
+  }
+  return true
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Saved keywords
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The sort key of each column, tie-broken by id; every column of a key sorts in the same direction. */
+const sortKeys: Record<KeywordSort, Array<{ expr: SQL; cast: string; select: SQL }>> = {
+  date: [
+    { expr: sql`${kw.createdAt}`, cast: 'timestamptz', select: exactTime(kw.createdAt) },
+    {
+      expr: sql`coalesce(${kw.avgMonthlySearches}, -1)`,
+      cast: 'integer',
+      select: sql`coalesce(${kw.avgMonthlySearches}, -1)`,
+    },
+  ],
+  keyword: [{ expr: sql`lower(${kw.keyword})`, cast: 'text', select: sql`lower(${kw.keyword})` }],
+  volume: [
+    {
+      expr: sql`coalesce(${kw.avgMonthlySearches}, -1)`,
+      cast: 'integer',
+      select: sql`coalesce(${kw.avgMonthlySearches}, -1)`,
+    },
+  ],
+  difficulty: [
+    {
+      expr: sql`coalesce(${kw.difficultyScore}, -1)`,
+      cast: 'integer',
+      select: sql`coalesce(${kw.difficultyScore}, -1)`,
+    },
+  ],
+}
+
+function keywordFilters(userId: string, params: KeywordListParams): SQL {
+  const where: SQL[] = [sql`${kw.userId} = ${userId}`, sql`${kw.searchedViaAutoPilot} = false`]
+  if (params.q) where.push(sql`${kw.keyword} ilike ${containsPattern(params.q)}`)
+  if (params.difficulty) {
+    const band = DIFFICULTY_FILTERS[params.difficulty]
+    if (band.min === null) where.push(sql`${kw.difficultyScore} is null`)
+    else {
+      where.push(sql`${kw.difficultyScore} >= ${band.min}`)
+      if (band.max !== null) where.push(sql`${kw.difficultyScore} <= ${band.max}`)
+    }
+  }
+  if (params.minVolume !== undefined) where.push(sql`${kw.avgMonthlySearches} >= ${params.minVolume}`)
+  if (params.maxVolume !== undefined) where.push(sql`${kw.avgMonthlySearches} <= ${params.maxVolume}`)
+  if (params.country) where.push(sql`${kw.countryCode} = ${params.country}`)
+  if (params.language) where.push(sql`${kw.languageCode} = ${params.language}`)
+  return and(...where)!
+}
+
+export function keywordSort(params: KeywordListParams): { sort: KeywordSort; order: SortOrder } {
+  const sort = params.sort ?? 'date'
+  return { sort, order: params.order ?? DEFAULT_ORDER[sort] }
+}
+
+const listColumns = {
+  id: kw.id,
+  keyword: kw.keyword,
+  avgMonthlySearches: kw.avgMonthlySearches,
+  difficultyScore: kw.difficultyScore,
+  createdAt: kw.createdAt,
+  source: kw.source,
+  countryCode: kw.countryCode,
+  countryName: kw.countryName,
+  languageCode: kw.languageCode,
+  languageName: kw.languageName,
+  searchedViaAutoPilot: kw.searchedViaAutoPilot,
+}
+
+/**
+ * One page of the keywords a user searched by hand (Auto Pilot's are hidden), in the chosen sort (by default the
+ * spec's: newest first, then higher volume), with the filtered total and the next page's cursor.
+ */
+export async function pageKeywords(userId: string, params: KeywordListParams, opts: { limit: number }) {
+  const { sort, order } = keywordSort(params)
+  const keys = [...sortKeys[sort], { expr: sql`${kw.id}`, cast: 'uuid', select: sql`${kw.id}::text` }]
+  const filters = keywordFilters(userId, params)
+  let after: SQL | null = null
+  if (params.cursor) {
+    const values = decodeCursor(params.cursor)
+    const tag = `${sort}.${order}`
+    if (!values || values[0] !== tag || values.length !== keys.length + 1) throw new BadCursorError()
+    const keyValues = values.slice(1)
+    keys.forEach((k, i) => {
+      const v = keyValues[i]
+      const ok =
+        k.cast === 'integer'
+          ? typeof v === 'number' && Number.isInteger(v)
+          : k.cast === 'uuid'
+            ? typeof v === 'string' && UUID.test(v)
+            : k.cast === 'timestamptz'
+              ? typeof v === 'string' && TIMESTAMP.test(v)
+              : typeof v === 'string'
+      if (!ok) throw new BadCursorError()
+    })
+    const left = sql.join(
+      keys.map((k) => k.expr),
+      sql`, `,
+    )
+    const right = sql.join(
+      keys.map((k, i) => sql`${keyValues[i]}::${sql.raw(k.cast)}`),
+      sql`, `,
+    )
+    after = order === 'desc' ? sql`(${left}) < (${right})` : sql`(${left}) > (${right})`
+  }
+  const dir = sql.raw(order)
+  const rowsQuery = db
+    .select({
+      ...listColumns,
+      key: sql<Array<string | number>>`json_build_array(${sql.join(
+        keys.map((k) => k.select),
+        sql`, `,
+      )})`,
+    })
+    .from(kw)
+    .where(after ? and(filters, after) : filters)
+    .orderBy(...keys.map((k) => sql`${k.expr} ${dir}`))
+    .limit(opts.limit + 1)
+  const [rows, [count]] = await Promise.all([
+    rowsQuery,
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(kw)
+      .where(filters),
+  ])
+  const page = rows.slice(0, opts.limit)
+  const last = page[page.length - 1]
+  return {
+    rows: page.map(({ key: _key, ...row }) => row),
+    total: count?.total ?? 0,
+    sort,
+    order,
+    nextCursor: rows.length > opts.limit && last ? encodeCursor([`${sort}.${order}`, ...last.key]) : null,
+  }
+}
+
+/** Deletes some of a user's saved keywords; answers the ids deleted (someone else's ids delete nothing). */
+export async function deleteKeywords(userId: string, ids: string[]): Promise<string[]> {
+  const valid = [...new Set(ids.filter((id) => UUID.test(id)))].slice(0, MAX_BULK_KEYWORDS)
+  if (valid.length === 0) return []
+  const rows = await db
+    .delete(kw)
+    .where(and(eq(kw.userId, userId), inArray(kw.id, valid)))
+    .returning({ id: kw.id })
+  return rows.map((r) => r.id)
+}
+
+class QuotaExceeded extends Error {}
+
+export type BulkCreateResult =
+  { ok: true; created: number; postIds: string[] } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+
+/**
+ * 'Create posts' for several saved keywords in one transaction: the posts (one per keyword and request key, so a
+ * repeated request makes no more) and their quota units are written together, or nothing is: a selection larger
+ * than what is left of the quota is refused whole. The generation jobs are queued after the commit.
+ */
+export async function createPostsForKeywords(input: {
+  userId: string
+  keywordIds: string[]
+  requestKey: string
+}): Promise<BulkCreateResult> {
+  const requestKey = input.requestKey.trim().slice(0, 150)
+  const ids = [...new Set(input.keywordIds)]
+  if (!requestKey || ids.length === 0 || ids.length > MAX_BULK_KEYWORDS || !ids.every((id) => UUID.test(id)))
+    return { ok: false, reason: 'not_found' }
+  if (!aiConfigured()) return { ok: false, reason: 'unavailable' }
+
+  const keywords = await db
+    .select({ id: kw.id, keyword: kw.keyword, languageName: kw.languageName })
+    .from(kw)
+    .where(and(eq(kw.userId, input.userId), inArray(kw.id, ids)))
+  if (keywords.length !== ids.length) return { ok: false, reason: 'not_found' }
+
+  let created: string[]
+  try {
+    created = await db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(posts)
+        .values(
+          keywords.map((k) => ({
+            userId: input.userId,
+            keywordId: k.id,
+            requestKey: `${requestKey}:${k.id}`,
+            source: 'manual' as const,
+            keyword: k.keyword,
+            language: k.languageName || 'English',
+            title: k.keyword,
+          })),
+        )
+        .onConflictDoNothing({ target: [posts.userId, posts.requestKey] })
+        .returning({ id: posts.id })
+      if (inserted.length > 0) {
+        const quota = await consumeQuota(input.userId, 'blogPosts', tx, inserted.length)
+        if (!quota.ok) throw new QuotaExceeded()
+      }
+      return inserted.map((r) => r.id)
+    })
+  } catch (error) {
+    if (error instanceof QuotaExceeded) return { ok: false, reason: 'quota' }
+    console.error('[library] could not create posts', error)
+    return { ok: false, reason: 'unavailable' }
+  }
+
+  // A job that cannot be queued now is queued later by the stale-post check (reconcileStalePosts).
+  await Promise.all(
+    created.map((postId) =>
+      enqueueGeneratePost({ postId }).catch((error: unknown) =>
+        console.error('[library] could not enqueue a generation job', error),
+      ),
+    ),
+  )
+  return { ok: true, created: created.length, postIds: created }
+}

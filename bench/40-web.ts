@@ -1,0 +1,216 @@
+import { execFileSync, spawn } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { eq } from 'drizzle-orm'
+import postgres from 'postgres'
+import { db, schema } from '#app/server/db.server'
+import { createSession, sessionCookie } from '#app/server/session.server'
+import { createUser } from '#app/server/users.server'
+import { freePort, stopProcess, waitForHttp } from '../scripts/lib/services'
+import { load, type BenchContext, type LoadResult } from './context'
+
+/**
+ * Issue 17: Rankwell side by side with a minimal Remix app built from the same packages (bench/anchor/), which
+ * renders Rankwell's saved HTML of each page. Interleaved A (anchor), B (Rankwell) per route and round, with and
+ * without `Accept-Encoding: gzip, br`; medians of the rounds. With two or more cores, both servers share core 0
+ * and the load generator (this process) runs on core 1. Also: a 304 for a cached public page, and Postgres
+ * statements per request of the signed-in pages (pg_stat_database.xact_commit: each autocommit statement is one).
+ *
+ * BENCH_ROUNDS (default 3) and BENCH_DURATION seconds per run (default 4) tune the run length.
+ */
+const PUBLIC_ROUTES = ['/', '/pricing', '/free-tools', '/signin', '/blog']
+const SIGNED_IN_ROUTES = ['/keywords', '/blogposts', '/profile']
+const TARGETS = { anonymous: 0.6, anonymousCompressed: 0.8, signedIn: 0.4, keywordsStatements: 4 }
+
+const root = process.cwd()
+const anchorDir = path.join(root, 'bench/anchor')
+const savedDir = path.join(anchorDir, 'saved')
+
+async function benchUser() {
+  const user = await createUser({
+    email: `bench-web-${crypto.randomBytes(4).toString('hex')}@example.com`,
+    name: 'Bench',
+    password: 'bench-password-123',
+  })
+  if (!user) throw new Error('could not create the bench user')
+  await db
+    .update(schema.users)
+    .set({ onboardingComplete: true, productService: 'email marketing software', countryCode: '2840' })
+    .where(eq(schema.users.id, user.id))
+  const session = await createSession(user.id)
+  return (await sessionCookie().serialize(session.id)).split(';')[0]!
+}
+
+function pin(pid: number, cpu: number) {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+/**
+ * Postgres statements per request: the app database's xact_commit (every autocommit statement is one transaction)
+ * over `n` sequential requests, read from a connection to another database so that the reads are not counted.
+ * Backends report their counters when idle, so each reading waits until the figure stops moving.
+ */
+async function statementsPerRequest(databaseUrl: string, url: string, cookie: string, n = 40) {
+  const target = new URL(databaseUrl)
+  const dbName = decodeURIComponent(target.pathname.slice(1))
+  target.pathname = '/postgres'
+  const sql = postgres(target.toString(), { max: 1, onnotice: () => {} })
+  try {
+    const read = async () => {
+      let last = -1
+      for (let i = 0; i < 30; i++) {
+        await sql`select pg_stat_clear_snapshot()`
+        const [row] = await sql<Array<{ n: string }>>`
+          select xact_commit::text as n from pg_stat_database where datname = ${dbName}`
+        const value = Number(row!.n)
+        if (value === last) return value
+        last = value
+        await new Promise((r) => setTimeout(r, 1500))
+      }
+      return last
+    }
+    const before = await read()
+    for (let i = 0; i < n; i++) await fetch(url, { headers: { Cookie: cookie } }).then((r) => r.text())
+    const after = await read()
+    return (after - before) / n
+  } finally {
+    await sql.end({ timeout: 5 })
+  }
+}
+
+export default async function web(ctx: BenchContext) {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+  const duration = Number(process.env.BENCH_DURATION ?? 4)
+  const cookie = await benchUser()
+  const ours = (p: string) => `${ctx.appUrl}${p}`
+
+  // 1. Save Rankwell's HTML of each page for the anchor, then build the anchor.
+  fs.rmSync(savedDir, { recursive: true, force: true })
+  fs.mkdirSync(savedDir, { recursive: true })
+  for (const route of [...PUBLIC_ROUTES, ...SIGNED_IN_ROUTES]) {
+    const signedIn = SIGNED_IN_ROUTES.includes(route)
+    const res = await fetch(ours(route), { headers: signedIn ? { Cookie: cookie } : {} })
+    if (res.status !== 200) throw new Error(`GET ${route}: ${res.status}`)
+    fs.writeFileSync(path.join(savedDir, `${encodeURIComponent(route)}.html`), await res.text())
+  }
+  console.log('building the anchor app (bench/anchor) ...')
+  execFileSync(path.join(root, 'node_modules/.bin/remix'), ['vite:build', '--config', 'bench/anchor/vite.config.ts'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, NODE_ENV: 'production' },
+  })
+  const anchorPort = await freePort()
+  const anchor = spawn(process.execPath, ['--import', 'tsx', 'bench/anchor/server.ts'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(anchorPort), ANCHOR_SAVED_DIR: savedDir },
+    stdio: 'ignore',
+  })
+  try {
+    const anchorUrl = `http://localhost:${anchorPort}`
+    await waitForHttp(`${anchorUrl}/`)
+
+    const cores = os.availableParallelism()
+    const pinned = cores >= 2 && pin(ctx.webPid, 0) && pin(anchor.pid!, 0) && pin(process.pid, 1)
+    console.log(
+      `${cores} cores; ${pinned ? 'servers on core 0, load generator on core 1' : 'not pinned'}; ` +
+        `${rounds} rounds × ${duration} s per run, 20 connections; load average ${os.loadavg()[0]!.toFixed(1)}`,
+    )
+
+    // Warm-up: module loading, connection pools, JIT.
+    for (const route of [...PUBLIC_ROUTES, ...SIGNED_IN_ROUTES]) {
+      const headers: Record<string, string> = SIGNED_IN_ROUTES.includes(route) ? { Cookie: cookie } : {}
+      await load('warm', ours(route), { duration: 1, headers })
+      await load('warm', `${anchorUrl}${route}`, { duration: 1 })
+    }
+
+    type Row = { route: string; enc: 'identity' | 'gzip, br'; a: LoadResult[]; b: LoadResult[] }
+    const rows: Row[] = []
+    const variants = [
+      ...PUBLIC_ROUTES.flatMap((route) => [
+        { route, enc: 'identity' as const },
+        { route, enc: 'gzip, br' as const },
+      ]),
+      ...SIGNED_IN_ROUTES.map((route) => ({ route, enc: 'identity' as const })),
+    ]
+    for (const v of variants) rows.push({ ...v, a: [], b: [] })
+    for (let round = 0; round < rounds; round++) {
+      for (const row of rows) {
+        const headers: Record<string, string> = { 'Accept-Encoding': row.enc }
+        row.a.push(await load(`A ${row.route}`, `${anchorUrl}${row.route}`, { duration, headers }))
+        const own = SIGNED_IN_ROUTES.includes(row.route) ? { ...headers, Cookie: cookie } : headers
+        row.b.push(await load(`B ${row.route}`, ours(row.route), { duration, headers: own }))
+      }
+    }
+
+    console.log('\nmedians of the rounds (A = anchor, B = Rankwell); ratio = B req/s ÷ A req/s')
+    console.log(
+      'route'.padEnd(14) +
+        'encoding'.padEnd(10) +
+        'A req/s'.padStart(9) +
+        'B req/s'.padStart(9) +
+        'ratio'.padStart(7) +
+        'A p50'.padStart(7) +
+        'A p99'.padStart(7) +
+        'B p50'.padStart(7) +
+        'B p99'.padStart(7) +
+        'target'.padStart(8) +
+        'errors'.padStart(8),
+    )
+    const failures: string[] = []
+    for (const row of rows) {
+      const a = median(row.a.map((r) => r.rps))
+      const b = median(row.b.map((r) => r.rps))
+      const ratio = a > 0 ? b / a : 0
+      const target = SIGNED_IN_ROUTES.includes(row.route)
+        ? TARGETS.signedIn
+        : row.enc === 'identity'
+          ? TARGETS.anonymous
+          : TARGETS.anonymousCompressed
+      const errors = [...row.a, ...row.b].reduce((n, r) => n + r.errors + r.non2xx, 0)
+      if (ratio < target) failures.push(`${row.route} (${row.enc}) ${ratio.toFixed(2)} < ${target}`)
+      console.log(
+        row.route.padEnd(14) +
+          (row.enc === 'identity' ? 'none' : 'gzip, br').padEnd(10) +
+          String(a).padStart(9) +
+          String(b).padStart(9) +
+          ratio.toFixed(2).padStart(7) +
+          String(median(row.a.map((r) => r.p50))).padStart(7) +
+          String(median(row.a.map((r) => r.p99))).padStart(7) +
+          String(median(row.b.map((r) => r.p50))).padStart(7) +
+          String(median(row.b.map((r) => r.p99))).padStart(7) +
+          `≥${target}`.padStart(8) +
+          String(errors).padStart(8),
+      )
+    }
+
+    // A cached public page: 304 to If-None-Match.
+    const first = await fetch(ours('/'))
+    const etag = first.headers.get('etag')
+    await first.text()
+    const revalidated = etag ? await fetch(ours('/'), { headers: { 'If-None-Match': etag } }) : undefined
+    console.log(
+      `\nGET / with If-None-Match: ${revalidated?.status ?? 'no ETag'} (Cache-Control: ${first.headers.get('cache-control')})`,
+    )
+    if (revalidated?.status !== 304) failures.push('no 304 for a cached public page')
+
+    console.log('Postgres statements per request (signed in, sequential requests):')
+    for (const route of SIGNED_IN_ROUTES) {
+      const perRequest = await statementsPerRequest(ctx.env.DATABASE_URL!, ours(route), cookie)
+      console.log(`  ${route.padEnd(12)} ${perRequest.toFixed(2)}`)
+      if (route === '/keywords' && perRequest > TARGETS.keywordsStatements)
+        failures.push(`/keywords: ${perRequest.toFixed(2)} statements per request`)
+    }
+    console.log(failures.length ? `\ntargets missed: ${failures.join('; ')}` : '\nall targets met')
+  } finally {
+    await stopProcess(anchor)
+  }
+}
