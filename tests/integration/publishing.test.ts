@@ -253,8 +253,11 @@ describe('publishing to Ghost and Webflow', () => {
     )
     const createdAsked = async () => {
       const res = await ghostControl('requests')
-      const { requests } = (await res.json()) as { requests: Array<{ method: string; path: string }> }
-      return requests.some((r) => r.method === 'POST' && r.path === '/ghost/api/admin/posts/')
+      const { requests } = (await res.json()) as { requests: Array<{ method: string; path: string; body: unknown }> }
+      return requests.some(
+        (r) =>
+          r.method === 'POST' && r.path === '/ghost/api/admin/posts/' && JSON.stringify(r.body).includes(post.slug),
+      )
     }
     await waitFor(createdAsked, { timeout: 30_000, interval: 50 })
     await first.stop('SIGKILL')
@@ -299,8 +302,9 @@ describe('review before publishing', () => {
   async function autopilotUser(mode: 'quality' | 'review' | 'auto_approve', approveAfterHours = 24) {
     const user = await createTestUser()
     await db
-      .insert(schema.autopilotSettings)
-      .values({ userId: user.id, enabled: true, reviewMode: mode, approveAfterHours })
+      .update(schema.autopilotSettings)
+      .set({ enabled: true, reviewMode: mode, approveAfterHours })
+      .where(eq(schema.autopilotSettings.userId, user.id))
     return user
   }
 
