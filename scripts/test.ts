@@ -13,13 +13,15 @@ import {
   waitForApp,
   type Cleanups,
 } from './lib/app'
-import { ensureChromium, log, run, tmpDir } from './lib/services'
+import { ensureChromium, ensureWordPress, log, run, tmpDir } from './lib/services'
 
 const root = process.cwd()
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name)
 const argv = process.argv.slice(2)
 const only = argv.find((a) => a.startsWith('--only='))?.slice(7)
 const grep = argv.find((a) => a.startsWith('--grep='))?.slice(7)
+// The publishing tests against a real WordPress install it first (about 2 minutes once per machine).
+const skipWordPress = argv.includes('--skip-wordpress')
 const want = (stage: string) => !only || only.split(',').includes(stage)
 const artifacts = tmpDir('rankwell-test-reports-')
 log(`reports and browser traces: ${artifacts}`)
@@ -98,6 +100,10 @@ async function main() {
     // Short stall detection so that a killed worker's job is picked up again within the test's time.
     WORKER_STALLED_INTERVAL_MS: '2000',
     WORKER_LOCK_DURATION_MS: '4000',
+    // Publishing: quick retries and a short claim lease, so that retries and a killed worker finish in test time.
+    PUBLISH_RETRY_BASE_MS: '300',
+    PUBLISH_CLAIM_LEASE_MS: '3000',
+    PUBLISH_SWEEP_EVERY_MS: '2000',
   })
 
   await stage('build', () => buildApp(env))
@@ -109,6 +115,8 @@ async function main() {
   await waitForApp(env)
 
   if (want('integration')) {
+    if (!skipWordPress && !ensureWordPress()) log('WordPress could not be installed: its publishing tests will say so')
+    if (skipWordPress) env.RANKWELL_SKIP_WORDPRESS = '1'
     const out = path.join(artifacts, 'integration.json')
     await stage('integration tests', () =>
       run(

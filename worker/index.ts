@@ -20,6 +20,8 @@ import { processAutopilotPublish } from './processors/autopilot-publish'
 import { processAutopilotRun } from './processors/autopilot-run'
 import { processReconcileStalePosts } from './processors/reconcile-stale-posts'
 import { processWebhookDelivery } from './processors/webhook-deliver'
+import { processPublicationJob, processPublishingSweep, startPublishingSweep } from './processors/publish'
+import { publicationJob, publishingSweepJob } from '#app/jobs/publishing.server'
 import { restoreSchedules } from '#app/server/autopilot.server'
 import { registry } from './registry'
 import { rankingsJobs, scheduleRankings } from '#app/jobs/rankings.server'
@@ -46,6 +48,8 @@ registry.register(rankingsJobs.searchConsoleAll, processSearchConsoleAll)
 registry.register(rankingsJobs.searchConsolePull, processSearchConsolePull)
 registry.register(rankingsJobs.weekly, processRankingsWeekly)
 registry.register(rankingsJobs.refreshPost, processRefreshPost)
+registry.register(publicationJob, processPublicationJob)
+registry.register(publishingSweepJob, processPublishingSweep)
 
 const env = getEnv()
 const workerId = `${os.hostname()}-${process.pid}`
@@ -58,6 +62,7 @@ const concurrency: Record<QueueName, number> = {
   [QUEUES.autopilot]: 2,
   [QUEUES.webhooks]: 8,
   [QUEUES.rankings]: 2,
+  [QUEUES.publishing]: 4,
 }
 
 const workers: Worker[] = []
@@ -106,6 +111,11 @@ scheduleStalePostReconciliation().then(
 scheduleRankings().then(
   () => log('rankings schedules set'),
   (error: Error) => log('could not set the rankings schedules', { error: error.message }),
+)
+
+startPublishingSweep().then(
+  () => log('publishing sweep scheduled'),
+  (error: Error) => log('could not schedule the publishing sweep', { error: error.message }),
 )
 
 let stopping = false

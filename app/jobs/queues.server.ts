@@ -16,6 +16,7 @@ export const QUEUES = {
   autopilot: 'autopilot',
   webhooks: 'webhook-delivery',
   rankings: 'rankings',
+  publishing: 'publishing',
 } as const
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]
 

@@ -9,6 +9,8 @@ import { PageHeader } from '#app/components/ui/page-header'
 import { SelectField } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { Toaster, type Toast } from '#app/components/toaster'
+import { ReviewSection, type ReviewSectionData } from '#app/components/publishing/review-section'
+import { publishingOverview, reviewAction } from '#app/server/publishing/autopilot-review.server'
 import { AUTOPILOT_MESSAGES, CADENCE_OPTIONS, parseCadence } from '#app/lib/autopilot'
 import { difficultyBand } from '#app/lib/difficulty'
 import { formatVolume } from '#app/lib/keywords'
@@ -56,8 +58,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       statusFailed = true
     }
   }
+  const publishing = settings ? await publishingOverview(user.id).catch(() => null) : null
   return json(
     {
+      publishing,
       business,
       loaded: Boolean(settings),
       allowed,
@@ -92,7 +96,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type ActionData = {
   intent: string
-  errors?: { webhookUrl?: string; cadenceDays?: string }
+  errors?: {
+    webhookUrl?: string
+    cadenceDays?: string
+    reviewMode?: string
+    minScore?: string
+    approveAfterHours?: string
+  }
   values?: { webhookUrl?: string }
   /** A failure shown as a toast by the page itself (also without JavaScript, where a flash cookie would show one page late). */
   toast?: Toast
@@ -170,6 +180,15 @@ export async function action({ request }: ActionFunctionArgs) {
           : await redeliver(user.id, String(form.get('deliveryId') ?? ''))
       if (!result.ok) return fail({ intent }, result.message)
       return ok(intent === 'test-event' ? 'Test event sent. It appears under Recent deliveries.' : 'Redelivery queued.')
+    }
+    case 'review-settings':
+    case 'approve':
+    case 'reject': {
+      const result = await reviewAction(user.id, intent, form)
+      if (result.ok) return ok(result.message)
+      return result.errors
+        ? json<ActionData>({ intent, errors: result.errors }, { status: 400 })
+        : fail({ intent }, result.message, result.status)
     }
     default:
       return json<ActionData>({ intent }, { status: 400 })
@@ -368,6 +387,12 @@ export default function AutopilotPage() {
             })}
           </DataTable>
         </section>
+      ) : null}
+      {data.publishing ? (
+        <ReviewSection
+          data={data.publishing as ReviewSectionData}
+          errors={actionData?.intent === 'review-settings' ? actionData.errors : undefined}
+        />
       ) : null}
     </div>
   )

@@ -32,6 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       metaDescription: post.metaDescription,
       status: post.status,
       failureReason: post.failureReason,
+      reviewStatus: post.reviewStatus,
       createdAt: post.createdAt.toISOString(),
       markdown: completed ? post.contentMarkdown : '',
       // Stored HTML (rendered from the Markdown when the post was written) is sanitized again on every read.
@@ -219,6 +220,17 @@ export default function BlogPostPage() {
         <p className="mt-2 text-sm text-slate-500">
           <time dateTime={post.createdAt}>{formatLongDate(post.createdAt)}</time>
         </p>
+        {post.reviewStatus === 'waiting' ? (
+          <p
+            role="status"
+            className="mt-3 rounded-lg border border-yellow-200 bg-yellow-50 p-3 text-sm text-yellow-900"
+          >
+            This draft is waiting for your review.{' '}
+            <Link to={`/blogpost/${post.id}/publish`} className="font-semibold underline">
+              Review and publish
+            </Link>
+          </p>
+        ) : null}
         {post.status === 'completed' ? (
           <>
             <PostTools post={post} />
@@ -297,6 +309,9 @@ function PostTools({ post }: { post: { id: string; markdown: string; html: strin
           </button>
         </>
       ) : null}
+      <Link to={`/blogpost/${post.id}/publish`} className="btn-primary py-1.5">
+        Publish to…
+      </Link>
       <a href={`${base}?format=md`} download className="btn-secondary py-1.5">
         Download .md
       </a>

@@ -43,6 +43,7 @@ import {
 import { aiConfigured } from '#app/server/openai.server'
 import { quotaRefusal } from '#app/server/quota.server'
 import { createPost, POST_MESSAGES, retryPost } from '#app/server/posts.server'
+import { countWaitingDrafts } from '#app/server/publishing/review.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 
@@ -102,11 +103,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   page.catch(() => {})
   const deleteId = url.searchParams.get('delete')
-  const [languages, [confirmDelete]] = await Promise.all([
+  const [languages, [confirmDelete], waitingForReview] = await Promise.all([
     postLanguages(user.id),
     deleteId ? postCardsById(user.id, [deleteId]) : Promise.resolve([]),
+    countWaitingDrafts(user.id).catch(() => 0),
   ])
   return defer({
+    waitingForReview,
     page: isDataRequest ? page : resolved!,
     filters,
     filtered,
@@ -177,6 +180,17 @@ export default function BlogPostsPage() {
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <PageHeader title="Your SEO Content Library" subtitle="AI-optimized posts driving organic growth" />
+      {data.waitingForReview > 0 ? (
+        <p className="mb-6">
+          <Link
+            to="/autopilot#review"
+            data-testid="review-badge"
+            className="inline-flex items-center gap-2 rounded-full border border-yellow-300 bg-yellow-50 px-3 py-1 text-sm font-semibold text-yellow-900 hover:underline"
+          >
+            {data.waitingForReview} waiting for review
+          </Link>
+        </p>
+      ) : null}
       <Suspense fallback={<LoadingPosts />}>
         <Await
           resolve={data.page}

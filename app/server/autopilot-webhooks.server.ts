@@ -41,10 +41,18 @@ export function postMessageId(postId: string, eventType: string) {
 
 type Post = typeof schema.blogPosts.$inferSelect
 
-export function postPublishedBody(post: Post, now = new Date()) {
+export type PostEventType = 'post.published' | 'post.updated' | 'post.unpublished'
+
+/**
+ * The body of a post lifecycle event: the post as published (HTML and Markdown), its SEO score and checklist,
+ * its claim ledger and JSON-LD, and where it is live. `post.unpublished` carries the post without its content.
+ */
+export function postEventBody(type: PostEventType, post: Post, now = new Date()) {
   const appUrl = getEnv().APP_URL.replace(/\/+$/, '')
+  const content =
+    type === 'post.unpublished' ? {} : { content_markdown: post.contentMarkdown, content_html: post.contentHtml }
   return JSON.stringify({
-    type: 'post.published',
+    type,
     timestamp: now.toISOString(),
     data: {
       post: {
@@ -54,13 +62,21 @@ export function postPublishedBody(post: Post, now = new Date()) {
         meta_description: post.metaDescription,
         keyword: post.keyword,
         language: post.language,
-        content_markdown: post.contentMarkdown,
-        content_html: post.contentHtml,
+        ...content,
+        seo_score: post.seoScore ?? null,
+        seo_checklist: post.seoChecklist ?? null,
+        claims: post.claims ?? [],
+        json_ld: post.jsonLd ?? null,
+        published_url: post.publishedUrl ?? null,
         created_at: post.createdAt.toISOString(),
         url: `${appUrl}/blogpost/${post.id}`,
       },
     },
   })
+}
+
+export function postPublishedBody(post: Post, now = new Date()) {
+  return postEventBody('post.published', post, now)
 }
 
 export function testEventBody(now = new Date()) {

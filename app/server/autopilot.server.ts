@@ -14,7 +14,8 @@ import { canUseAutopilot } from './billing.server'
 import { db, schema } from './db.server'
 import { researchKeywordsWithoutQuota } from './keywords.server'
 import { createPost } from './posts.server'
-import { generateWebhookSecret, publishPostToWebhook } from './autopilot-webhooks.server'
+import { generateWebhookSecret } from './autopilot-webhooks.server'
+import { gateAutopilotPost } from './publishing/review.server'
 
 /**
  * Auto Pilot: the per-user settings, the BullMQ job scheduler that runs it on its cadence, the status list, and
@@ -377,16 +378,9 @@ export async function runAutopilot(userId: string, slot: string, log: Log = () =
 }
 
 /**
- * Publishes a finished Auto Pilot post to the user's webhook (once per post: the delivery's message id is
- * derived from the post). Nothing happens when Auto Pilot is off or no webhook URL is saved.
+ * A finished Auto Pilot post goes through the review gate (app/server/publishing/review.server.ts): published to
+ * Auto Pilot's destinations and webhook when it passes the user's bar, otherwise held for review.
  */
 export async function publishAutopilotPost(postId: string) {
-  const [post] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, postId)).limit(1)
-  if (!post || post.source !== 'autopilot' || post.status !== 'completed')
-    return { published: false, reason: 'not a finished Auto Pilot post' }
-  const settings = await getSettings(post.userId)
-  if (!settings.enabled) return { published: false, reason: 'auto pilot is off' }
-  if (!settings.webhookUrl) return { published: false, reason: 'no webhook url' }
-  const delivery = await publishPostToWebhook(post, settings.webhookUrl)
-  return delivery ? { published: true, deliveryId: delivery.id } : { published: false, reason: 'already published' }
+  return gateAutopilotPost(postId)
 }

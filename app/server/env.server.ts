@@ -85,6 +85,14 @@ const schema = z.object({
       ]),
     ),
   ANALYTICS_GA4_ID: optional,
+  /** First retry delay of a failed publication (doubles on each of its 5 attempts). */
+  PUBLISH_RETRY_BASE_MS: z.coerce.number().int().positive().default(10_000),
+  /** How long a worker's claim on a publication holds before another worker may take it over (crash recovery). */
+  PUBLISH_CLAIM_LEASE_MS: z.coerce.number().int().positive().default(120_000),
+  /** How often the publishing sweep runs (scheduled posts, review windows, lost jobs). */
+  PUBLISH_SWEEP_EVERY_MS: z.coerce.number().int().positive().default(60_000),
+  /** Webflow's Data API (v2) base URL; tests and offline development point it at a local fake. */
+  WEBFLOW_API_URL: z.string().url().default('https://api.webflow.com/v2'),
   /** Set by `npm run dev` and the test runner: the services answered by local fakes. Shown as a badge. */
   OFFLINE_SERVICES: optional,
   /** BullMQ key prefix, so that several apps (or test runs) can share one Redis. */

@@ -235,11 +235,25 @@ export async function guardedGet(
   return guardedRequest(rawUrl, { ...init, method: 'GET', headers: init.headers ?? {} })
 }
 
-async function guardedRequest(
+/** Raised by callers that refuse an answer larger than they allow (see `truncated`). */
+export class ResponseTooLargeError extends Error {
+  readonly code = 'RESPONSE_TOO_LARGE'
+  constructor(maxBytes: number) {
+    super(`The answer was larger than ${Math.round(maxBytes / 1024)} KB.`)
+    this.name = 'ResponseTooLargeError'
+  }
+}
+
+/**
+ * Any method through the guard (CMS APIs on user-supplied hosts, pages, sitemaps): vetted addresses only, no
+ * redirects followed, a hard time limit, at most `maxBytes` of the answer read (the rest is cut off and
+ * `truncated` set).
+ */
+export async function guardedRequest(
   rawUrl: string,
   init: {
-    method: 'GET' | 'POST'
-    headers: Record<string, string>
+    method: string
+    headers?: Record<string, string>
     body?: string
     timeoutMs: number
     maxBytes: number
@@ -266,7 +280,7 @@ async function guardedRequest(
         method: init.method,
         headers:
           init.body === undefined
-            ? init.headers
+            ? (init.headers ?? {})
             : { ...init.headers, 'Content-Length': String(Buffer.byteLength(init.body)) },
         lookup: vettedLookup,
         agent: false,

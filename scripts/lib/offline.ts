@@ -1,4 +1,4 @@
-export type FakeName = 'openai' | 'dataforseo' | 'googleAds' | 'stripe' | 'googleOAuth' | 'smtp'
+export type FakeName = 'openai' | 'dataforseo' | 'googleAds' | 'stripe' | 'googleOAuth' | 'smtp' | 'webflow'
 
 /** The third-party services that have no credentials in this environment (and get a local fake in dev). */
 export function missingServices(env: NodeJS.ProcessEnv): FakeName[] {
@@ -9,5 +9,6 @@ export function missingServices(env: NodeJS.ProcessEnv): FakeName[] {
   if (!env.STRIPE_SECRET_KEY) missing.push('stripe')
   if (!env.GOOGLE_CLIENT_ID || !env.GOOGLE_CLIENT_SECRET) missing.push('googleOAuth')
   if (!env.SMTP_URL) missing.push('smtp')
+  if (!env.WEBFLOW_API_URL) missing.push('webflow')
   return missing
 }

@@ -208,6 +208,39 @@ export function ensureChromium(): string | undefined {
   return undefined
 }
 
+// ---------------------------------------------------------------------------
+// WordPress (for the publishing tests against a real site)
+// ---------------------------------------------------------------------------
+const WORDPRESS_PACKAGES = ['wordpress', 'php-cli', 'php-mysql', 'mariadb-server-core', 'mariadb-client']
+
+/**
+ * Debian's WordPress with PHP and MariaDB, installed with apt-get when missing on Debian as root (about 2 minutes
+ * the first time, skipped afterwards). Returns false, with the reason logged, where it cannot be installed.
+ */
+export function ensureWordPress(): boolean {
+  const missing = WORDPRESS_PACKAGES.filter(
+    (pkg) =>
+      spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout.trim() !==
+      'install ok installed',
+  )
+  if (missing.length === 0) return true
+  if (!isDebianRoot()) {
+    log(`WordPress tests need: ${missing.join(' ')} (sudo apt-get install -y ${missing.join(' ')})`)
+    return false
+  }
+  log(`installing ${missing.join(', ')} with apt-get (a real WordPress for the publishing tests)…`)
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  if (!aptUpdated) {
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
+    aptUpdated = true
+  }
+  const result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env,
+  })
+  return result.status === 0
+}
+
 /** A scratch folder; readable by others because embedded Postgres runs as its own user when we are root. */
 export function tmpDir(prefix: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))

@@ -4,14 +4,17 @@
  *   const { fakes, env, close } = await startFakes({ only: ['openai', 'stripe'] })
  */
 import { startDataForSeo, type DataForSeoFakeHandle } from './dataforseo'
+import { startGhost, type GhostFakeHandle } from './ghost'
 import { startGoogleAds, type GoogleAdsFakeHandle } from './google-ads'
 import { startGoogleOAuth, type GoogleOAuthFakeHandle } from './google-oauth'
 import { startOpenAI, type OpenAIFakeHandle } from './openai'
 import { startSmtp, type SmtpFakeHandle } from './smtp'
 import { startStripe, type StripeFakeHandle } from './stripe'
 import { startWeb, type WebFakeHandle } from './web'
+import { startWebflow, type WebflowFakeHandle } from './webflow'
 
-export type FakeName = 'openai' | 'dataforseo' | 'googleAds' | 'stripe' | 'googleOAuth' | 'smtp' | 'web'
+export type FakeName =
+  'openai' | 'dataforseo' | 'googleAds' | 'stripe' | 'googleOAuth' | 'smtp' | 'web' | 'webflow' | 'ghost'
 
 export const ALL_FAKES: readonly FakeName[] = [
   'openai',
@@ -21,6 +24,8 @@ export const ALL_FAKES: readonly FakeName[] = [
   'googleOAuth',
   'smtp',
   'web',
+  'webflow',
+  'ghost',
 ]
 
 export interface StartFakesOptions {
@@ -43,6 +48,8 @@ export interface Fakes {
   web?: WebFakeHandle
   /** A user's own website (sitemap.xml and pages), on another origin than `web`. */
   site?: WebFakeHandle
+  webflow?: WebflowFakeHandle
+  ghost?: GhostFakeHandle
 }
 
 export interface RunningFakes {
@@ -184,13 +191,26 @@ export async function startFakes(opts: StartFakesOptions = {}): Promise<RunningF
       closers.push(f.close)
       Object.assign(env, { SMTP_URL: f.url, FAKE_SMTP_CONTROL_URL: f.controlUrl })
     }
+    if (wanted.has('webflow')) {
+      const f = await startWebflow({ host })
+      fakes.webflow = f
+      closers.push(f.close)
+      Object.assign(env, { WEBFLOW_API_URL: `${f.url}/v2`, FAKE_WEBFLOW_URL: f.url })
+    }
+    if (wanted.has('ghost')) {
+      // A Ghost site is the user's own (its address goes into a destination), so it sets no app variable.
+      const f = await startGhost({ host })
+      fakes.ghost = f
+      closers.push(f.close)
+      Object.assign(env, { FAKE_GHOST_URL: f.url })
+    }
   } catch (err) {
     await Promise.allSettled(closers.map((fn) => fn()))
     throw err
   }
 
   if (opts.latencyMs && opts.latencyMs > 0) {
-    for (const f of [fakes.openai, fakes.dataforseo, fakes.googleAds, fakes.stripe, fakes.googleOAuth])
+    for (const f of [fakes.openai, fakes.dataforseo, fakes.googleAds, fakes.stripe, fakes.googleOAuth, fakes.webflow])
       f?.setLatency(opts.latencyMs)
   }
 

@@ -253,6 +253,9 @@ export const blogPosts = pgTable(
     /** The canonical public URL once a destination has published the post (issue 15); read by 14 and 16. */
     publishedUrl: text('published_url'),
     publishedAt: timestamp('published_at', { withTimezone: true }),
+    /** A publication planned for later (issue 15): when, and where ('webhook' or destination ids). */
+    scheduledPublishAt: timestamp('scheduled_publish_at', { withTimezone: true }),
+    scheduledTargets: jsonb('scheduled_targets'),
     /** Last edit by the user in the editor (issue 14). */
     editedAt: timestamp('edited_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -265,6 +268,9 @@ export const blogPosts = pgTable(
     index('blog_posts_language_idx').on(t.userId, t.language),
     index('blog_posts_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
     index('blog_posts_keyword_trgm_idx').using('gin', sql`${t.keyword} gin_trgm_ops`),
+    index('blog_posts_scheduled_idx')
+      .on(t.scheduledPublishAt)
+      .where(sql`${t.scheduledPublishAt} IS NOT NULL`),
   ],
 )
 
@@ -285,6 +291,16 @@ export const autopilotSettings = pgTable('autopilot_settings', {
   /** Start of the current run of failed webhook attempts (null after a success); disables the endpoint after a day. */
   webhookFailingSince: timestamp('webhook_failing_since', { withTimezone: true }),
   notice: text('notice'),
+  /**
+   * How Auto Pilot's drafts reach the destinations (issue 15): 'quality' publishes a draft whose SEO score is at
+   * least `minScore` with no unsourced claim and holds the rest for review; 'review' holds every draft;
+   * 'auto_approve' publishes a held draft after `approveAfterHours` unless the user rejected it.
+   */
+  reviewMode: text('review_mode', { enum: ['quality', 'review', 'auto_approve'] })
+    .notNull()
+    .default('quality'),
+  minScore: integer('min_score').notNull().default(80),
+  approveAfterHours: integer('approve_after_hours').notNull().default(24),
   updatedAt: updatedAt(),
 })
 
@@ -653,3 +669,78 @@ export const sitemapCache = pgTable('sitemap_cache', {
   fetchedOn: text('fetched_on').notNull(),
   createdAt: createdAt(),
 })
+
+// ---------------------------------------------------------------------------
+// Issue 15: publishing destinations and publications
+// ---------------------------------------------------------------------------
+/** Where a user's posts are published: a WordPress site, a Ghost site or a Webflow CMS collection. */
+export const destinations = pgTable(
+  'destinations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['wordpress', 'ghost', 'webflow'] }).notNull(),
+    name: text('name').notNull(),
+    /** Settings that are not secret (site URL, user name, post status, categories, field mapping…), per kind. */
+    config: jsonb('config').notNull(),
+    /** The secret part (Application Password, Admin API key, API token), encrypted with crypto.server.ts. */
+    credentials: text('credentials').notNull(),
+    /** Whether Auto Pilot publishes here (manual 'Publish to…' can pick any destination). */
+    autopilot: boolean('autopilot').notNull().default(true),
+    /** Start of the current run of failed publications (null after a success). */
+    failingSince: timestamp('failing_since', { withTimezone: true }),
+    pausedAt: timestamp('paused_at', { withTimezone: true }),
+    pausedReason: text('paused_reason'),
+    lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
+    lastCheckError: text('last_check_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('destinations_user_idx').on(t.userId)],
+)
+
+/** One row per post and destination: the remote copy's id, URL and state. */
+export const publications = pgTable(
+  'publications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: 'cascade' }),
+    destinationId: uuid('destination_id')
+      .notNull()
+      .references(() => destinations.id, { onDelete: 'cascade' }),
+    /**
+     * pending: a job will call the remote; published; unpublished; failed (see lastError); missing: the remote
+     * copy was deleted by hand (re-created only after the user confirms).
+     */
+    status: text('status', { enum: ['pending', 'published', 'unpublished', 'failed', 'missing'] })
+      .notNull()
+      .default('pending'),
+    /** What the pending job does: create or update the remote copy, or take it down. */
+    action: text('action', { enum: ['publish', 'update', 'unpublish'] })
+      .notNull()
+      .default('publish'),
+    /** Bumped on every request, so a newer request gets a job of its own and an older job knows it is stale. */
+    revision: integer('revision').notNull().default(1),
+    remoteId: text('remote_id'),
+    remoteUrl: text('remote_url'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    /** A claim on the remote call (worker id and time), so two workers never call the remote for one revision. */
+    claimedBy: text('claimed_by'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('publications_post_destination_idx').on(t.postId, t.destinationId),
+    index('publications_user_idx').on(t.userId, t.status),
+  ],
+)

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import { destinationForm, passesQualityGate, publishForm, reviewSettingsForm, unsourcedClaims } from './publishing'
+
+describe('destination forms', () => {
+  it('normalises a WordPress site URL and the Application Password as WordPress shows it', () => {
+    const parsed = destinationForm.parse({
+      kind: 'wordpress',
+      siteUrl: 'blog.example.com/',
+      username: ' admin ',
+      appPassword: 'abcd efgh ijkl mnop',
+      categories: 'Growth, SEO, Growth',
+    })
+    expect(parsed).toMatchObject({
+      siteUrl: 'https://blog.example.com',
+      username: 'admin',
+      appPassword: 'abcdefghijklmnop',
+      categories: ['Growth', 'SEO'],
+      postStatus: 'publish',
+      unpublishMode: 'draft',
+    })
+  })
+
+  it('refuses addresses with credentials, queries or other schemes, NUL bytes and bad keys', () => {
+    const issues = (input: Record<string, unknown>) => {
+      const result = destinationForm.safeParse(input)
+      return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path[0], i.message]))
+    }
+    expect(issues({ kind: 'wordpress', siteUrl: 'https://u:p@blog.example.com', username: 'a' }).siteUrl).toMatch(
+      /user name or password/,
+    )
+    expect(issues({ kind: 'wordpress', siteUrl: 'ftp://blog.example.com', username: 'a' }).siteUrl).toMatch(/https/)
+    expect(issues({ kind: 'wordpress', siteUrl: 'https://blog.example.com/?x=1', username: 'a' }).siteUrl).toMatch(/\?/)
+    expect(issues({ kind: 'wordpress', siteUrl: 'https://b.example', username: 'a\u0000b' }).username).toMatch(
+      /invalid/,
+    )
+    expect(issues({ kind: 'ghost', adminUrl: 'https://x.ghost.io', adminApiKey: 'id:secret' }).adminApiKey).toMatch(
+      /24 hex/,
+    )
+    expect(issues({ kind: 'webflow', siteId: 'x', collectionId: 'y', bodyField: 'post body' })).toMatchObject({
+      siteId: expect.stringMatching(/24 hex/),
+      collectionId: expect.stringMatching(/24 hex/),
+      bodyField: expect.stringMatching(/slug/),
+    })
+    expect(issues({ kind: 'blogger' }).kind).toMatch(/WordPress, Ghost or Webflow/)
+  })
+})
+
+describe('publishing rules', () => {
+  it('passes the bar only with a score at least N and no unsourced claim', () => {
+    expect(passesQualityGate({ seoScore: 80, claims: [{ text: 'a', sourceUrl: 'https://s' }] }, 80).passes).toBe(true)
+    expect(passesQualityGate({ seoScore: 79, claims: [] }, 80).reasons).toEqual(['its SEO score is 79, below 80'])
+    expect(passesQualityGate({ seoScore: null, claims: null }, 0).reasons).toEqual(['the post has no SEO score yet'])
+    expect(passesQualityGate({ seoScore: 99, claims: [{ text: '73%', sourceUrl: null }, {}] }, 80).reasons).toEqual([
+      '2 claims have no source',
+    ])
+    expect(unsourcedClaims('nonsense')).toBe(0)
+  })
+
+  it('validates publish requests and review settings', () => {
+    expect(publishForm.safeParse({ targets: [] }).success).toBe(false)
+    expect(publishForm.parse({ targets: ['webhook', 'webhook'], publishAt: '2026-12-01' })).toEqual({
+      targets: ['webhook'],
+      publishAt: new Date('2026-12-01T09:00:00Z'),
+    })
+    expect(publishForm.safeParse({ targets: ['webhook'], publishAt: 'soon' }).success).toBe(false)
+    expect(reviewSettingsForm.parse({ reviewMode: 'review', minScore: '70', approveAfterHours: '12' })).toEqual({
+      reviewMode: 'review',
+      minScore: 70,
+      approveAfterHours: 12,
+    })
+    expect(reviewSettingsForm.safeParse({ reviewMode: 'quality', minScore: '101' }).success).toBe(false)
+  })
+})

@@ -1,0 +1,57 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
+import { publishAt, publishForm } from '#app/lib/publishing'
+import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
+import { listPublications, requestPublish, requestUnpublish } from '#app/server/publishing/publications.server'
+import { approvePost, rejectPost } from '#app/server/publishing/review.server'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+const body = z.discriminatedUnion('action', [
+  publishForm.extend({ action: z.literal('publish'), confirmRecreate: z.boolean().optional() }),
+  z.object({ action: z.literal('unpublish'), target: z.union([z.string().uuid(), z.literal('webhook')]) }),
+  z.object({ action: z.literal('approve'), publishAt }),
+  z.object({ action: z.literal('reject') }),
+])
+
+/**
+ * GET /api/blogpost/:id/publish → {data: [publication]} (status, remote URL, last error per destination).
+ * POST {action: 'publish', targets: [destinationId | 'webhook'], publishAt?, confirmRecreate?} → 202
+ * {scheduled, publicationIds}; {action: 'unpublish', target} → 202; {action: 'approve', publishAt?} and
+ * {action: 'reject'} for a draft waiting for review → 200 {message}.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const userId = await requireApiUserId(request)
+  if (!UUID.test(params.id ?? '')) return apiError(404, 'No blog post found.')
+  return json({ data: await listPublications(userId, [params.id!]) })
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
+  const userId = await requireApiUserId(request)
+  const postId = params.id ?? ''
+  if (!UUID.test(postId)) return apiError(404, 'No blog post found.')
+  const input = await parseJson(request, body)
+  switch (input.action) {
+    case 'publish': {
+      const result = await requestPublish(userId, postId, input.targets, {
+        publishAt: input.publishAt,
+        confirmRecreate: input.confirmRecreate,
+      })
+      if (!result.ok) return apiError(result.status, result.message)
+      return json({ scheduled: result.scheduled, publicationIds: result.publicationIds }, { status: 202 })
+    }
+    case 'unpublish': {
+      const result = await requestUnpublish(userId, postId, input.target)
+      return result.ok ? json({ ok: true }, { status: 202 }) : apiError(result.status, result.message)
+    }
+    case 'approve':
+    case 'reject': {
+      const result =
+        input.action === 'approve'
+          ? await approvePost(userId, postId, input.publishAt)
+          : await rejectPost(userId, postId)
+      return result.ok ? json({ message: result.message }) : apiError(result.status, result.message)
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import { json, type ActionFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
+import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
+import {
+  deleteDestination,
+  getDestination,
+  saveDestination,
+  testDestination,
+  toView,
+} from '#app/server/publishing/destinations.server'
+import { hit } from '#app/server/rate-limit.server'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * GET /api/destinations/:id → {destination}; PUT {…fields} (a blank secret keeps the stored one) → {destination};
+ * DELETE → 204; POST /api/destinations/:id?test → {ok, message} ('Test connection').
+ */
+export async function loader({ request, params }: ActionFunctionArgs) {
+  const userId = await requireApiUserId(request)
+  const d = UUID.test(params.id ?? '') ? await getDestination(userId, params.id!) : null
+  return d ? json({ destination: toView(d) }) : apiError(404, 'Destination not found.')
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const userId = await requireApiUserId(request)
+  const id = params.id ?? ''
+  if (!UUID.test(id)) return apiError(404, 'Destination not found.')
+  if (request.method === 'DELETE')
+    return (await deleteDestination(userId, id))
+      ? new Response(null, { status: 204 })
+      : apiError(404, 'Destination not found.')
+  const limit = await hit(`destination-test:${userId}`, { limit: 20, windowSeconds: 60, failOpen: true })
+  if (!limit.allowed)
+    return apiError(429, `Too many connection tests. Try again in ${limit.retryAfterSeconds} seconds.`)
+  if (request.method === 'POST' && new URL(request.url).searchParams.has('test')) {
+    const result = await testDestination(userId, id)
+    return result ? json(result, { status: result.ok ? 200 : 400 }) : apiError(404, 'Destination not found.')
+  }
+  if (request.method !== 'PUT') return apiError(405, 'Method not allowed.')
+  const body = await parseJson(request, z.record(z.unknown()))
+  const result = await saveDestination(userId, body, id)
+  if (!result.ok)
+    return result.message === 'Destination not found.'
+      ? apiError(404, result.message)
+      : apiError(400, result.message ?? Object.values(result.fieldErrors)[0] ?? 'Invalid input.', {
+          errors: Object.fromEntries(Object.entries(result.fieldErrors).map(([k, v]) => [k, [v]])),
+        })
+  return json({ destination: toView(result.destination), message: result.message })
+}

@@ -1,0 +1,352 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { json } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react'
+import { useEffect } from 'react'
+import { PageHeader } from '#app/components/ui/page-header'
+import { SubmitButton } from '#app/components/ui/submit-button'
+import { Toaster, type Toast } from '#app/components/toaster'
+import { PUBLICATION_STATUS_LABELS, publishAt, publishForm, PUBLISHING_MESSAGES } from '#app/lib/publishing'
+import { POST_MESSAGES } from '#app/lib/posts'
+import { getPost } from '#app/server/posts.server'
+import { listDestinations, toView } from '#app/server/publishing/destinations.server'
+import { webhookTargetOf } from '#app/server/publishing/events.server'
+import {
+  listPublications,
+  moveScheduled,
+  requestPublish,
+  type PublicationView,
+  requestUnpublish,
+} from '#app/server/publishing/publications.server'
+import { approvePost, rejectPost } from '#app/server/publishing/review.server'
+import { requireUser } from '#app/server/session.server'
+import { toast, TOAST_MS } from '#app/server/toast.server'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.post ? `Publish “${data.post.title}” · Rankwell` : 'Publish · Rankwell' },
+]
+
+/** 'Publish to…' for one post: destinations, schedule, review decision, and the state of every copy. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const post = await getPost(user.id, params.id ?? '')
+  if (!post) return json({ post: null, destinations: [], publications: [], webhook: null }, { status: 404 })
+  const [destinations, publications, webhookUrl] = await Promise.all([
+    listDestinations(user.id),
+    listPublications(user.id, [post.id]),
+    webhookTargetOf(user.id),
+  ])
+  return json(
+    {
+      post: {
+        id: post.id,
+        title: post.title || post.keyword,
+        status: post.status,
+        reviewStatus: post.reviewStatus,
+        seoScore: post.seoScore,
+        scheduledPublishAt: post.scheduledPublishAt?.toISOString() ?? null,
+        publishedUrl: post.publishedUrl,
+      },
+      destinations: destinations.map(toView),
+      publications,
+      webhook: webhookUrl ? { host: new URL(webhookUrl).host } : null,
+    },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
+}
+
+type ActionData = { errors?: { targets?: string; publishAt?: string }; toast?: Toast }
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const post = await getPost(user.id, params.id ?? '')
+  if (!post) return json<ActionData>({ toast: { type: 'error', message: POST_MESSAGES.notFound } }, { status: 404 })
+  const form = await request.formData()
+  const intent = String(form.get('intent') ?? '')
+  const back = `/blogpost/${post.id}/publish`
+  const ok = (message: string) => toast().redirectWithSuccess(back, { message, duration: TOAST_MS })
+  const fail = (message: string, status = 400) =>
+    json<ActionData>({ toast: { type: 'error', message, duration: TOAST_MS } }, { status })
+  const target = String(form.get('target') ?? '')
+
+  switch (intent) {
+    case 'publish': {
+      const parsed = publishForm.safeParse({
+        targets: form.getAll('targets').map(String),
+        publishAt: String(form.get('publishAt') ?? ''),
+      })
+      if (!parsed.success) {
+        const errors: ActionData['errors'] = {}
+        for (const i of parsed.error.issues)
+          if (i.path[0] === 'publishAt') errors.publishAt ??= i.message
+          else errors.targets ??= i.message
+        return json<ActionData>({ errors }, { status: 400 })
+      }
+      const result = await requestPublish(user.id, post.id, parsed.data.targets, { publishAt: parsed.data.publishAt })
+      if (!result.ok) return fail(result.message, result.status)
+      return ok(result.scheduled ? PUBLISHING_MESSAGES.scheduled : PUBLISHING_MESSAGES.queued)
+    }
+    case 'update':
+    case 'recreate': {
+      const result = await requestPublish(user.id, post.id, [target], { confirmRecreate: intent === 'recreate' })
+      if (!result.ok) return fail(result.message, result.status)
+      return ok(PUBLISHING_MESSAGES.queued)
+    }
+    case 'unpublish': {
+      const result = await requestUnpublish(user.id, post.id, target)
+      if (!result.ok) return fail(result.message, result.status)
+      return ok(PUBLISHING_MESSAGES.unpublishQueued)
+    }
+    case 'approve': {
+      const when = publishAt.safeParse(String(form.get('publishAt') ?? ''))
+      if (!when.success)
+        return json<ActionData>({ errors: { publishAt: when.error.issues[0]!.message } }, { status: 400 })
+      const result = await approvePost(user.id, post.id, when.data)
+      return result.ok ? ok(result.message) : fail(result.message, result.status)
+    }
+    case 'reject': {
+      const result = await rejectPost(user.id, post.id)
+      return result.ok ? ok(result.message) : fail(result.message, result.status)
+    }
+    case 'cancel-schedule':
+      await moveScheduled(user.id, post.id, null)
+      return ok('Schedule cancelled.')
+    default:
+      return fail('Unknown action.')
+  }
+}
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+  }) + ' UTC'
+
+export default function PublishPage() {
+  const data = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>() as ActionData | undefined
+  const revalidator = useRevalidator()
+  const publications = data.publications as unknown as PublicationView[]
+  const pending = publications.some((p) => p.status === 'pending')
+  useEffect(() => {
+    if (!pending || revalidator.state !== 'idle') return
+    const timer = setTimeout(() => revalidator.revalidate(), 2_000)
+    return () => clearTimeout(timer)
+  }, [pending, revalidator])
+
+  const post = data.post
+  if (!post)
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
+        <p className="text-lg text-slate-700">{POST_MESSAGES.notFound}</p>
+        <Link to="/blogposts" className="btn-secondary mt-6">
+          Back to Blog Posts
+        </Link>
+      </div>
+    )
+  const byDestination = new Map(publications.map((p) => [p.destinationId, p]))
+  const today = new Date().toISOString().slice(0, 10)
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <p className="text-sm">
+        <Link to={`/blogpost/${post.id}`} className="text-brand-700 hover:text-brand-800">
+          ← Back to the post
+        </Link>
+      </p>
+      <PageHeader title="Publish to…" subtitle={post.title} />
+      <Toaster toast={actionData?.toast} />
+
+      {post.reviewStatus === 'waiting' ? (
+        <section
+          className="card mb-6 border-yellow-200 bg-yellow-50"
+          aria-labelledby="review-heading"
+          data-testid="review-panel"
+        >
+          <h2 id="review-heading" className="text-lg font-semibold text-slate-900">
+            Waiting for your review
+          </h2>
+          <p className="mt-1 text-sm text-slate-700">
+            Auto Pilot wrote this draft{post.seoScore !== null ? ` (SEO score ${post.seoScore})` : ''}. Approve it to
+            publish it to Auto Pilot&apos;s destinations, now or on a date, or reject it: Auto Pilot will not use this
+            keyword again.
+          </p>
+          <div className="mt-4 flex flex-wrap items-end gap-3">
+            <Form method="post" className="flex flex-wrap items-end gap-3">
+              <div>
+                <label htmlFor="approve-at" className="label">
+                  Publish on (optional)
+                </label>
+                <input id="approve-at" type="date" name="publishAt" min={today} className="input" />
+              </div>
+              <SubmitButton intent="approve" pendingText="Approving…">
+                Approve
+              </SubmitButton>
+            </Form>
+            <Form method="post">
+              <SubmitButton intent="reject" className="btn-secondary text-red-700" pendingText="Rejecting…">
+                Reject
+              </SubmitButton>
+            </Form>
+          </div>
+          {actionData?.errors?.publishAt ? <p className="field-error mt-2">{actionData.errors.publishAt}</p> : null}
+        </section>
+      ) : null}
+
+      {post.scheduledPublishAt ? (
+        <p
+          role="status"
+          className="mb-6 flex flex-wrap items-center gap-3 rounded-xl border border-brand-200 bg-brand-50 p-4 text-sm text-slate-900"
+        >
+          <span data-testid="scheduled-at">Scheduled for {when(post.scheduledPublishAt)}.</span>
+          <Link to="/calendar" className="font-semibold text-brand-700 hover:underline">
+            Move it on the calendar
+          </Link>
+          <Form method="post">
+            <SubmitButton intent="cancel-schedule" className="btn-secondary py-1">
+              Cancel schedule
+            </SubmitButton>
+          </Form>
+        </p>
+      ) : null}
+
+      {post.status !== 'completed' ? (
+        <p className="card text-sm text-slate-700">{PUBLISHING_MESSAGES.notReady}</p>
+      ) : data.destinations.length === 0 && !data.webhook ? (
+        <p className="card text-sm text-slate-700">
+          No destination yet.{' '}
+          <Link to="/settings/publishing" className="font-semibold text-brand-700 hover:underline">
+            Add WordPress, Ghost or Webflow
+          </Link>{' '}
+          or save a webhook on the Auto Pilot page.
+        </p>
+      ) : (
+        <Form method="post" className="card grid gap-4" aria-labelledby="targets-heading">
+          <fieldset>
+            <legend id="targets-heading" className="text-lg font-semibold text-slate-900">
+              Destinations
+            </legend>
+            <ul className="mt-3 grid gap-3">
+              {data.destinations.map((d) => {
+                const pub = byDestination.get(d.id)
+                return (
+                  <li key={d.id} className="flex items-start gap-3">
+                    <input
+                      id={`target-${d.id}`}
+                      type="checkbox"
+                      name="targets"
+                      value={d.id}
+                      disabled={d.paused}
+                      defaultChecked={!pub && !d.paused}
+                      className="mt-1 h-4 w-4"
+                    />
+                    <label htmlFor={`target-${d.id}`} className="min-w-0 text-sm">
+                      <span className="font-semibold text-slate-900">{d.name}</span>{' '}
+                      <span className="text-slate-600">
+                        ({d.kindLabel}
+                        {d.paused ? ', paused' : ''})
+                      </span>
+                      {pub ? (
+                        <span className="block text-slate-700" data-testid={`publication-${d.kind}`}>
+                          {PUBLICATION_STATUS_LABELS[pub.status]}
+                          {pub.remoteUrl && pub.status === 'published' ? (
+                            <>
+                              {' · '}
+                              <a
+                                href={pub.remoteUrl}
+                                className="break-all text-brand-700 hover:underline"
+                                rel="noreferrer"
+                                target="_blank"
+                              >
+                                {pub.remoteUrl}
+                              </a>
+                            </>
+                          ) : null}
+                          {pub.lastError ? <span className="block text-red-700">{pub.lastError}</span> : null}
+                        </span>
+                      ) : null}
+                    </label>
+                  </li>
+                )
+              })}
+              {data.webhook ? (
+                <li className="flex items-start gap-3">
+                  <input id="target-webhook" type="checkbox" name="targets" value="webhook" className="mt-1 h-4 w-4" />
+                  <label htmlFor="target-webhook" className="text-sm">
+                    <span className="font-semibold text-slate-900">Webhook</span>{' '}
+                    <span className="text-slate-600">({data.webhook.host}: a signed post.published event)</span>
+                  </label>
+                </li>
+              ) : null}
+            </ul>
+            {actionData?.errors?.targets ? <p className="field-error mt-2">{actionData.errors.targets}</p> : null}
+          </fieldset>
+          <div>
+            <label htmlFor="publish-at" className="label">
+              Publish on (optional, leave empty for now)
+            </label>
+            <input id="publish-at" type="date" name="publishAt" min={today} className="input max-w-xs" />
+            {actionData?.errors?.publishAt ? <p className="field-error">{actionData.errors.publishAt}</p> : null}
+          </div>
+          <div>
+            <SubmitButton intent="publish" pendingText="Publishing…">
+              Publish
+            </SubmitButton>
+          </div>
+        </Form>
+      )}
+
+      {publications.length > 0 ? (
+        <section className="card mt-6" aria-labelledby="copies-heading">
+          <h2 id="copies-heading" className="text-lg font-semibold text-slate-900">
+            Published copies
+          </h2>
+          <ul className="mt-3 divide-y divide-slate-200" data-testid="publication-list">
+            {publications.map((p) => (
+              <li key={p.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+                <div className="min-w-0 text-sm">
+                  <p className="font-semibold text-slate-900">{p.destinationName}</p>
+                  <p className="text-slate-700" data-testid="publication-status">
+                    {PUBLICATION_STATUS_LABELS[p.status]}
+                    {p.status === 'pending' && p.action === 'unpublish' ? ' (unpublishing)' : ''}
+                    {p.publishedAt ? ` · first published ${when(p.publishedAt)}` : ''}
+                  </p>
+                  {p.lastError ? <p className="text-red-700">{p.lastError}</p> : null}
+                </div>
+                <div className="flex flex-wrap gap-2">
+                  {p.status === 'published' || p.status === 'failed' ? (
+                    <Form method="post">
+                      <input type="hidden" name="target" value={p.destinationId} />
+                      <SubmitButton intent="update" className="btn-secondary py-2" pendingText="Updating…">
+                        Update on {p.kind === 'wordpress' ? 'WordPress' : p.kind === 'ghost' ? 'Ghost' : 'Webflow'}
+                      </SubmitButton>
+                    </Form>
+                  ) : null}
+                  {p.status === 'published' ? (
+                    <Form method="post">
+                      <input type="hidden" name="target" value={p.destinationId} />
+                      <SubmitButton intent="unpublish" className="btn-secondary py-2" pendingText="Unpublishing…">
+                        Unpublish
+                      </SubmitButton>
+                    </Form>
+                  ) : null}
+                  {p.status === 'missing' ? (
+                    <Form method="post">
+                      <input type="hidden" name="target" value={p.destinationId} />
+                      <SubmitButton intent="recreate" className="btn-primary py-2" pendingText="Publishing…">
+                        Publish it again
+                      </SubmitButton>
+                    </Form>
+                  ) : null}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,253 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { json } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
+import { DestinationForm } from '#app/components/publishing/destination-form'
+import { PageHeader } from '#app/components/ui/page-header'
+import { SubmitButton } from '#app/components/ui/submit-button'
+import { Toaster, type Toast } from '#app/components/toaster'
+import { DESTINATION_KINDS, KIND_LABELS, PUBLISHING_MESSAGES, type DestinationKind } from '#app/lib/publishing'
+import {
+  deleteDestination,
+  listDestinations,
+  resumeDestination,
+  saveDestination,
+  testDestination,
+  toView,
+} from '#app/server/publishing/destinations.server'
+import { hit } from '#app/server/rate-limit.server'
+import { requireUser } from '#app/server/session.server'
+import { toast, TOAST_MS } from '#app/server/toast.server'
+
+export const meta: MetaFunction = () => [{ title: 'Publishing | Rankwell' }]
+
+const isKind = (v: string | null): v is DestinationKind => DESTINATION_KINDS.includes(v as DestinationKind)
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const url = new URL(request.url)
+  const editId = url.searchParams.get('edit')
+  const rows = await listDestinations(user.id)
+  const editing = editId && UUID.test(editId) ? rows.find((r) => r.id === editId) : undefined
+  return json(
+    {
+      destinations: rows.map(toView),
+      editing: editing ? toView(editing) : null,
+    },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
+}
+
+type ActionData = {
+  intent: string
+  kind?: DestinationKind
+  id?: string
+  values?: Record<string, string>
+  errors?: Record<string, string>
+  message?: string
+  toast?: Toast
+}
+
+/** What the form sent, minus the secrets (never sent back to the browser). */
+function echo(form: FormData) {
+  const values: Record<string, string> = {}
+  for (const [k, v] of form)
+    if (typeof v === 'string' && !['appPassword', 'adminApiKey', 'apiToken', 'intent'].includes(k)) values[k] = v
+  if (!form.has('autopilot')) values.autopilot = 'off'
+  return values
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const form = await request.formData()
+  const intent = String(form.get('intent') ?? '')
+  const id = String(form.get('id') ?? '')
+  const ok = (message: string) => toast().redirectWithSuccess('/settings/publishing', { message, duration: TOAST_MS })
+  const fail = (message: string, status = 400) =>
+    json<ActionData>({ intent, id, toast: { type: 'error', message, duration: TOAST_MS } }, { status })
+  if (intent !== 'save' && !UUID.test(id)) return fail('Destination not found.', 404)
+
+  switch (intent) {
+    case 'save': {
+      const limit = await hit(`destination-test:${user.id}`, { limit: 20, windowSeconds: 60, failOpen: true })
+      if (!limit.allowed)
+        return fail(`Too many connection tests. Try again in ${limit.retryAfterSeconds} seconds.`, 429)
+      const kind = String(form.get('kind') ?? '')
+      const raw = { ...Object.fromEntries(form), autopilot: form.get('autopilot') === 'on' }
+      const result = await saveDestination(user.id, raw, id && UUID.test(id) ? id : undefined)
+      if (result.ok) return ok(`${PUBLISHING_MESSAGES.saved} ${result.message}`)
+      return json<ActionData>(
+        {
+          intent,
+          kind: isKind(kind) ? kind : undefined,
+          id: id || undefined,
+          values: echo(form),
+          errors: result.fieldErrors,
+          message: result.message,
+        },
+        { status: 400 },
+      )
+    }
+    case 'test': {
+      const limit = await hit(`destination-test:${user.id}`, { limit: 20, windowSeconds: 60, failOpen: true })
+      if (!limit.allowed)
+        return fail(`Too many connection tests. Try again in ${limit.retryAfterSeconds} seconds.`, 429)
+      const result = await testDestination(user.id, id)
+      if (!result) return fail('Destination not found.', 404)
+      return result.ok ? ok(result.message) : fail(result.message)
+    }
+    case 'delete':
+      return (await deleteDestination(user.id, id))
+        ? ok(PUBLISHING_MESSAGES.deleted)
+        : fail('Destination not found.', 404)
+    case 'resume':
+      return (await resumeDestination(user.id, id)) ? ok('Destination resumed.') : fail('Destination not found.', 404)
+    default:
+      return fail('Unknown action.')
+  }
+}
+
+function configValues(config: Record<string, unknown>) {
+  const values: Record<string, string> = {}
+  for (const [k, v] of Object.entries(config)) values[k] = Array.isArray(v) ? v.join(', ') : v == null ? '' : String(v)
+  return values
+}
+
+export default function PublishingSettings() {
+  const data = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>() as ActionData | undefined
+  const [params] = useSearchParams()
+  const addKind = params.get('add')
+  const formKind: DestinationKind | null =
+    actionData?.intent === 'save' && actionData.kind
+      ? actionData.kind
+      : data.editing
+        ? data.editing.kind
+        : isKind(addKind)
+          ? addKind
+          : null
+  const editingId = actionData?.intent === 'save' ? actionData.id : data.editing?.id
+  const values =
+    actionData?.intent === 'save' && actionData.values
+      ? actionData.values
+      : data.editing
+        ? {
+            ...configValues(data.editing.config),
+            name: data.editing.name,
+            autopilot: data.editing.autopilot ? 'on' : 'off',
+          }
+        : {}
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10">
+      <PageHeader
+        title="Publishing"
+        subtitle="Where Rankwell publishes your posts: WordPress, Ghost and Webflow, next to your Auto Pilot webhook."
+      />
+      <Toaster toast={actionData?.toast} />
+      <p className="mb-6 text-sm text-slate-700">
+        <Link to="/autopilot" className="font-semibold text-brand-700 hover:underline">
+          Auto Pilot and review settings
+        </Link>{' '}
+        ·{' '}
+        <Link to="/calendar" className="font-semibold text-brand-700 hover:underline">
+          Publishing calendar
+        </Link>
+      </p>
+
+      {data.destinations
+        .filter((d) => d.paused)
+        .map((d) => (
+          <p
+            key={d.id}
+            role="alert"
+            data-testid="destination-paused"
+            className="mb-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900"
+          >
+            <strong>{d.name}</strong> is paused: {d.pausedReason ?? 'it kept failing'} Fix it, then resume it.
+          </p>
+        ))}
+
+      <section className="card mb-6" aria-labelledby="destinations-heading">
+        <h2 id="destinations-heading" className="text-lg font-semibold text-slate-900">
+          Destinations
+        </h2>
+        {data.destinations.length === 0 ? (
+          <p className="mt-3 text-sm text-slate-600">
+            No destination yet. Add your blog below: Rankwell publishes each post there, updates it when you edit it,
+            and can take it down again.
+          </p>
+        ) : (
+          <ul className="mt-4 divide-y divide-slate-200" data-testid="destination-list">
+            {data.destinations.map((d) => (
+              <li key={d.id} className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
+                <div className="min-w-0">
+                  <p className="break-words font-semibold text-slate-900">{d.name}</p>
+                  <p className="text-sm text-slate-600">
+                    {d.kindLabel} · {d.host}
+                    {d.autopilot ? ' · Auto Pilot' : ''}
+                    {d.paused ? ' · Paused' : ''}
+                  </p>
+                  {d.lastCheckError ? (
+                    <p className="mt-1 text-sm text-red-700" data-testid="destination-check-error">
+                      {d.lastCheckError}
+                    </p>
+                  ) : null}
+                </div>
+                <div className="flex flex-wrap gap-2">
+                  <Form method="post">
+                    <input type="hidden" name="id" value={d.id} />
+                    <SubmitButton intent="test" className="btn-secondary py-2" pendingText="Testing…">
+                      Test connection
+                    </SubmitButton>
+                  </Form>
+                  {d.paused ? (
+                    <Form method="post">
+                      <input type="hidden" name="id" value={d.id} />
+                      <SubmitButton intent="resume" className="btn-secondary py-2">
+                        Resume
+                      </SubmitButton>
+                    </Form>
+                  ) : null}
+                  <Link to={`?edit=${d.id}`} className="btn-secondary py-2">
+                    Edit
+                  </Link>
+                  <Form
+                    method="post"
+                    onSubmit={(event) => {
+                      if (!confirm(`Remove ${d.name}? Posts already published there stay on the site.`))
+                        event.preventDefault()
+                    }}
+                  >
+                    <input type="hidden" name="id" value={d.id} />
+                    <SubmitButton intent="delete" className="btn-secondary py-2 text-red-700">
+                      Remove
+                    </SubmitButton>
+                  </Form>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="mt-4 flex flex-wrap gap-2" aria-label="Add a destination">
+          {DESTINATION_KINDS.map((kind) => (
+            <Link key={kind} to={`?add=${kind}`} className="btn-secondary py-2">
+              Add {KIND_LABELS[kind]}
+            </Link>
+          ))}
+        </div>
+      </section>
+
+      {formKind ? (
+        <DestinationForm
+          key={`${formKind}-${editingId ?? 'new'}`}
+          kind={formKind}
+          id={editingId}
+          values={values}
+          errors={actionData?.errors ?? {}}
+          message={actionData?.intent === 'save' ? actionData.message : null}
+        />
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,128 @@
+import crypto from 'node:crypto'
+import { createHttp, parseJson, PublishError, safeHost, statusFailure } from './http.server'
+import type { ClientOptions, DestinationClient, RemoteArticle } from './types'
+
+/**
+ * Ghost through its Admin API. The Admin API key (`id:secret`, from Ghost Admin → Integrations) signs a
+ * short-lived JWT as Ghost documents it: HS256 with the hex-decoded secret, `kid` = the key id, audience
+ * `/admin/`, five minutes of validity. Posts are sent as HTML (`?source=html`).
+ */
+export type GhostConfig = {
+  adminUrl: string
+  postStatus: 'publish' | 'draft'
+  unpublishMode: 'draft' | 'delete'
+  tags: string[]
+}
+
+const AUTH_MESSAGE = 'Ghost refused the Admin API key.'
+const ACCEPT_VERSION = 'v5.0'
+
+export function ghostToken(adminApiKey: string, now = Date.now()) {
+  const [id, secret] = adminApiKey.split(':')
+  if (!id || !secret) throw new PublishError('The Admin API key is not in the id:secret form.', 'auth', false)
+  const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
+  const iat = Math.floor(now / 1000)
+  const unsigned = `${b64({ alg: 'HS256', kid: id, typ: 'JWT' })}.${b64({ iat, exp: iat + 300, aud: '/admin/' })}`
+  const signature = crypto.createHmac('sha256', Buffer.from(secret, 'hex')).update(unsigned).digest('base64url')
+  return `${unsigned}.${signature}`
+}
+
+type GhostPost = { id: string; url?: string; slug?: string; status?: string; updated_at?: string }
+
+export function ghostClient(config: GhostConfig, adminApiKey: string, opts: ClientOptions = {}): DestinationClient {
+  const http = createHttp({ stats: opts.stats })
+  const base = `${config.adminUrl}/ghost/api/admin/`
+  const host = safeHost(config.adminUrl)
+
+  async function call(method: string, path: string, json?: unknown) {
+    return http(`${base}${path}`, {
+      method,
+      headers: { Authorization: `Ghost ${ghostToken(adminApiKey)}`, 'Accept-Version': ACCEPT_VERSION },
+      json,
+    })
+  }
+
+  function posts(res: Awaited<ReturnType<typeof call>>): GhostPost[] {
+    const body = parseJson(res) as { posts?: GhostPost[] } | undefined
+    if (!Array.isArray(body?.posts))
+      throw new PublishError(`${host} answered with something that is not Ghost's Admin API.`, 'not_platform', false)
+    return body.posts
+  }
+
+  async function read(remoteId: string): Promise<GhostPost> {
+    const res = await call('GET', `posts/${encodeURIComponent(remoteId)}/`)
+    if (res.status === 404) throw new PublishError('The post was deleted on Ghost.', 'missing', false)
+    if (res.status !== 200) throw statusFailure(res, config.adminUrl, 'Ghost', AUTH_MESSAGE)
+    return posts(res)[0]!
+  }
+
+  async function findBySlug(slug: string): Promise<GhostPost | null> {
+    const res = await call('GET', `posts/slug/${encodeURIComponent(slug)}/`)
+    if (res.status === 404) return null
+    if (res.status !== 200) throw statusFailure(res, config.adminUrl, 'Ghost', AUTH_MESSAGE)
+    return posts(res)[0] ?? null
+  }
+
+  const status = (s: 'publish' | 'draft') => (s === 'publish' ? 'published' : 'draft')
+
+  return {
+    async test() {
+      const site = await http(`${base}site/`, { headers: { 'Accept-Version': ACCEPT_VERSION } })
+      const info = parseJson(site) as { site?: { title?: string; version?: string } } | undefined
+      if (site.status >= 300 && site.status < 400) throw statusFailure(site, config.adminUrl, 'Ghost', AUTH_MESSAGE)
+      if (site.status >= 500) throw statusFailure(site, config.adminUrl, 'Ghost', AUTH_MESSAGE)
+      if (site.status !== 200 || !info?.site)
+        throw new PublishError(
+          `${host} does not look like a Ghost site: it has no Ghost Admin API.`,
+          'not_platform',
+          false,
+        )
+      const check = await call('GET', 'posts/?limit=1&fields=id')
+      if (check.status !== 200) throw statusFailure(check, config.adminUrl, 'Ghost', AUTH_MESSAGE)
+      posts(check)
+      return {
+        message: `Connected to ${info.site.title ?? host} (Ghost ${info.site.version ?? ''}).`.replace(' )', ')'),
+      }
+    },
+
+    async publish(article: RemoteArticle, remoteId: string | null) {
+      const fields = {
+        title: article.title,
+        slug: article.slug,
+        html: article.html,
+        custom_excerpt: article.excerpt.slice(0, 300),
+        meta_description: article.excerpt.slice(0, 500),
+        status: status(config.postStatus),
+        ...(config.tags.length ? { tags: config.tags.map((name) => ({ name })) } : {}),
+      }
+      const current = remoteId ? await read(remoteId) : await findBySlug(article.slug)
+      const res = current
+        ? await call('PUT', `posts/${encodeURIComponent(current.id)}/?source=html`, {
+            posts: [{ ...fields, updated_at: current.updated_at }],
+          })
+        : await call('POST', 'posts/?source=html', { posts: [fields] })
+      if (res.status !== 200 && res.status !== 201) throw statusFailure(res, config.adminUrl, 'Ghost', AUTH_MESSAGE)
+      const post = posts(res)[0]!
+      return { remoteId: post.id, remoteUrl: post.url ?? null }
+    },
+
+    async unpublish(remoteId: string) {
+      if (config.unpublishMode === 'delete') {
+        const res = await call('DELETE', `posts/${encodeURIComponent(remoteId)}/`)
+        if (res.status === 204 || res.status === 200 || res.status === 404) return
+        throw statusFailure(res, config.adminUrl, 'Ghost', AUTH_MESSAGE)
+      }
+      let current: GhostPost
+      try {
+        current = await read(remoteId)
+      } catch (error) {
+        if (error instanceof PublishError && error.kind === 'missing') return
+        throw error
+      }
+      const res = await call('PUT', `posts/${encodeURIComponent(remoteId)}/`, {
+        posts: [{ status: 'draft', updated_at: current.updated_at }],
+      })
+      if (res.status !== 200) throw statusFailure(res, config.adminUrl, 'Ghost', AUTH_MESSAGE)
+    },
+  }
+}

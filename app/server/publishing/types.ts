@@ -1,0 +1,28 @@
+import type { HttpStats } from './http.server'
+
+/** What every destination receives: the post as its readers will see it. */
+export type RemoteArticle = {
+  title: string
+  slug: string
+  /** Sanitized HTML of the body (with the JSON-LD script when the post has one). */
+  html: string
+  /** The meta description, used as the excerpt / summary. */
+  excerpt: string
+}
+
+export type RemoteResult = { remoteId: string; remoteUrl: string | null }
+
+/**
+ * A destination's remote API. `publish` creates the post or, when `remoteId` is known, updates it; without an id
+ * it first looks the post up by its slug, so a retry after a crash adopts the copy it made instead of making a
+ * second one. A remote copy deleted by hand throws PublishError('missing').
+ */
+export interface DestinationClient {
+  /** A harmless authenticated read; resolves to a sentence saying what it connected to. */
+  test(): Promise<{ message: string; config?: Record<string, unknown> }>
+  publish(article: RemoteArticle, remoteId: string | null): Promise<RemoteResult>
+  /** Reverts the remote copy to a draft or deletes it (per destination); a copy that is gone already is fine. */
+  unpublish(remoteId: string): Promise<void>
+}
+
+export type ClientOptions = { stats?: HttpStats }

@@ -1,0 +1,186 @@
+import { createHttp, header, parseJson, PublishError, safeHost, statusFailure, type Http } from './http.server'
+import type { ClientOptions, DestinationClient, RemoteArticle } from './types'
+
+/**
+ * WordPress through its REST API (self-hosted and WordPress.com-style sites): Basic authentication with a user name
+ * and an Application Password. The API root is discovered the way WordPress advertises it (the `Link:
+ * <…>; rel="https://api.w.org/"` header of every page), so sites with plain permalinks (`?rest_route=`) work too.
+ */
+export type WordPressConfig = {
+  siteUrl: string
+  username: string
+  postStatus: 'publish' | 'draft'
+  unpublishMode: 'draft' | 'delete'
+  categories: string[]
+  tags: string[]
+}
+
+const AUTH_MESSAGE = 'WordPress refused the user name or Application Password.'
+
+type WpPost = { id: number; link?: string; status?: string; slug?: string }
+
+export function wordpressClient(
+  config: WordPressConfig,
+  appPassword: string,
+  opts: ClientOptions = {},
+): DestinationClient {
+  const http = createHttp({ stats: opts.stats })
+  const auth = `Basic ${Buffer.from(`${config.username}:${appPassword}`).toString('base64')}`
+  const host = safeHost(config.siteUrl)
+  let root: string | undefined
+
+  /** The REST root, e.g. https://blog.example.com/wp-json/ or https://blog.example.com/?rest_route=/ */
+  async function apiRoot(): Promise<string> {
+    if (root) return root
+    const home = await http(`${config.siteUrl}/`, { method: 'HEAD' })
+    const link = header(home, 'link')
+    const advertised = link?.match(/<([^>]+)>\s*;\s*rel="https:\/\/api\.w\.org\/"/)?.[1]
+    if (advertised) {
+      root = new URL(advertised, `${config.siteUrl}/`).toString()
+      if (safeHost(root) !== host)
+        throw new PublishError(
+          `${host} says its API is on another host (${safeHost(root)}). Enter that address instead.`,
+          'redirect',
+          false,
+        )
+      return root
+    }
+    if (home.status >= 300 && home.status < 400) throw statusFailure(home, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+    const probe = await http(`${config.siteUrl}/wp-json/`)
+    const body = parseJson(probe) as { namespaces?: unknown } | undefined
+    if (probe.status === 200 && Array.isArray(body?.namespaces)) return (root = `${config.siteUrl}/wp-json/`)
+    if (home.status >= 500 || probe.status >= 500) throw statusFailure(probe, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+    throw new PublishError(
+      `${host} does not look like a WordPress site: it has no WordPress REST API.`,
+      'not_platform',
+      false,
+    )
+  }
+
+  async function endpoint(path: string, params: Record<string, string | number> = {}) {
+    const base = await apiRoot()
+    const url = new URL(base)
+    const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))
+    if (url.searchParams.has('rest_route')) {
+      url.searchParams.set('rest_route', `/${path}`)
+      for (const [k, v] of query) url.searchParams.set(k, v)
+      return url.toString()
+    }
+    return `${base.replace(/\/?$/, '/')}${path}${query.size ? `?${query}` : ''}`
+  }
+
+  async function call(method: string, path: string, params: Record<string, string | number> = {}, json?: unknown) {
+    const url = await endpoint(path, params)
+    return http(url, { method, headers: { Authorization: auth, Accept: 'application/json' }, json })
+  }
+
+  function expectJson<T>(res: Awaited<ReturnType<Http>>): T {
+    const body = parseJson(res)
+    if (body === undefined)
+      throw new PublishError(`${host} answered with something that is not WordPress's JSON.`, 'not_platform', false)
+    return body as T
+  }
+
+  /** Term ids for names, creating the missing terms. */
+  async function termIds(taxonomy: 'categories' | 'tags', names: string[]): Promise<number[]> {
+    const ids: number[] = []
+    for (const name of names) {
+      const found = await call('GET', `wp/v2/${taxonomy}`, { search: name, per_page: 100, context: 'edit' })
+      if (found.status !== 200) throw statusFailure(found, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+      const list = expectJson<Array<{ id: number; name: string }>>(found)
+      const match = list.find((t) => decodeEntities(t.name).toLowerCase() === name.toLowerCase())
+      if (match) {
+        ids.push(match.id)
+        continue
+      }
+      const created = await call('POST', `wp/v2/${taxonomy}`, {}, { name })
+      const body = parseJson(created) as { id?: number; code?: string; data?: { term_id?: number } } | undefined
+      if (created.status === 201 && body?.id) ids.push(body.id)
+      else if (body?.code === 'term_exists' && body.data?.term_id) ids.push(body.data.term_id)
+      else throw statusFailure(created, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+    }
+    return ids
+  }
+
+  async function findBySlug(slug: string): Promise<WpPost | null> {
+    const res = await call('GET', 'wp/v2/posts', { slug, status: 'any', context: 'edit' })
+    if (res.status !== 200) throw statusFailure(res, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+    const list = expectJson<WpPost[]>(res)
+    return Array.isArray(list) && list[0] ? list[0] : null
+  }
+
+  async function existing(remoteId: string): Promise<WpPost> {
+    const res = await call('GET', `wp/v2/posts/${encodeURIComponent(remoteId)}`, { context: 'edit' })
+    const body = parseJson(res) as WpPost | undefined
+    if (res.status === 404 || res.status === 410 || (res.status === 200 && body?.status === 'trash'))
+      throw new PublishError('The post was deleted on WordPress.', 'missing', false)
+    if (res.status !== 200) throw statusFailure(res, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+    return body!
+  }
+
+  return {
+    async test() {
+      const base = await apiRoot()
+      const index = await http(base, { headers: { Accept: 'application/json' } })
+      const info = parseJson(index) as { name?: string; authentication?: unknown } | undefined
+      if (Array.isArray(info?.authentication) && info.authentication.length === 0)
+        throw new PublishError(
+          `${host} does not accept Application Passwords: WordPress offers them only over https (or on a local site).`,
+          'auth',
+          false,
+        )
+      const me = await call('GET', 'wp/v2/users/me', { context: 'edit' })
+      if (me.status !== 200) throw statusFailure(me, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+      const user = expectJson<{ name?: string; capabilities?: Record<string, boolean> }>(me)
+      if (user.capabilities && !user.capabilities.publish_posts)
+        throw new PublishError(
+          `The WordPress user ${config.username} may not publish posts (it needs the Author role or higher).`,
+          'permission',
+          false,
+        )
+      const site = info?.name ? decodeEntities(info.name) : host
+      return { message: `Connected to ${site} as ${user.name ?? config.username}.` }
+    },
+
+    async publish(article: RemoteArticle, remoteId: string | null) {
+      const [categories, tags] = [await termIds('categories', config.categories), await termIds('tags', config.tags)]
+      const body = {
+        title: article.title,
+        slug: article.slug,
+        content: article.html,
+        excerpt: article.excerpt,
+        status: config.postStatus,
+        ...(categories.length ? { categories } : {}),
+        ...(tags.length ? { tags } : {}),
+      }
+      let id = remoteId
+      if (id) await existing(id)
+      else id = (await findBySlug(article.slug))?.id.toString() ?? null
+      const res = id
+        ? await call('POST', `wp/v2/posts/${encodeURIComponent(id)}`, {}, body)
+        : await call('POST', 'wp/v2/posts', {}, body)
+      if (res.status !== 200 && res.status !== 201) throw statusFailure(res, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+      const post = expectJson<WpPost>(res)
+      return { remoteId: String(post.id), remoteUrl: post.link ?? null }
+    },
+
+    async unpublish(remoteId: string) {
+      const path = `wp/v2/posts/${encodeURIComponent(remoteId)}`
+      const res =
+        config.unpublishMode === 'delete'
+          ? await call('DELETE', path, { force: 'true' })
+          : await call('POST', path, {}, { status: 'draft' })
+      if (res.status === 404 || res.status === 410) return
+      if (res.status !== 200) throw statusFailure(res, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+    },
+  }
+}
+
+function decodeEntities(s: string) {
+  return s
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+}

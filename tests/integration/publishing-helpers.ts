@@ -1,0 +1,103 @@
+/**
+ * Helpers for the publishing tests: finished posts written straight into the database (the content engine is
+ * tested elsewhere), destinations created through the API, and the Ghost/Webflow fakes' control endpoints.
+ */
+import crypto from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import { db, schema } from '#app/server/db.server'
+import { api, waitFor, type TestUser } from '#tests/setup/app'
+
+export async function makePost(
+  user: TestUser,
+  overrides: Partial<typeof schema.blogPosts.$inferInsert> = {},
+): Promise<typeof schema.blogPosts.$inferSelect> {
+  const tag = crypto.randomBytes(4).toString('hex')
+  const [post] = await db
+    .insert(schema.blogPosts)
+    .values({
+      userId: user.id,
+      requestKey: `publish-test-${tag}`,
+      keyword: `publishing test ${tag}`,
+      status: 'completed',
+      title: `How to publish everywhere ${tag}`,
+      slug: `how-to-publish-everywhere-${tag}`,
+      metaDescription:
+        'A guide to publishing a post on every platform where a founder blog lives, with care and review.',
+      contentMarkdown: `## Why it matters ${tag}\n\nPublishing is the last step.`,
+      contentHtml: `<h2>Why it matters ${tag}</h2><p>Publishing is the last step.</p>`,
+      seoScore: 90,
+      claims: [],
+      completedAt: new Date(),
+      ...overrides,
+    })
+    .returning()
+  return post!
+}
+
+export async function ghostKey() {
+  const res = await fetch(`${process.env.FAKE_GHOST_URL}/__control/key`)
+  return ((await res.json()) as { adminApiKey: string }).adminApiKey
+}
+
+export async function ghostPosts() {
+  const res = await fetch(`${process.env.FAKE_GHOST_URL}/__control/posts`)
+  return ((await res.json()) as { posts: Array<Record<string, unknown> & { id: string; slug: string }> }).posts
+}
+
+export async function webflowConfig() {
+  const res = await fetch(`${process.env.FAKE_WEBFLOW_URL}/__control/config`)
+  return (await res.json()) as { token: string; siteId: string; collectionId: string }
+}
+
+export async function webflowItems() {
+  const res = await fetch(`${process.env.FAKE_WEBFLOW_URL}/__control/items`)
+  return ((await res.json()) as { items: Array<{ id: string; live: boolean; fieldData: Record<string, unknown> }> })
+    .items
+}
+
+export async function addGhost(user: TestUser, extra: Record<string, unknown> = {}) {
+  const res = await api('/api/destinations', {
+    method: 'POST',
+    as: user,
+    json: { kind: 'ghost', adminUrl: process.env.FAKE_GHOST_URL, adminApiKey: await ghostKey(), ...extra },
+  })
+  if (res.status !== 201) throw new Error(`could not add Ghost: ${res.status} ${res.text}`)
+  return (res.body.destination as { id: string }).id
+}
+
+export async function addWebflow(user: TestUser, extra: Record<string, unknown> = {}) {
+  const cfg = await webflowConfig()
+  const res = await api('/api/destinations', {
+    method: 'POST',
+    as: user,
+    json: {
+      kind: 'webflow',
+      apiToken: cfg.token,
+      siteId: cfg.siteId,
+      collectionId: cfg.collectionId,
+      titleField: 'name',
+      slugField: 'slug',
+      bodyField: 'post-body',
+      summaryField: 'post-summary',
+      ...extra,
+    },
+  })
+  if (res.status !== 201) throw new Error(`could not add Webflow: ${res.status} ${res.text}`)
+  return (res.body.destination as { id: string }).id
+}
+
+export async function publicationOf(postId: string, destinationId: string) {
+  const rows = await db.select().from(schema.publications).where(eq(schema.publications.postId, postId))
+  return rows.find((r) => r.destinationId === destinationId) ?? null
+}
+
+/** Waits until the publication settles in one of `statuses`. */
+export async function waitForPublication(postId: string, destinationId: string, statuses: string[], timeout = 30_000) {
+  return waitFor(
+    async () => {
+      const row = await publicationOf(postId, destinationId)
+      return row && statuses.includes(row.status) ? row : null
+    },
+    { timeout, interval: 150 },
+  )
+}

@@ -1,0 +1,151 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { db, schema } from '#app/server/db.server'
+import { api, createTestUser, type TestUser } from '#tests/setup/app'
+import { startWordPress, wordpressUnavailable, type WordPressSite } from '#tests/setup/wordpress'
+import { makePost, publicationOf, waitForPublication } from './publishing-helpers'
+
+/**
+ * Publishing to a real WordPress (Debian's package, run on loopback by tests/setup/wordpress.ts), read back through
+ * WordPress's own REST API. `npm test` installs the packages on Debian as root; `npm test -- --skip-wordpress`
+ * (or a machine where they cannot be installed) leaves this suite out and says so.
+ */
+const unavailable = process.env.RANKWELL_SKIP_WORDPRESS ? 'skipped with --skip-wordpress' : wordpressUnavailable()
+if (unavailable) console.warn(`[publishing-wordpress] real WordPress tests not run: ${unavailable}`)
+
+describe.runIf(!unavailable)('publishing to a real WordPress', () => {
+  let wp: WordPressSite
+  let user: TestUser
+  let destination: string
+
+  beforeAll(async () => {
+    wp = await startWordPress()
+    user = await createTestUser()
+  }, 180_000)
+  afterAll(async () => wp?.stop())
+
+  const adminAuth = () => `Basic ${Buffer.from(`admin:${wp.admin.appPassword}`).toString('base64')}`
+  /** What the public (no credentials) sees of a post. */
+  const publicRead = (id: string) => fetch(`${wp.url}/wp-json/wp/v2/posts/${id}`)
+  const adminRead = async (id: string) =>
+    (await (
+      await fetch(`${wp.url}/wp-json/wp/v2/posts/${id}?context=edit`, { headers: { Authorization: adminAuth() } })
+    ).json()) as {
+      status: string
+      slug: string
+      title: { raw: string }
+      content: { raw: string }
+      excerpt: { raw: string }
+      categories: number[]
+      tags: number[]
+    }
+
+  async function save(json: Record<string, unknown>) {
+    return api('/api/destinations', {
+      method: 'POST',
+      as: user,
+      json: { kind: 'wordpress', siteUrl: wp.url, username: 'admin', appPassword: wp.admin.appPassword, ...json },
+    })
+  }
+
+  it('tests the connection and explains what is wrong', async () => {
+    const wrong = await save({ appPassword: 'abcd efgh ijkl mnop qrst uvwx' })
+    expect(wrong.status).toBe(400)
+    expect(wrong.body.message).toBe('WordPress refused the user name or Application Password.')
+    const reader = await save({ username: 'reader', appPassword: wp.subscriber.appPassword })
+    expect(reader.body.message).toBe(
+      'The WordPress user reader may not publish posts (it needs the Author role or higher).',
+    )
+    const notWordPress = await save({ siteUrl: process.env.FAKE_WEBFLOW_URL })
+    expect(notWordPress.body.message).toMatch(/does not look like a WordPress site/)
+    const down = await save({ siteUrl: 'http://127.0.0.1:9' })
+    expect(down.body.message).toMatch(/refused the connection/)
+    expect(await db.select().from(schema.destinations).where(eq(schema.destinations.userId, user.id))).toHaveLength(0)
+
+    const ok = await save({ categories: 'Growth, SEO', tags: 'founders', name: 'Company blog' })
+    expect(ok.status).toBe(201)
+    expect(ok.body.message).toMatch(/Connected to Rankwell Test Blog as admin/)
+    destination = (ok.body.destination as { id: string }).id
+  })
+
+  it('publishes with categories and tags, updates the same post, reverts it to draft, and re-creates it after a deletion only when confirmed', async () => {
+    const post = await makePost(user)
+    const res = await api(`/api/blogpost/${post.id}/publish`, {
+      method: 'POST',
+      as: user,
+      json: { action: 'publish', targets: [destination] },
+    })
+    expect(res.status).toBe(202)
+    const row = await waitForPublication(post.id, destination, ['published', 'failed'], 45_000)
+    expect(row.lastError).toBeNull()
+    expect(row.status).toBe('published')
+    const remote = await adminRead(row.remoteId!)
+    expect(remote).toMatchObject({ status: 'publish', slug: post.slug })
+    expect(remote.title.raw).toBe(post.title)
+    expect(remote.content.raw).toContain('Publishing is the last step.')
+    expect(remote.excerpt.raw).toBe(post.metaDescription)
+    expect(remote.categories).toHaveLength(2)
+    expect(remote.tags).toHaveLength(1)
+    expect((await publicRead(row.remoteId!)).status).toBe(200)
+    expect(row.remoteUrl).toBe(`${wp.url}/${post.slug}/`)
+
+    // Update on WordPress: the same post changes.
+    await db
+      .update(schema.blogPosts)
+      .set({ contentHtml: '<p>Edited after review.</p>' })
+      .where(eq(schema.blogPosts.id, post.id))
+    await api(`/api/blogpost/${post.id}/publish`, {
+      method: 'POST',
+      as: user,
+      json: { action: 'publish', targets: [destination] },
+    })
+    await waitForPublication(post.id, destination, ['published'])
+    const after = await (async () => {
+      for (let i = 0; i < 100; i++) {
+        const r = await adminRead(row.remoteId!)
+        if (r.content.raw.includes('Edited')) return r
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+      return adminRead(row.remoteId!)
+    })()
+    expect(after.content.raw).toContain('Edited after review.')
+    const all = (await (
+      await fetch(`${wp.url}/wp-json/wp/v2/posts?search=${encodeURIComponent(post.title)}&status=any&context=edit`, {
+        headers: { Authorization: adminAuth() },
+      })
+    ).json()) as unknown[]
+    expect(all).toHaveLength(1)
+
+    // Unpublish: back to a draft, invisible to the public.
+    await api(`/api/blogpost/${post.id}/publish`, {
+      method: 'POST',
+      as: user,
+      json: { action: 'unpublish', target: destination },
+    })
+    await waitForPublication(post.id, destination, ['unpublished'])
+    expect((await adminRead(row.remoteId!)).status).toBe('draft')
+    expect((await publicRead(row.remoteId!)).status).toBeGreaterThanOrEqual(400)
+
+    // Deleted by hand on WordPress: the next update says so; only a confirmed request re-creates it.
+    await fetch(`${wp.url}/wp-json/wp/v2/posts/${row.remoteId}?force=true`, {
+      method: 'DELETE',
+      headers: { Authorization: adminAuth() },
+    })
+    await api(`/api/blogpost/${post.id}/publish`, {
+      method: 'POST',
+      as: user,
+      json: { action: 'publish', targets: [destination] },
+    })
+    const missing = await waitForPublication(post.id, destination, ['missing', 'failed'])
+    expect(missing.status).toBe('missing')
+    await api(`/api/blogpost/${post.id}/publish`, {
+      method: 'POST',
+      as: user,
+      json: { action: 'publish', targets: [destination], confirmRecreate: true },
+    })
+    const recreated = await waitForPublication(post.id, destination, ['published'])
+    expect(recreated.remoteId).not.toBe(row.remoteId)
+    expect((await adminRead(recreated.remoteId!)).status).toBe('publish')
+    expect((await publicationOf(post.id, destination))!.lastError).toBeNull()
+  })
+})
