@@ -122,10 +122,11 @@ const nameList = (label: string) =>
 
 const postStatus = z.enum(['publish', 'draft'], { errorMap: () => ({ message: 'Choose publish or draft.' }) })
 const unpublishMode = z.enum(['draft', 'delete'], { errorMap: () => ({ message: 'Choose draft or delete.' }) })
+/** Whether Auto Pilot publishes to a destination: yes unless said otherwise (forms send `false` when unticked). */
 const autopilotFlag = z
   .union([z.boolean(), z.string()])
   .optional()
-  .transform((v) => v === true || v === 'on' || v === 'true')
+  .transform((v) => v === undefined || v === true || v === 'on' || v === 'true')
 
 const name = optionalText('Name', 80)
 

@@ -361,9 +361,10 @@ async function destinationFailed(d: Destination, error: PublishError) {
 
 /** Publishes posts whose scheduled time has come. Each post is claimed by exactly one worker. */
 export async function publishDueScheduled(now = new Date()) {
+  // Claim by clearing the time (RETURNING gives the targets, still stored); requestPublish clears the rest.
   const due = await db
     .update(schema.blogPosts)
-    .set({ scheduledPublishAt: null, scheduledTargets: null })
+    .set({ scheduledPublishAt: null })
     .where(
       and(
         lte(schema.blogPosts.scheduledPublishAt, now),
@@ -382,7 +383,9 @@ export async function publishDueScheduled(now = new Date()) {
     const targets = Array.isArray(row.targets) ? (row.targets as string[]) : []
     try {
       const result = await requestPublish(row.userId, row.id, targets)
+      await db.update(schema.blogPosts).set({ scheduledTargets: null }).where(eq(schema.blogPosts.id, row.id))
       if (result.ok) published++
+      else console.error('[publishing] a scheduled post could not be published', row.id, result.message)
     } catch (error) {
       // Put the schedule back so that the next sweep tries again.
       await db
