@@ -15,6 +15,7 @@ async function main() {
   const { appUrl, fakes } = services
   const env = appEnv(services, {
     SESSION_SECRET: 'bench-secret',
+    ENCRYPTION_KEY: 'bench-encryption-key',
     QUEUE_PREFIX: 'rankwell-bench',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   })
