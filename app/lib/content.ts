@@ -218,6 +218,17 @@ function escapeText(text: string) {
   return text.replace(/\s+/g, ' ').replace(/[[\]]/g, '').trim()
 }
 
+/**
+ * Raw HTML in a model's Markdown is data, never markup: script and style elements go with their content, every
+ * other tag is dropped (its text stays). The article is Markdown only; HTML is made from it and sanitized.
+ */
+export function stripRawHtml(markdown: string): string {
+  return markdown
+    .replace(/<(script|style|iframe|object|embed|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<(script|style|iframe|object|embed|noscript|template)\b[^>]*\/?>/gi, '')
+    .replace(/<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>/gi, '')
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // FAQ and JSON-LD
 // ---------------------------------------------------------------------------------------------------------------
@@ -254,6 +265,8 @@ export function faqFromMarkdown(markdown: string): Array<{ question: string; ans
 }
 
 export type JsonLdInput = {
+  /** The FAQ as the brief planned it; without it the FAQ is read from the Markdown's headings. */
+  faq?: Array<{ question: string; answer: string }>
   title: string
   description: string
   markdown: string
@@ -287,7 +300,7 @@ export function buildJsonLd(input: JsonLdInput): Array<Record<string, unknown>> 
     publisher: org,
     ...(input.url ? { mainEntityOfPage: { '@type': 'WebPage', '@id': input.url }, url: input.url } : {}),
   }
-  const faq = faqFromMarkdown(input.markdown)
+  const faq = input.faq?.length ? input.faq : faqFromMarkdown(input.markdown)
   const out = [article]
   if (faq.length)
     out.push({

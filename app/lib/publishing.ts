@@ -14,13 +14,14 @@ export const KIND_LABELS: Record<DestinationKind, string> = {
   webflow: 'Webflow',
 }
 
-export const REVIEW_MODES = ['quality', 'review', 'auto_approve'] as const
+export const REVIEW_MODES = ['quality', 'review', 'auto_approve', 'always'] as const
 export type ReviewMode = (typeof REVIEW_MODES)[number]
 
 export const REVIEW_MODE_LABELS: Record<ReviewMode, string> = {
   quality: 'Publish automatically when the SEO score is at least N and no claim is unsourced',
   review: 'Review every post before it is published',
   auto_approve: 'Approve automatically after H hours unless I reject',
+  always: 'Publish every post automatically, without review',
 }
 
 export const PUBLICATION_STATUS_LABELS = {

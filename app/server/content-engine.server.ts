@@ -2,6 +2,7 @@ import { and, desc, eq, isNotNull, ne } from 'drizzle-orm'
 import {
   applyCitations,
   buildJsonLd,
+  stripRawHtml,
   extractClaims,
   filterLinks,
   finishArticle,
@@ -185,7 +186,7 @@ export function finishPost(input: {
     }
   }
   // Links of the model (and of an editor) that point elsewhere are removed; each target is linked once.
-  let body = dedupeLinks(filterLinks(stripFinish(input.markdown), allowed))
+  let body = dedupeLinks(filterLinks(stripRawHtml(stripFinish(input.markdown)), allowed))
   const factSources = input.brief ? briefClaims(input.brief, sources).map((c) => c.sourceUrl!) : []
   const cited = applyCitations(body, sources, factSources)
   body = cited.markdown
@@ -216,6 +217,7 @@ export function finishPost(input: {
     claims,
   })
   const jsonLd = buildJsonLd({
+    faq: input.brief?.faq?.map((f) => ({ question: f.question, answer: f.answer })),
     title: input.title,
     description: input.metaDescription,
     markdown,

@@ -13,8 +13,13 @@ let receiver: Receiver
 const users: TestUser[] = []
 const extra: Array<{ stop: () => Promise<void> }> = []
 
+/** These tests are about publishing by itself: the user publishes every draft without review (issue 15's 'always'). */
 async function newUser() {
   const user = await createTestUser()
+  await db
+    .update(schema.autopilotSettings)
+    .set({ reviewMode: 'always' })
+    .where(eq(schema.autopilotSettings.userId, user.id))
   users.push(user)
   return user
 }

@@ -5,7 +5,7 @@ import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { db, schema } from '#app/server/db.server'
 import { consumeQuota, quotaRefusal } from '#app/server/quota.server'
 import { smtpMessages, stripeControl } from '#tests/fakes/client'
-import { api, createTestUser, type TestUser } from '#tests/setup/app'
+import { api, uniqueIp, createTestUser, type TestUser } from '#tests/setup/app'
 import { startWeb } from '#tests/setup/processes'
 
 /**
@@ -197,7 +197,11 @@ describe('billing trust', () => {
     await new Promise((r) => setTimeout(r, 500))
     for (const other of others) {
       const started = Date.now()
-      const res = await api('/api/login', { method: 'POST', json: { email: other.email, password: other.password } })
+      const res = await api('/api/login', {
+        method: 'POST',
+        json: { email: other.email, password: other.password },
+        headers: { 'X-Forwarded-For': uniqueIp() },
+      })
       expect(res.status).toBe(200)
       expect(Date.now() - started).toBeLessThan(2000)
       const health = await api('/healthz')

@@ -426,7 +426,8 @@ describe('posts: failures, retries and a killed worker', () => {
     expect(calls.filter(isSection)).toHaveLength(sections + 1)
     const job = await postQueue().getJob(jobId('post', postId))
     expect(job!.attemptsMade).toBe(2) // one failed attempt, then the finishing one
-    expect(post.timings).toMatchObject({ reusedSteps: sections })
+    // Reused on the retry: the research context, the brief and every section saved before the failure.
+    expect(post.timings).toMatchObject({ reusedSteps: sections + 1 })
   })
 
   it('a model error ends in a readable failure, the quota unit is given back once, and Try again writes the post', async () => {
@@ -575,6 +576,7 @@ describe('posts: failures, retries and a killed worker', () => {
     const job = await q.getJob(jobId('post', postId))
     expect(await job!.getState()).toBe('completed')
     expect(job!.attemptsMade).toBe(1) // the kill used up no attempt: only the finishing one counts
-    expect(done.timings).toMatchObject({ reusedSteps: sections })
+    // Reused after the kill: the research context, the brief and every section saved before it.
+    expect(done.timings).toMatchObject({ reusedSteps: sections + 1 })
   })
 })

@@ -294,9 +294,10 @@ export const autopilotSettings = pgTable('autopilot_settings', {
   /**
    * How Auto Pilot's drafts reach the destinations (issue 15): 'quality' publishes a draft whose SEO score is at
    * least `minScore` with no unsourced claim and holds the rest for review; 'review' holds every draft;
-   * 'auto_approve' publishes a held draft after `approveAfterHours` unless the user rejected it.
+   * 'auto_approve' publishes a held draft after `approveAfterHours` unless the user rejected it; 'always' publishes
+   * every draft at once (no review, the behaviour before review existed).
    */
-  reviewMode: text('review_mode', { enum: ['quality', 'review', 'auto_approve'] })
+  reviewMode: text('review_mode', { enum: ['quality', 'review', 'auto_approve', 'always'] })
     .notNull()
     .default('quality'),
   minScore: integer('min_score').notNull().default(80),

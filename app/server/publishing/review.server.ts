@@ -61,7 +61,7 @@ export async function gateAutopilotPost(postId: string): Promise<GateOutcome> {
   if (post.reviewStatus) return { status: 'skipped', reason: `already ${post.reviewStatus}` }
 
   const gate = passesQualityGate(post, settings.minScore)
-  if (settings.reviewMode === 'quality' && gate.passes) {
+  if (settings.reviewMode === 'always' || (settings.reviewMode === 'quality' && gate.passes)) {
     const claimed = await setReview(post.id, 'approved', null)
     if (!claimed) return { status: 'skipped', reason: 'decided by another worker' }
     return publishApproved(post)
