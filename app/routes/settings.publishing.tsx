@@ -46,6 +46,8 @@ type ActionData = {
   errors?: Record<string, string>
   message?: string
   toast?: Toast
+  /** When the answer was made: a new one remounts the form, so a secret the user typed is never kept. */
+  at?: number
 }
 
 /** What the form sent, minus the secrets (never sent back to the browser). */
@@ -84,6 +86,7 @@ export async function action({ request }: ActionFunctionArgs) {
           values: echo(form),
           errors: result.fieldErrors,
           message: result.message,
+          at: Date.now(),
         },
         { status: 400 },
       )
@@ -240,7 +243,7 @@ export default function PublishingSettings() {
 
       {formKind ? (
         <DestinationForm
-          key={`${formKind}-${editingId ?? 'new'}`}
+          key={`${formKind}-${editingId ?? 'new'}-${actionData?.at ?? 0}`}
           kind={formKind}
           id={editingId}
           values={values}

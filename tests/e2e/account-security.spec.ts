@@ -67,12 +67,12 @@ test('forgot password, reset from the e-mail link, then sign in with the new pas
 
   const link = await linkFromMail(user.email, '/reset-password')
   await page.goto(link)
-  await page.getByLabel('New password').fill('short')
+  await page.getByLabel('New password', { exact: true }).fill('short')
   // Past the browser's own minlength check, to see the server's answer next to the field.
-  await page.getByLabel('New password').evaluate((el) => el.removeAttribute('minlength'))
+  await page.getByLabel('New password', { exact: true }).evaluate((el) => el.removeAttribute('minlength'))
   await page.getByRole('button', { name: 'Save the new password' }).click()
   await expect(page.getByText('Password must be at least 8 characters.')).toBeVisible()
-  await page.getByLabel('New password').fill('brand-new-password')
+  await page.getByLabel('New password', { exact: true }).fill('brand-new-password')
   await page.getByRole('button', { name: 'Save the new password' }).click()
   await expect(page).toHaveURL(/\/signin$/)
   await expect(toast(page)).toContainText('Your password has been reset.')
@@ -92,13 +92,13 @@ test('change password on /profile: the current one is required, other sessions e
   await page.goto('/profile')
   const form = page.getByRole('form', { name: 'Change password' })
   await form.getByLabel('Current password').fill('not-my-password')
-  await form.getByLabel('New password').fill('another-password')
+  await form.getByLabel('New password', { exact: true }).fill('another-password')
   await form.getByRole('button', { name: 'Change password' }).click()
   await expect(page.getByText('Your current password is not correct.').first()).toBeVisible()
   await expect(form.getByLabel('Current password')).toHaveValue('')
 
   await form.getByLabel('Current password').fill(user.password)
-  await form.getByLabel('New password').fill('another-password')
+  await form.getByLabel('New password', { exact: true }).fill('another-password')
   await form.getByRole('button', { name: 'Change password' }).click()
   await expect(toast(page)).toContainText('Your password has been changed.')
   // This browser stays signed in; the helper's cookie session is listed no more.

@@ -65,7 +65,7 @@ test.describe('publishing', () => {
     if (withJs() && (await sameWeek.count())) {
       await entry.dragTo(sameWeek)
     } else {
-      await entry.getByText('Move', { exact: true }).click()
+      await entry.locator('summary').click()
       await entry.getByLabel(`New date for ${post.title}`).fill(target)
       await entry.getByRole('button', { name: 'Move' }).click()
     }

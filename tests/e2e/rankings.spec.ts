@@ -79,7 +79,7 @@ test('rankings table, chart and tracking', async ({ page }) => {
 
   // Track a saved keyword with the plain form (a fetcher-free POST), then see it in the table.
   await page.goto('/rankings')
-  await page.getByLabel('Saved keyword').selectOption({ label: `${saved} (United States)` })
+  await page.locator('select[name="keywordId"]').selectOption({ label: `${saved} (United States)` })
   await page.getByRole('button', { name: 'Track keyword' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Keyword tracked.' })).toBeVisible()
   await expect(page.getByTestId('ranking-row').filter({ hasText: saved })).toContainText('Not checked yet')
