@@ -398,6 +398,8 @@ describe('lockout that cannot be aimed at a victim', () => {
     const user = await createTestUser()
     const own = new Browser()
     await own.postForm(`${appUrl()}/signin`, { email: user.email, password: user.password })
+    // Signed out again: the device cookie stays, and /signin answers a signed-in browser with a redirect.
+    await own.postForm(`${appUrl()}/logout`, {})
     const statuses: number[] = []
     for (let i = 0; i < 11; i++)
       statuses.push((await own.postForm(`${appUrl()}/signin`, { email: user.email, password: 'nope' })).status)

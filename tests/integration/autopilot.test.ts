@@ -162,6 +162,12 @@ describe('auto pilot cycle', () => {
         'slug',
         'title',
         'url',
+        // Issue 15: the score, its checklist, the claim ledger, the JSON-LD and where the post is live.
+        'seo_score',
+        'seo_checklist',
+        'claims',
+        'json_ld',
+        'published_url',
       ].sort(),
     )
     expect(post.url).toBe(`${appUrl()}/blogpost/${post.id}`)
