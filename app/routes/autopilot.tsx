@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { ACCOUNT_MESSAGES } from '#app/lib/account-schemas'
 import { json } from '@remix-run/node'
-import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react'
+import { useEffect, useRef, useState } from 'react'
 import { DataTable } from '#app/components/autopilot/data-table'
 import { WebhookSection } from '#app/components/autopilot/webhook-section'
 import { PageHeader } from '#app/components/ui/page-header'
@@ -220,10 +220,16 @@ export default function AutopilotPage() {
     (data.status.length === 0 ||
       data.status.some((r) => !r.blogPost._id && r.postStatus !== 'failed') ||
       data.deliveries.some((d) => d.status === 'pending'))
+  // Never refresh while a form is on its way or just answered: a refresh racing the action's redirect would read
+  // (and so swallow) the toast that the redirect carries.
+  const navigation = useNavigation()
+  const lastBusyAt = useRef(0)
+  if (navigation.state !== 'idle' || toggle.state !== 'idle') lastBusyAt.current = Date.now()
   useEffect(() => {
     if (!waiting) return
     const timer = setInterval(() => {
-      if (revalidator.state === 'idle' && document.visibilityState === 'visible') revalidator.revalidate()
+      const quiet = Date.now() - lastBusyAt.current > 10_000
+      if (quiet && revalidator.state === 'idle' && document.visibilityState === 'visible') revalidator.revalidate()
     }, 5000)
     return () => clearInterval(timer)
   }, [waiting, revalidator])
