@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node'
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import {
   isRouteErrorResponse,
@@ -32,6 +32,23 @@ export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
+
+/**
+ * Only the error page has its title here (a route's own `meta` replaces this one): when a loader throws, the error
+ * is rendered by the root's boundary, whose page would otherwise have no <title> at all.
+ */
+export const meta: MetaFunction = ({ error }) =>
+  error
+    ? [
+        {
+          title:
+            isRouteErrorResponse(error) && error.status === 404
+              ? 'Page not found | Rankwell'
+              : 'Something went wrong | Rankwell',
+        },
+        { name: 'robots', content: 'noindex' },
+      ]
+    : []
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The toast session is read (and its cookie rewritten) only when a toast cookie came with the request, so that

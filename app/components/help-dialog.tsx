@@ -1,23 +1,17 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { HelpForm, type HelpActionData } from './help-form'
+import { Dialog } from './ui/dialog'
 
 /**
- * The 'How can we help?' modal (a native <dialog>: focus stays inside, Escape closes it). It posts to /help with a
+ * The 'How can we help?' modal (the shared accessible Dialog: focus moves to the question and stays inside, Escape
+ * closes it, the focus returns to 'Help'). It posts to /help with a
  * fetcher; on success it closes and the root Toaster shows the success toast, on failure it stays open with the
  * question kept and the error shown.
  */
 export function HelpDialog({ open, onClose, redirectTo }: { open: boolean; onClose: () => void; redirectTo: string }) {
-  const dialog = useRef<HTMLDialogElement>(null)
   const fetcher = useFetcher<HelpActionData>({ key: 'help-question' })
   const result = fetcher.data
-
-  useEffect(() => {
-    const el = dialog.current
-    if (!el) return
-    if (open && !el.open) el.showModal()
-    if (!open && el.open) el.close()
-  }, [open])
 
   // Close once a question went through: when the fetcher turns idle again after a submission, with a good answer.
   const previousState = useRef(fetcher.state)
@@ -28,54 +22,51 @@ export function HelpDialog({ open, onClose, redirectTo }: { open: boolean; onClo
   }, [fetcher.state, result, onClose])
 
   return (
-    <dialog
-      ref={dialog}
-      aria-labelledby="help-title"
-      aria-describedby="help-description"
+    <Dialog
+      open={open}
       onClose={onClose}
-      onClick={(e) => {
-        if (e.target === dialog.current) onClose()
-      }}
-      className="w-[calc(100%-2rem)] max-w-lg rounded-2xl bg-white p-0 shadow-xl backdrop:bg-slate-900/50"
-      data-testid="help-dialog"
+      labelledBy="help-title"
+      describedBy="help-description"
+      className="max-w-lg"
+      testId="help-dialog"
     >
-      {open ? (
-        <div className="p-6">
-          <div className="mb-4 flex items-start justify-between gap-4">
-            <div>
-              <h2 id="help-title" className="text-lg font-semibold text-slate-900">
-                How can we help?
-              </h2>
-              <p id="help-description" className="mt-1 text-sm text-slate-600">
-                We&apos;ll respond within 24 hours
-              </p>
-            </div>
-            <button
-              type="button"
-              onClick={onClose}
-              className="rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
-              aria-label="Close"
-            >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 24 24"
-                className="h-5 w-5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-              >
-                <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
-              </svg>
-            </button>
+      <div className="p-6">
+        <div className="mb-4 flex items-start justify-between gap-4">
+          <div>
+            <h2 id="help-title" className="text-lg font-semibold text-slate-900">
+              How can we help?
+            </h2>
+            <p id="help-description" className="mt-1 text-sm text-slate-600">
+              We&apos;ll respond within 24 hours
+            </p>
           </div>
+          <button
+            type="button"
+            onClick={onClose}
+            className="rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+            aria-label="Close"
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="h-5 w-5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            >
+              <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
+            </svg>
+          </button>
+        </div>
+        {open ? (
           <HelpForm
             fetcher={fetcher}
             redirectTo={redirectTo}
             result={result && !result.ok ? result : undefined}
             autoFocus
           />
-        </div>
-      ) : null}
-    </dialog>
+        ) : null}
+      </div>
+    </Dialog>
   )
 }

@@ -45,6 +45,7 @@ export function HelpForm({
           placeholder="Describe your question..."
           defaultValue={failed?.question}
           autoFocus={autoFocus}
+          data-autofocus={autoFocus || undefined}
           className="input resize-y"
           aria-invalid={fieldError ? true : undefined}
           aria-describedby={fieldError ? `${id}-error` : undefined}

@@ -88,7 +88,7 @@ export function PostCard({ post, actions }: { post: PostCardData; actions?: Reac
         ) : null}
       </p>
       {post.status === 'completed' ? (
-        <p className="mt-3 flex-1 break-words text-slate-700">{post.excerpt}</p>
+        <p className="mt-3 flex-1 text-slate-700 [overflow-wrap:anywhere]">{post.excerpt}</p>
       ) : (
         <div className="flex-1">
           <PostProgress post={post} redirectTo="/blogposts" />

@@ -16,8 +16,9 @@ const styles: Record<Toast['type'], string> = {
 }
 
 /**
- * Toasts at top-center for 8 seconds. Rendered on the server too, so they show without JavaScript
- * (a CSS animation hides them); a `description` that is a same-site path becomes a link.
+ * Toasts at top-center for 8 seconds, just below the sticky navigation bar (4rem high) so that they never cover it.
+ * Rendered on the server too, so they show without JavaScript (a CSS animation hides them); a `description` that
+ * is a same-site path becomes a link.
  */
 export function Toaster({ toast }: { toast: Toast | null | undefined }) {
   const [visible, setVisible] = useState<Toast | null>(toast ?? null)
@@ -30,7 +31,7 @@ export function Toaster({ toast }: { toast: Toast | null | undefined }) {
   if (!visible) return null
   const link = visible.description?.startsWith('/') ? visible.description : null
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-4 z-50 flex justify-center px-4">
+    <div className="pointer-events-none fixed inset-x-0 top-20 z-50 flex justify-center px-4">
       <div
         role={visible.type === 'error' ? 'alert' : 'status'}
         data-toast={visible.type}

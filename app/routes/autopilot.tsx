@@ -277,9 +277,9 @@ export default function AutopilotPage() {
                 ['Language', data.business.language],
               ] as const
             ).map(([label, value]) => (
-              <div key={label} className="grid grid-cols-3 gap-2">
+              <div key={label} className="grid gap-0.5 sm:grid-cols-3 sm:gap-2">
                 <dt className="font-medium text-slate-600">{label}</dt>
-                <dd className="col-span-2 break-words text-slate-900">
+                <dd className="min-w-0 text-slate-900 [overflow-wrap:anywhere] sm:col-span-2">
                   {value || <span className="text-slate-500">Not set</span>}
                 </dd>
               </div>
@@ -358,6 +358,7 @@ export default function AutopilotPage() {
             </Link>
           </div>
           <DataTable
+            label="Auto Pilot Status"
             className="mt-4"
             gap="pr-4"
             columns={['Keyword', 'Searches/Month', 'Difficulty', 'Blog Post']}
@@ -367,14 +368,18 @@ export default function AutopilotPage() {
               const band = difficultyBand(row.difficultyScore)
               return (
                 <tr key={`${row.keyword}-${i}`} className="border-b border-slate-100" data-testid="status-row">
-                  <td className="py-3 pr-4 font-medium text-slate-900">{row.keyword}</td>
-                  <td className="py-3 pr-4 tabular-nums">{formatVolume(row.avgMonthlySearches)}</td>
-                  <td className="py-3 pr-4">
+                  <td className="py-3 pr-4 font-medium text-slate-900" data-label="Keyword" data-wide>
+                    {row.keyword}
+                  </td>
+                  <td className="py-3 pr-4 tabular-nums" data-label="Searches/Month">
+                    {formatVolume(row.avgMonthlySearches)}
+                  </td>
+                  <td className="py-3 pr-4" data-label="Difficulty">
                     <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${band.className}`}>
                       {row.difficultyScore ?? ''} {band.label}
                     </span>
                   </td>
-                  <td className="py-3">
+                  <td className="py-3" data-label="Blog Post" data-wide>
                     {row.blogPost._id ? (
                       <Link
                         to={`/blogpost/${row.blogPost._id}`}

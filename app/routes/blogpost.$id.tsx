@@ -264,7 +264,7 @@ export default function BlogPostPage() {
       ) : null}
       {post.status === 'completed' ? (
         <div
-          className="post-body mt-8 break-words text-slate-800 [&_a]:text-brand-700 [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:border-slate-200 [&_blockquote]:pl-4 [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_h1]:mt-8 [&_h1]:text-3xl [&_h1]:font-bold [&_h2]:mt-10 [&_h2]:text-2xl [&_h2]:font-semibold [&_h3]:mt-6 [&_h3]:text-xl [&_h3]:font-semibold [&_img]:my-4 [&_img]:max-w-full [&_li]:mt-1 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 [&_p]:leading-7 [&_pre]:mt-4 [&_pre]:overflow-x-auto [&_table]:mt-4 [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6"
+          className="post-body mt-8 text-slate-800 [overflow-wrap:anywhere] [&_a]:text-brand-700 [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:border-slate-200 [&_blockquote]:pl-4 [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_h1]:mt-8 [&_h1]:text-3xl [&_h1]:font-bold [&_h2]:mt-10 [&_h2]:text-2xl [&_h2]:font-semibold [&_h3]:mt-6 [&_h3]:text-xl [&_h3]:font-semibold [&_img]:my-4 [&_img]:max-w-full [&_li]:mt-1 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 [&_p]:leading-7 [&_pre]:mt-4 [&_pre]:whitespace-pre-wrap [&_table]:mt-4 [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6"
           // Sanitized on the server with DOMPurify (renderPostBody).
           dangerouslySetInnerHTML={{ __html: withoutLeadingTitle(post.html, post.title) }}
         />

@@ -20,6 +20,7 @@ import { calendarEntries } from '#app/server/publishing/calendar.server'
 import { moveScheduled } from '#app/server/publishing/publications.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
+import { ScrollRegion } from '#app/components/ui/scroll-region'
 
 export const meta: MetaFunction = () => [{ title: 'Calendar | Rankwell' }]
 
@@ -109,7 +110,7 @@ function Entry({ entry, back, today }: { entry: CalendarEntry; back: string; tod
       {entry.postId ? (
         <Link
           to={entry.kind === 'published' ? `/blogpost/${entry.postId}` : `/blogpost/${entry.postId}/publish`}
-          className="block break-words hover:underline"
+          className="block [overflow-wrap:anywhere] hover:underline"
         >
           {entry.title}
         </Link>
@@ -250,7 +251,7 @@ export default function CalendarPage() {
         </span>
       </nav>
       {data.view === 'month' ? (
-        <div className="overflow-x-auto" tabIndex={0} aria-label="Month">
+        <ScrollRegion label="Month" className="overflow-x-auto">
           <table className="w-full min-w-[720px] table-fixed border-collapse text-left" data-testid="calendar-month">
             <thead>
               <tr>
@@ -277,7 +278,7 @@ export default function CalendarPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       ) : (
         <ol className="grid gap-2" data-testid="calendar-week">
           {data.weeks[0]!.map((day) => (

@@ -83,7 +83,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div>
       <dt className="text-sm text-slate-600">{label}</dt>
-      <dd className="mt-1 break-words font-medium text-slate-900">
+      <dd className="mt-1 font-medium text-slate-900 [overflow-wrap:anywhere]">
         {children || <span className="font-normal text-slate-500">Not set</span>}
       </dd>
     </div>

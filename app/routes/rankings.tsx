@@ -26,6 +26,7 @@ import {
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 import { and, eq, sql } from 'drizzle-orm'
+import { ScrollRegion } from '#app/components/ui/scroll-region'
 
 export const meta: MetaFunction = () => [{ title: 'Rankings · Rankwell' }, { name: 'robots', content: 'noindex' }]
 
@@ -175,7 +176,7 @@ export default function RankingsPage() {
   const sc = data.searchConsole
   const hasAnySource = data.dataforseo || sc.status === 'active'
   return (
-    <main className="mx-auto max-w-6xl px-4 py-8">
+    <div className="mx-auto max-w-6xl px-4 py-8">
       <PageHeader
         title="Rankings"
         subtitle={`Where your posts and keywords rank on Google. Tracking ${data.usage.tracked} of ${data.usage.limit} keywords.`}
@@ -221,7 +222,7 @@ export default function RankingsPage() {
           </div>
         ) : sc.status === 'active' ? (
           <Form method="post" className="mt-2 flex flex-wrap items-end gap-3">
-            <label className="text-sm text-slate-700">
+            <label className="min-w-0 max-w-full text-sm text-slate-700">
               Which property is your website?
               <select name="siteUrl" className="mt-1 block rounded-md border border-slate-300 px-3 py-2" required>
                 {sc.sites.map((s) => (
@@ -312,8 +313,8 @@ export default function RankingsPage() {
           <h2 id="table-heading" className="text-lg font-semibold text-slate-900">
             Tracked keywords{data.asOf ? ` (as of ${data.asOf})` : ''}
           </h2>
-          <Form method="get" className="flex items-end gap-2">
-            <label className="text-sm text-slate-700">
+          <Form method="get" className="flex min-w-0 max-w-full items-end gap-2">
+            <label className="min-w-0 max-w-full text-sm text-slate-700">
               Market
               <select
                 name="market"
@@ -339,7 +340,7 @@ export default function RankingsPage() {
             below.
           </p>
         ) : (
-          <div className="overflow-x-auto">
+          <ScrollRegion label="Tracked keywords" className="overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="rankings-table">
               <thead className="border-b border-slate-200 text-slate-600">
                 <tr>
@@ -389,7 +390,7 @@ export default function RankingsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
       </section>
 
@@ -403,7 +404,7 @@ export default function RankingsPage() {
           </p>
         ) : (
           <Form method="post" className="flex flex-wrap items-end gap-3">
-            <label className="text-sm text-slate-700">
+            <label className="min-w-0 max-w-full text-sm text-slate-700">
               Saved keyword
               <select name="keywordId" className="mt-1 block rounded-md border border-slate-300 px-3 py-2" required>
                 {data.savedKeywords.map((k) => (
@@ -420,6 +421,6 @@ export default function RankingsPage() {
           </Form>
         )}
       </section>
-    </main>
+    </div>
   )
 }

@@ -185,7 +185,7 @@ export default function PublishingSettings() {
             {data.destinations.map((d) => (
               <li key={d.id} className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
                 <div className="min-w-0">
-                  <p className="break-words font-semibold text-slate-900">{d.name}</p>
+                  <p className="font-semibold text-slate-900 [overflow-wrap:anywhere]">{d.name}</p>
                   <p className="text-sm text-slate-600">
                     {d.kindLabel} · {d.host}
                     {d.autopilot ? ' · Auto Pilot' : ''}

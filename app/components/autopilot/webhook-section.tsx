@@ -69,7 +69,7 @@ export function WebhookSection({
           <p className="font-semibold">
             Webhook deliveries are paused: the endpoint was disabled on {dateTime(webhook.disabledAt)}.
           </p>
-          <p className="mt-1 break-words">{webhook.disabledReason}</p>
+          <p className="mt-1 [overflow-wrap:anywhere]">{webhook.disabledReason}</p>
           <p className="mt-1">Fix your endpoint, then re-enable it (saving the URL re-enables it too).</p>
           <Form method="post" className="mt-3">
             <SubmitButton intent="reenable" className="btn-secondary" pendingText="Re-enabling...">
@@ -152,6 +152,7 @@ export function WebhookSection({
         ) : null}
       </div>
       <DataTable
+        label="Recent deliveries"
         className="mt-3"
         testId="deliveries"
         gap="pr-3"
@@ -174,9 +175,13 @@ export function WebhookSection({
             data-testid="delivery-row"
             data-status={d.status}
           >
-            <td className="whitespace-nowrap py-2 pr-3">{dateTime(d.createdAt)}</td>
-            <td className="py-2 pr-3 font-mono text-xs">{d.eventType}</td>
-            <td className="py-2 pr-3">
+            <td className="whitespace-nowrap py-2 pr-3" data-label="Time">
+              {dateTime(d.createdAt)}
+            </td>
+            <td className="py-2 pr-3 font-mono text-xs" data-label="Event">
+              {d.eventType}
+            </td>
+            <td className="py-2 pr-3" data-label="HTTP status">
               <span
                 className={
                   d.status === 'delivered'
@@ -198,11 +203,17 @@ export function WebhookSection({
                       : 'Sending'}
               </span>
             </td>
-            <td className="whitespace-nowrap py-2 pr-3 tabular-nums">
+            <td className="whitespace-nowrap py-2 pr-3 tabular-nums" data-label="Duration">
               {d.lastDurationMs === null ? '—' : `${d.lastDurationMs} ms`}
             </td>
-            <td className="max-w-xs break-words py-2 pr-3 text-xs text-slate-700">{d.lastError ?? ''}</td>
-            <td className="py-2">
+            <td
+              className="max-w-xs py-2 pr-3 text-xs text-slate-700 [overflow-wrap:anywhere]"
+              data-label="Error"
+              data-wide
+            >
+              {d.lastError ?? ''}
+            </td>
+            <td className="py-2" data-wide>
               {d.status !== 'pending' && !webhook.disabledAt ? (
                 <Form method="post">
                   <input type="hidden" name="deliveryId" value={d.id} />

@@ -14,6 +14,7 @@ import {
   type KeywordSource,
 } from '#app/lib/keywords'
 import { InfoTip } from './info-tip'
+import { ScrollRegion } from '#app/components/ui/scroll-region'
 
 export type KeywordRow = {
   id: string
@@ -25,8 +26,13 @@ export type KeywordRow = {
   market: string
 }
 
-const th = 'px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-600'
-const td = 'px-4 py-3 align-middle'
+// Below the `sm` breakpoint the table is restyled as stacked rows (one card per keyword, every cell labelled by its
+// data-label), so that Difficulty and Create Post are on screen without a sideways swipe; the header row turns into a
+// wrapped row of sort links. Same markup at every width: one table, one set of controls.
+const th =
+  'px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 max-sm:inline-block max-sm:px-2 max-sm:py-1'
+const td =
+  'px-4 py-3 align-middle max-sm:block max-sm:p-0 max-sm:before:block max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:uppercase max-sm:before:tracking-wide max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]'
 const thousands = new Intl.NumberFormat('en-US')
 
 function Difficulty({ score, source }: { score: number | null; source: KeywordSource }) {
@@ -123,13 +129,13 @@ export function KeywordTable({
           </p>
         ) : null}
       </div>
-      <div className="overflow-x-auto">
+      <ScrollRegion label="Your keywords" className="sm:overflow-x-auto">
         <table
-          className={`min-w-full divide-y divide-slate-200 text-sm ${loading ? 'opacity-60' : ''}`}
+          className={`min-w-full divide-y divide-slate-200 text-sm max-sm:block ${loading ? 'opacity-60' : ''}`}
           aria-busy={loading || undefined}
         >
-          <thead className="bg-slate-50">
-            <tr>
+          <thead className="bg-slate-50 max-sm:block">
+            <tr className="max-sm:flex max-sm:flex-wrap max-sm:gap-x-2 max-sm:px-2 max-sm:py-1">
               <SortHeader column="date" label="Search Date" list={list} />
               <SortHeader column="keyword" label="Keyword" list={list} />
               <SortHeader column="volume" label="Volume" list={list}>
@@ -138,15 +144,15 @@ export function KeywordTable({
               <SortHeader column="difficulty" label="Difficulty" list={list}>
                 <InfoTip label="About Difficulty" text={DIFFICULTY_TOOLTIP} />
               </SortHeader>
-              <th scope="col" className={th}>
+              <th scope="col" className={`${th} max-sm:sr-only`}>
                 Action
               </th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100">
+          <tbody className="divide-y divide-slate-100 max-sm:block">
             {rows.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="px-4 py-10 text-center text-slate-600">
+              <tr className="max-sm:block">
+                <td colSpan={5} className="px-4 py-10 text-center text-slate-600 max-sm:block">
                   {loading
                     ? 'Loading keywords...'
                     : list.filtered
@@ -156,9 +162,15 @@ export function KeywordTable({
               </tr>
             ) : (
               rows.map((k) => (
-                <tr key={k.id} data-keyword={k.keyword}>
-                  <td className={`${td} whitespace-nowrap text-slate-600`}>{formatSearchDate(k.createdAt)}</td>
-                  <td className={td}>
+                <tr
+                  key={k.id}
+                  data-keyword={k.keyword}
+                  className="max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-4 max-sm:gap-y-3 max-sm:px-4 max-sm:py-4"
+                >
+                  <td className={`${td} whitespace-nowrap text-slate-600 max-sm:order-4`} data-label="Search Date">
+                    {formatSearchDate(k.createdAt)}
+                  </td>
+                  <td className={`${td} max-sm:order-1 max-sm:col-span-2 max-sm:before:hidden`} data-label="Keyword">
                     <span className="font-medium text-slate-900">{k.keyword}</span>
                     {k.source === 'ai_estimate' ? (
                       <InfoTip text={ESTIMATE_TOOLTIP} className="ml-2">
@@ -172,12 +184,14 @@ export function KeywordTable({
                     ) : null}
                     {k.market ? <span className="block text-xs text-slate-500">{k.market}</span> : null}
                   </td>
-                  <td className={`${td} whitespace-nowrap tabular-nums`}>{formatVolume(k.avgMonthlySearches)}</td>
-                  <td className={td}>
+                  <td className={`${td} whitespace-nowrap tabular-nums max-sm:order-2`} data-label="Volume">
+                    {formatVolume(k.avgMonthlySearches)}
+                  </td>
+                  <td className={`${td} max-sm:order-3`} data-label="Difficulty">
                     <Difficulty score={k.difficultyScore} source={k.source} />
                   </td>
-                  <td className={td}>
-                    <span className="inline-flex items-center gap-3">
+                  <td className={`${td} max-sm:order-5 max-sm:col-span-2 max-sm:before:hidden`} data-label="Action">
+                    <span className="inline-flex flex-wrap items-center gap-3">
                       <input
                         type="checkbox"
                         name="keywordId"
@@ -204,7 +218,7 @@ export function KeywordTable({
             )}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {total > rows.length ? (
         <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 px-4 py-3">
           <p className="text-sm text-slate-600">{`Showing ${thousands.format(rows.length)} of ${thousands.format(total)} keywords`}</p>

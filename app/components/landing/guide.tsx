@@ -1,4 +1,5 @@
 import { SEO_GUIDE, type GuideBlock, type GuideChapter } from '#app/lib/seo-guide'
+import { ScrollRegion } from '#app/components/ui/scroll-region'
 
 /** Renders the SEO guide (app/lib/seo-guide.ts): used by /how-grow and the printable ebook. */
 function Block({ block }: { block: GuideBlock }) {
@@ -28,7 +29,7 @@ function Block({ block }: { block: GuideBlock }) {
       )
     case 'table':
       return (
-        <div className="mt-6 overflow-x-auto">
+        <ScrollRegion label={block.caption} className="mt-6 overflow-x-auto">
           <table className="w-full min-w-[32rem] border-collapse break-inside-avoid text-left text-sm">
             <caption className="mb-2 text-left text-sm font-medium text-slate-600">{block.caption}</caption>
             <thead>
@@ -66,7 +67,7 @@ function Block({ block }: { block: GuideBlock }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )
   }
 }

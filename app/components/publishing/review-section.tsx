@@ -120,7 +120,10 @@ export function ReviewSection({
           {data.waiting.map((d) => (
             <li key={d.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0 text-sm">
-                <Link to={`/blogpost/${d.id}`} className="break-words font-semibold text-brand-700 hover:underline">
+                <Link
+                  to={`/blogpost/${d.id}`}
+                  className="font-semibold text-brand-700 [overflow-wrap:anywhere] hover:underline"
+                >
                   {d.title}
                 </Link>
                 <p className="text-slate-600">

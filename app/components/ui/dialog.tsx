@@ -1,9 +1,158 @@
 import { Link } from '@remix-run/react'
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react'
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])'
+
+/** The elements of `root` that Tab stops at, in order (visible ones only). */
+function tabStops(root: HTMLElement) {
+  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((e) => e.getClientRects().length > 0)
+}
+
+/**
+ * The one accessible dialog of the app: a native `<dialog>` opened with `showModal()`, so that the page behind is
+ * inert and Escape closes it. It moves the focus inside (to the element marked `data-autofocus`, else to the first
+ * control), keeps Tab and Shift+Tab inside, and gives the focus back to the element that opened it when it closes.
+ *
+ * It is rendered by the server too: a dialog that is `open` on the first render comes with the `open` attribute and
+ * shows without JavaScript (as a non-modal dialog dressed as a modal one); once JavaScript runs it becomes modal.
+ * `onClose` is called when the user closes it (Escape, a click on the backdrop); the parent then sets `open` to
+ * false or stops rendering it.
+ */
+export function Dialog({
+  open,
+  onClose,
+  role = 'dialog',
+  labelledBy,
+  describedBy,
+  className = 'max-w-md',
+  testId,
+  children,
+}: {
+  open: boolean
+  onClose?: () => void
+  role?: 'dialog' | 'alertdialog'
+  labelledBy: string
+  describedBy?: string
+  /** Width classes of the dialog box. */
+  className?: string
+  testId?: string
+  children: ReactNode
+}) {
+  const ref = useRef<HTMLDialogElement>(null)
+  // Only the first render sets the `open` attribute (the server's HTML); afterwards showModal()/close() own it.
+  const [openOnServer] = useState(open)
+  const opener = useRef<HTMLElement | null>(null)
+  const closeRef = useRef(onClose)
+  useEffect(() => {
+    closeRef.current = onClose
+  }, [onClose])
+
+  useEffect(() => {
+    const el = ref.current
+    if (!el) return
+    if (open && !el.matches(':modal')) {
+      const active = document.activeElement
+      if (active instanceof HTMLElement && active !== document.body && !el.contains(active)) opener.current = active
+      if (el.open) el.close() // the server's non-modal dialog: reopened as a modal one (its close event is ignored)
+      el.showModal()
+      const first = el.querySelector<HTMLElement>('[data-autofocus]') ?? tabStops(el)[0]
+      first?.focus()
+    } else if (!open && el.open) {
+      el.close()
+      restoreFocus(opener)
+    }
+  }, [open])
+  // Unmounted while open (the parent stopped rendering it): the focus goes back too.
+  useEffect(() => () => restoreFocus(opener), [])
+
+  return (
+    <dialog
+      ref={ref}
+      open={openOnServer || undefined}
+      role={role === 'alertdialog' ? 'alertdialog' : undefined}
+      aria-labelledby={labelledBy}
+      aria-describedby={describedBy}
+      data-testid={testId}
+      onClose={() => {
+        // Closed by the browser (Escape): tell the parent. A dialog reopened as modal is open again: ignore.
+        if (ref.current?.open) return
+        restoreFocus(opener)
+        closeRef.current?.()
+      }}
+      onCancel={(e) => {
+        if (!closeRef.current) e.preventDefault()
+      }}
+      onClick={(e) => {
+        if (e.target === ref.current) closeRef.current?.() // a click on the backdrop
+      }}
+      onKeyDown={(e) => {
+        if (e.key !== 'Tab' || !ref.current) return
+        const stops = tabStops(ref.current)
+        const first = stops[0]
+        const last = stops[stops.length - 1]
+        if (!first || !last) return e.preventDefault()
+        const active = document.activeElement
+        if (e.shiftKey && (active === first || !ref.current.contains(active))) {
+          e.preventDefault()
+          last.focus()
+        } else if (!e.shiftKey && (active === last || !ref.current.contains(active))) {
+          e.preventDefault()
+          first.focus()
+        }
+      }}
+      className={`fixed inset-0 z-50 m-auto h-fit max-h-[calc(100%-2rem)] w-[calc(100%-2rem)] overflow-y-auto rounded-2xl bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/50 [&:not(:modal)]:shadow-[0_0_0_100vmax_rgb(15_23_42/0.5)] ${className}`}
+    >
+      {children}
+    </dialog>
+  )
+}
+
+function restoreFocus(opener: { current: HTMLElement | null }) {
+  const target = opener.current
+  opener.current = null
+  if (target?.isConnected) target.focus()
+}
+
+/**
+ * A dialog's 'Close' button. Without JavaScript it is the submit button of a GET form to `href` (its query string
+ * becomes hidden fields), so that it works as a link would; with JavaScript (`onClose`), it closes in place.
+ */
+export function CloseButton({
+  href,
+  onClose,
+  className = 'btn-secondary',
+  children = 'Close',
+}: {
+  href: string
+  onClose?: () => void
+  className?: string
+  children?: ReactNode
+}) {
+  const url = new URL(href, 'http://localhost')
+  return (
+    <form method="get" action={url.pathname}>
+      {Array.from(url.searchParams, ([name, value], i) => (
+        <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
+      ))}
+      <button
+        type="submit"
+        className={className}
+        onClick={(e: MouseEvent) => {
+          if (!onClose) return
+          e.preventDefault()
+          onClose()
+        }}
+      >
+        {children}
+      </button>
+    </form>
+  )
+}
 
 /**
  * The generic message dialog: a message, a 'Close' button and an optional action button with custom text.
- * Rendered by the server too, so it works without JavaScript: 'Close' is then a link back to `closeHref`.
+ * Rendered by the server too, so it works without JavaScript: 'Close' then goes back to `closeHref`.
  */
 export function MessageDialog({
   message,
@@ -21,34 +170,21 @@ export function MessageDialog({
   const [open, setOpen] = useState(Boolean(message))
   useEffect(() => setOpen(Boolean(message)), [message])
   if (!message || !open) return null
+  const close = () => {
+    setOpen(false)
+    onClose?.()
+  }
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4" role="presentation">
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="message-dialog-title"
-        className="w-full max-w-md rounded-2xl bg-white p-6 shadow-xl"
-      >
+    <Dialog open onClose={close} labelledBy="message-dialog-title" describedBy="message-dialog-message">
+      <div className="p-6">
         <h2 id="message-dialog-title" className={title ? 'text-lg font-semibold' : 'sr-only'}>
           {title ?? 'Message'}
         </h2>
-        <p className="mt-2 text-slate-700" data-testid="dialog-message">
+        <p id="message-dialog-message" className="mt-2 text-slate-700" data-testid="dialog-message">
           {message}
         </p>
-        <div className="mt-6 flex justify-end gap-3">
-          <Link
-            to={closeHref}
-            replace
-            preventScrollReset
-            className="btn-secondary"
-            onClick={(e) => {
-              e.preventDefault()
-              setOpen(false)
-              onClose?.()
-            }}
-          >
-            Close
-          </Link>
+        <div className="mt-6 flex flex-wrap justify-end gap-3">
+          <CloseButton href={closeHref} onClose={close} />
           {action ? (
             <Link to={action.to} className="btn-primary">
               {action.label}
@@ -56,6 +192,6 @@ export function MessageDialog({
           ) : null}
         </div>
       </div>
-    </div>
+    </Dialog>
   )
 }
