@@ -251,9 +251,14 @@ export default function CalendarPage() {
         </span>
       </nav>
       {data.view === 'month' ? (
-        <ScrollRegion label="Month" className="overflow-x-auto">
-          <table className="w-full min-w-[720px] table-fixed border-collapse text-left" data-testid="calendar-month">
-            <thead>
+        // Below `sm` the month stacks into a list of its days that have something on them (and today), so that a
+        // phone needs no sideways swipe; from `sm` up it is the 7-column grid (scrollable when narrow).
+        <ScrollRegion label="Month" className="sm:overflow-x-auto">
+          <table
+            className="w-full table-fixed border-collapse text-left max-sm:block sm:min-w-[720px]"
+            data-testid="calendar-month"
+          >
+            <thead className="max-sm:sr-only">
               <tr>
                 {['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => (
                   <th
@@ -266,11 +271,15 @@ export default function CalendarPage() {
                 ))}
               </tr>
             </thead>
-            <tbody>
+            <tbody className="max-sm:grid max-sm:gap-2">
               {data.weeks.map((week) => (
-                <tr key={week[0]}>
+                <tr key={week[0]} className="max-sm:contents">
                   {week.map((day) => (
-                    <td key={day} className="border border-slate-200 align-top">
+                    <td
+                      key={day}
+                      className="border border-slate-200 align-top max-sm:block max-sm:rounded-lg max-sm:data-[quiet]:hidden"
+                      data-quiet={(day !== data.today && !byDay.get(day)?.length) || undefined}
+                    >
                       {dayCell(day)}
                     </td>
                   ))}

@@ -12,7 +12,12 @@ export async function ownClientIp(page: Page) {
 /** A user made in the database (onboarded unless told otherwise), signed in to the browser with a session cookie. */
 export async function signedIn(page: Page, opts: Parameters<typeof createTestUser>[0] = {}) {
   const user = await createTestUser(opts)
+  await signInAs(page, user)
+  return user
+}
+
+/** Signs the page's browser in as a user made by `createTestUser` (its session cookie). */
+export async function signInAs(page: Page, user: { cookie: string }) {
   const [name, ...rest] = user.cookie.split('=')
   await page.context().addCookies([{ name: name!, value: rest.join('='), url: baseURL() }])
-  return user
 }

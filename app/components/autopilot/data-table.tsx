@@ -58,7 +58,7 @@ export function DataTable({
 const STACKED = [
   'max-sm:block',
   'max-sm:[&>tr]:grid max-sm:[&>tr]:grid-cols-2 max-sm:[&>tr]:gap-x-4 max-sm:[&>tr]:gap-y-2 max-sm:[&>tr]:py-3',
-  'max-sm:[&>tr>td]:block max-sm:[&>tr>td]:min-w-0 max-sm:[&>tr>td]:max-w-none max-sm:[&>tr>td]:p-0',
+  'max-sm:[&>tr>td]:block max-sm:[&>tr>td]:whitespace-normal max-sm:[&>tr>td]:min-w-0 max-sm:[&>tr>td]:max-w-none max-sm:[&>tr>td]:p-0',
   'max-sm:[&>tr>td[data-wide]]:col-span-2 max-sm:[&>tr>td:empty]:hidden',
   'max-sm:[&>tr>td]:before:block max-sm:[&>tr>td]:before:text-xs max-sm:[&>tr>td]:before:font-semibold',
   'max-sm:[&>tr>td]:before:uppercase max-sm:[&>tr>td]:before:tracking-wide max-sm:[&>tr>td]:before:text-slate-500',

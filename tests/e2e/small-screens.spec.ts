@@ -1,0 +1,168 @@
+import { expect, test, type Page } from '@playwright/test'
+import { eq } from 'drizzle-orm'
+import { db, schema } from '#app/server/db.server'
+import { ownClientIp, signedIn, signInAs } from '#tests/setup/browser'
+import { LONG_WORD, PUBLIC_SCREENS, seedAccount, signedInScreens } from '#tests/setup/screens'
+
+// A phone: 390×844 (an iPhone 12–15). Every check runs with JavaScript on and off (the js and no-js projects).
+const WIDTH = 390
+test.use({ viewport: { width: WIDTH, height: 844 } })
+
+test.beforeEach(async ({ page }) => {
+  await ownClientIp(page)
+})
+
+/** The page's screenshot, attached to the test's report (not compared: fonts and dates change). */
+async function shoot(page: Page, name: string) {
+  await test.info().attach(`${name} (${WIDTH}px, ${test.info().project.name})`, {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: 'image/png',
+  })
+}
+
+/** The page does not scroll sideways, and every visible button (and button-like link) lies within the viewport. */
+async function expectFitsTheScreen(page: Page, path: string) {
+  const scrollWidth = await page.evaluate(() => document.scrollingElement!.scrollWidth)
+  expect(scrollWidth, `${path} scrolls sideways`).toBeLessThanOrEqual(WIDTH)
+  const outside = await page.evaluate((width) => {
+    const controls = document.querySelectorAll<HTMLElement>(
+      'button, [role="button"], [role="switch"], input[type="submit"], a.btn-primary, a.btn-secondary, a.btn-danger',
+    )
+    return Array.from(controls)
+      .filter((e) => e.checkVisibility({ visibilityProperty: true }) && e.getClientRects().length > 0)
+      .map((e) => ({
+        name: (e.textContent || e.getAttribute('aria-label') || '').trim(),
+        box: e.getBoundingClientRect(),
+      }))
+      .filter(({ box }) => box.left < -0.5 || box.right > width + 0.5)
+      .map(({ name, box }) => `${name} [${Math.round(box.left)}, ${Math.round(box.right)}]`)
+  }, WIDTH)
+  expect(outside, `controls outside the viewport on ${path}`).toEqual([])
+}
+
+/** The element lies within the viewport's width. */
+async function expectWithinWidth(page: Page, locator: ReturnType<Page['locator']>) {
+  await expect(locator).toBeVisible()
+  const box = (await locator.boundingBox())!
+  expect(box.x).toBeGreaterThanOrEqual(0)
+  expect(box.x + box.width).toBeLessThanOrEqual(WIDTH)
+}
+
+test.describe('small screens', () => {
+  for (const path of PUBLIC_SCREENS) {
+    test(`public page ${path} fits a phone: no sideways scroll, every button on screen`, async ({ page }) => {
+      await page.goto(path)
+      await expectFitsTheScreen(page, path)
+      if (path === '/pricing' || path === '/') await shoot(page, path)
+    })
+  }
+
+  // The signed-in screens, by their path in a seeded account (ids replaced by ':id').
+  const SIGNED_IN = signedInScreens({ user: null as never, postId: ':id', keywordIds: [] })
+  const SHOTS = ['/blogposts', '/rankings', '/calendar', '/settings/publishing', '/profile', '/blogpost/:id']
+  for (const screen of SIGNED_IN) {
+    test(`signed-in page ${screen} fits a phone, long unbroken names wrapping`, async ({ page }) => {
+      const account = await seedAccount()
+      await signInAs(page, account.user)
+      const path = screen.replace(':id', account.postId)
+      await page.goto(path)
+      await expectFitsTheScreen(page, path)
+      if (screen === '/blogpost/:id') {
+        await expectWithinWidth(page, page.getByRole('heading', { level: 1, name: LONG_WORD }))
+      }
+      if (screen === '/profile') await expectWithinWidth(page, page.getByText(LONG_WORD, { exact: true }).first())
+      if (SHOTS.includes(screen)) await shoot(page, screen)
+    })
+  }
+
+  test('the keyword table stacks: Difficulty and Create Post are on screen without a sideways swipe', async ({
+    page,
+  }) => {
+    await signInAs(page, (await seedAccount()).user)
+    await page.goto('/keywords')
+    const rows = page.locator('tbody tr[data-keyword]')
+    await expect(rows).toHaveCount(2)
+    for (const row of await rows.all()) {
+      await expectWithinWidth(page, row)
+      await expectWithinWidth(page, row.locator('[data-difficulty]'))
+      await expectWithinWidth(page, row.getByRole('button', { name: 'Create Post' }))
+      await expectWithinWidth(page, row.getByRole('button', { name: 'Delete' }))
+      await expectWithinWidth(page, row.getByRole('checkbox'))
+    }
+    // The long keyword wraps within its row.
+    await expectWithinWidth(page, page.locator(`tr[data-keyword="${LONG_WORD}"] td`).nth(1))
+    // The cells say what they are (the header row is a row of sort links at this width).
+    await expect(rows.first().locator('td[data-label="Difficulty"]')).toBeVisible()
+    await expectWithinWidth(page, page.getByRole('link', { name: /Difficulty/ }))
+    await expectFitsTheScreen(page, '/keywords')
+    await shoot(page, 'keywords')
+  })
+
+  test('a new account: the empty states are not clipped', async ({ page }) => {
+    const user = await signedIn(page)
+    await page.goto('/keywords')
+    const empty = page.getByText('No keywords yet. Search for a keyword or topic', { exact: false })
+    await expectWithinWidth(page, empty)
+    // Not clipped: the text's own box is no wider than what shows of it.
+    expect(await empty.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true)
+    await expectFitsTheScreen(page, '/keywords')
+    await shoot(page, 'keywords, empty')
+
+    await db.update(schema.autopilotSettings).set({ enabled: true }).where(eq(schema.autopilotSettings.userId, user.id))
+    await page.goto('/autopilot')
+    for (const text of ['No keywords yet. Auto Pilot picks one at its next run.', 'No deliveries yet.']) {
+      const cell = page.getByText(text, { exact: true })
+      await expectWithinWidth(page, cell)
+      expect(await cell.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true)
+    }
+    await expectFitsTheScreen(page, '/autopilot')
+  })
+
+  test('Auto Pilot: business details stacked, status and deliveries tables stacked with their actions on screen', async ({
+    page,
+  }) => {
+    const account = await seedAccount()
+    await signInAs(page, account.user)
+    await page.goto('/autopilot')
+
+    // Each label sits above its value: their boxes do not overlap.
+    const details = page.locator('section', { has: page.getByRole('heading', { name: 'Business Details' }) })
+    for (const label of ['Website', 'Ideal Customer', 'Product/Service', 'Country', 'Language']) {
+      const term = details.locator('dt', { hasText: label })
+      const value = term.locator('xpath=following-sibling::dd[1]')
+      const a = (await term.boundingBox())!
+      const b = (await value.boundingBox())!
+      const overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+      expect(overlap, `${label} collides with its value`).toBe(false)
+      await expectWithinWidth(page, value)
+    }
+
+    const status = page.getByTestId('status-row').first()
+    await expectWithinWidth(page, status)
+    await expectWithinWidth(page, status.locator('td[data-label="Difficulty"]'))
+    await expectWithinWidth(page, status.getByRole('link', { name: 'View Post' }))
+    const delivery = page.getByTestId('delivery-row').first()
+    await expectWithinWidth(page, delivery)
+    await expectWithinWidth(page, delivery.getByRole('button', { name: 'Redeliver' }))
+    await expectWithinWidth(page, delivery.locator('td[data-label="Error"]'))
+    await expectWithinWidth(page, page.getByRole('switch', { name: 'Auto Pilot' }))
+    await expectFitsTheScreen(page, '/autopilot')
+    await shoot(page, 'autopilot')
+  })
+
+  test('a toast shows below the navigation bar, never over it', async ({ page }) => {
+    await signedIn(page)
+    await page.goto('/autopilot')
+    await page.getByRole('switch', { name: 'Auto Pilot' }).click()
+    const toast = page.locator('[data-toast]').filter({ hasText: 'Auto Pilot Enabled.' })
+    await expect(toast).toBeVisible()
+    const nav = (await page.locator('header').first().boundingBox())!
+    const box = (await toast.boundingBox())!
+    expect(box.y).toBeGreaterThanOrEqual(nav.y + nav.height)
+    await expectWithinWidth(page, toast)
+    // The menu stays usable while the toast shows.
+    await page.locator('[data-mobile-menu] > summary').click()
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' })).toBeVisible()
+    await shoot(page, 'toast')
+  })
+})
