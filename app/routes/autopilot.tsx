@@ -358,7 +358,7 @@ export default function AutopilotPage() {
             </Link>
           </div>
           <DataTable
-            label="Auto Pilot Status"
+            label="Auto Pilot status table"
             className="mt-4"
             gap="pr-4"
             columns={['Keyword', 'Searches/Month', 'Difficulty', 'Blog Post']}

@@ -62,12 +62,8 @@ export default function BlogIndex() {
                   </Link>
                 </h2>
                 <p className="mt-2 text-slate-700">{a.description}</p>
-                <Link
-                  to={blogPath(a.slug)}
-                  className="mt-3 inline-block font-semibold text-brand-700 underline"
-                  aria-label={`Read: ${a.title}`}
-                >
-                  Read the article
+                <Link to={blogPath(a.slug)} className="mt-3 inline-block font-semibold text-brand-700 underline">
+                  Read the article<span className="sr-only">: {a.title}</span>
                 </Link>
               </article>
             </li>

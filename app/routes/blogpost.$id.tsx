@@ -298,7 +298,7 @@ function PostTools({ post }: { post: { id: string; markdown: string; html: strin
 
   const base = `/blogpost/${post.id}/download`
   return (
-    <div className="mt-4 flex flex-wrap items-center gap-2 text-sm" aria-label="Export this post">
+    <div className="mt-4 flex flex-wrap items-center gap-2 text-sm" role="group" aria-label="Export this post">
       {hydrated ? (
         <>
           <button type="button" className="btn-secondary py-1.5" onClick={() => void copy('markdown')}>

@@ -253,7 +253,7 @@ export default function CalendarPage() {
       {data.view === 'month' ? (
         // Below `sm` the month stacks into a list of its days that have something on them (and today), so that a
         // phone needs no sideways swipe; from `sm` up it is the 7-column grid (scrollable when narrow).
-        <ScrollRegion label="Month" className="sm:overflow-x-auto">
+        <ScrollRegion label="Month table" className="sm:overflow-x-auto">
           <table
             className="w-full table-fixed border-collapse text-left max-sm:block sm:min-w-[720px]"
             data-testid="calendar-month"

@@ -340,7 +340,7 @@ export default function RankingsPage() {
             below.
           </p>
         ) : (
-          <ScrollRegion label="Tracked keywords" className="overflow-x-auto">
+          <ScrollRegion label="Tracked keywords table" className="overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="rankings-table">
               <thead className="border-b border-slate-200 text-slate-600">
                 <tr>

@@ -232,7 +232,7 @@ export default function PublishingSettings() {
             ))}
           </ul>
         )}
-        <div className="mt-4 flex flex-wrap gap-2" aria-label="Add a destination">
+        <div className="mt-4 flex flex-wrap gap-2" role="group" aria-label="Add a destination">
           {DESTINATION_KINDS.map((kind) => (
             <Link key={kind} to={`?add=${kind}`} className="btn-secondary py-2">
               Add {KIND_LABELS[kind]}

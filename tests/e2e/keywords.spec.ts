@@ -160,7 +160,7 @@ test.describe('keywords', () => {
     await page.getByRole('button', { name: 'Find Keywords' }).click()
     const dialog = page.getByRole('dialog')
     await expect(dialog).toContainText(VALIDATION)
-    await dialog.getByRole('link', { name: 'Close' }).click()
+    await dialog.getByRole('button', { name: 'Close' }).click()
     await expect(page.getByRole('dialog')).toHaveCount(0)
 
     await page.getByLabel('Keyword/Topic').fill('kept query')

@@ -84,7 +84,7 @@ test('the library pages through every post, searches, filters and deletes with a
   const dialog = page.getByTestId('confirm-dialog')
   await expect(dialog).toBeVisible()
   await expect(dialog).toContainText('Library post 5')
-  await dialog.getByRole('link', { name: 'Close' }).click()
+  await dialog.getByRole('button', { name: 'Close' }).click()
   await expect(dialog).toHaveCount(0)
   await expect(cards).toHaveCount(1)
   await target.getByRole('link', { name: /^Delete/ }).click()

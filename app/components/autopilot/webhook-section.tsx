@@ -104,6 +104,7 @@ export function WebhookSection({
             </label>
             <input
               id="saved-webhook-url"
+              type="text"
               className="input font-mono"
               readOnly
               value={webhook.url}
@@ -125,6 +126,7 @@ export function WebhookSection({
           </label>
           <input
             id="webhook-secret"
+            type="text"
             className="input font-mono"
             readOnly
             value={webhook.secret}
@@ -152,7 +154,7 @@ export function WebhookSection({
         ) : null}
       </div>
       <DataTable
-        label="Recent deliveries"
+        label="Recent deliveries table"
         className="mt-3"
         testId="deliveries"
         gap="pr-3"

@@ -129,7 +129,7 @@ export function KeywordTable({
           </p>
         ) : null}
       </div>
-      <ScrollRegion label="Your keywords" className="sm:overflow-x-auto">
+      <ScrollRegion label="Saved keywords table" className="sm:overflow-x-auto">
         <table
           className={`min-w-full divide-y divide-slate-200 text-sm max-sm:block ${loading ? 'opacity-60' : ''}`}
           aria-busy={loading || undefined}
@@ -191,7 +191,7 @@ export function KeywordTable({
                     <Difficulty score={k.difficultyScore} source={k.source} />
                   </td>
                   <td className={`${td} max-sm:order-5 max-sm:col-span-2 max-sm:before:hidden`} data-label="Action">
-                    <span className="inline-flex flex-wrap items-center gap-3">
+                    <div className="inline-flex flex-wrap items-center gap-3">
                       <input
                         type="checkbox"
                         name="keywordId"
@@ -211,7 +211,7 @@ export function KeywordTable({
                       >
                         Delete
                       </button>
-                    </span>
+                    </div>
                   </td>
                 </tr>
               ))

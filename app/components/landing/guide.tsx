@@ -22,10 +22,10 @@ function Block({ block }: { block: GuideBlock }) {
     }
     case 'tip':
       return (
-        <aside className="mt-6 break-inside-avoid rounded-xl border-l-4 border-brand-600 bg-brand-50 p-4">
+        <div role="note" className="mt-6 break-inside-avoid rounded-xl border-l-4 border-brand-600 bg-brand-50 p-4">
           <p className="font-semibold text-brand-900">{block.title}</p>
           <p className="mt-1 text-slate-700">{block.text}</p>
-        </aside>
+        </div>
       )
     case 'table':
       return (

@@ -24,6 +24,7 @@ export function Field({ label, error, hint, className, id, ...input }: Common & 
       </label>
       <input
         id={inputId}
+        type="text"
         className="input"
         aria-invalid={message ? true : undefined}
         aria-describedby={message ? `${inputId}-error` : undefined}
