@@ -43,7 +43,11 @@ function titleFromUrl(url: string) {
   }
 }
 
-export async function findOverlap(userId: string, keyword: string): Promise<Overlap | null> {
+export async function findOverlap(
+  userId: string,
+  keyword: string,
+  opts: { exceptRequestKey?: string } = {},
+): Promise<Overlap | null> {
   const wanted = normalizeSerpKeyword(keyword)
   const [user] = await db
     .select({ website: schema.users.website })
@@ -58,7 +62,13 @@ export async function findOverlap(userId: string, keyword: string): Promise<Over
       url: schema.blogPosts.publishedUrl,
     })
     .from(schema.blogPosts)
-    .where(and(eq(schema.blogPosts.userId, userId), ne(schema.blogPosts.status, 'failed')))
+    .where(
+      and(
+        eq(schema.blogPosts.userId, userId),
+        ne(schema.blogPosts.status, 'failed'),
+        opts.exceptRequestKey ? ne(schema.blogPosts.requestKey, opts.exceptRequestKey) : undefined,
+      ),
+    )
     .orderBy(desc(schema.blogPosts.createdAt))
     .limit(300)
   const same = existing.find((p) => normalizeSerpKeyword(p.keyword) === wanted)

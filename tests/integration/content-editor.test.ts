@@ -45,7 +45,7 @@ async function versions(id: string) {
     .orderBy(desc(schema.postVersions.createdAt))
 }
 
-describe('post editor', () => {
+describe('content editor (/blogpost/:id/edit)', () => {
   it('saves an edit: finished again, scored as computed, sanitized, a version kept; bad input changes nothing', async () => {
     const keyword = `newsletter editor ${tag()}`
     const { user, keywordId } = await setUp(keyword)
@@ -103,6 +103,13 @@ describe('post editor', () => {
       headline: newTitle,
     })
     expect((await versions(post.id)).map((v) => v.origin)).toEqual(['edit', 'generated'])
+    // The exported HTML carries the JSON-LD: Article (with the new headline) and FAQPage.
+    const download = await api(`/blogpost/${post.id}/download?format=html`, { as: user, auth: 'cookie' })
+    const ld = [...download.text.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map(
+      (m) => JSON.parse(m[1]!) as Record<string, unknown>,
+    )
+    expect(ld.map((d) => d['@type'])).toEqual(['Article', 'FAQPage'])
+    expect(ld[0]).toMatchObject({ headline: newTitle, '@context': 'https://schema.org' })
 
     // Saving the saved text again changes nothing in it (the finish is stable).
     const again = await edit(user, post.id, fieldsOf(after))

@@ -11,7 +11,7 @@ import { createTestUser } from '#tests/setup/app'
 /** Embeddings (the OpenAI fake's /v1/embeddings) for internal links and the cannibalisation check. */
 const siteUrl = () => process.env.FAKE_SITE_URL!.replace(/\/+$/, '')
 
-describe('cannibalisation check', () => {
+describe('content overlap: the cannibalisation check', () => {
   it('finds the same keyword, a near-identical search and a sitemap page; leaves other searches alone', async () => {
     const t = crypto.randomBytes(3).toString('hex')
     const user = await createTestUser()
@@ -49,7 +49,7 @@ describe('cannibalisation check', () => {
   })
 })
 
-describe('internal-link relevance', () => {
+describe('content links: internal-link relevance from embeddings', () => {
   it('ranks own pages by embeddings, and falls back to term overlap when embeddings fail', async () => {
     const pages = [
       { url: 'https://shop.example/blog/email-newsletter-checklist', title: 'Email newsletter checklist' },
