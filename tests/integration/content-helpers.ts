@@ -21,6 +21,8 @@ export async function setUp(keyword: string) {
     tone: 'direct',
   })
   const slug = keyword.split(' ').slice(0, 2).join('-')
+  // The sitemap is cached per site and day: forget what an earlier test of this run cached for the fake site.
+  await db.delete(schema.sitemapCache)
   await webControl('site').sitemap(['/', '/pricing', `/blog/${slug}-checklist`, `/blog/${slug}-mistakes`, '/about'])
   // An older post of the user, published on their site, about a related search.
   const publishedUrl = `${siteUrl()}/blog/${slug}-for-beginners`
