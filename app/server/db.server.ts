@@ -19,6 +19,10 @@ function connect() {
     idle_timeout: env.DATABASE_IDLE_TIMEOUT_MS / 1000,
     connect_timeout: env.DATABASE_CONNECT_TIMEOUT_MS / 1000,
     connection: { statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS },
+    // The driver's default waits 3^n/100 s (up to 20 s) before a connection that failed may connect again, n
+    // counting every failure of the pool: queries would sit behind that wait during an outage and for seconds after
+    // it. A short, capped pause (0.1 s per failure, at most 1 s) keeps answers quick in both cases.
+    backoff: (failures: number) => Math.min(0.1 * failures, 1),
     onnotice: () => {},
   })
   return { sql: client, db: drizzle(client, { schema }) }
