@@ -74,10 +74,10 @@ describe('guardBuild', () => {
     const { guardBuild } = await load()
     const bug = new Error('a bug')
     const module = {
-      loader: async () => {
+      loader: async (_args: { request: Request }) => {
         throw refused(6543)
       },
-      action: async () => {
+      action: async (_args: { request: Request }) => {
         throw bug
       },
       default: () => null,
@@ -85,13 +85,13 @@ describe('guardBuild', () => {
     const build = { routes: { root: { id: 'root', path: '', module } } } as never
     const guarded = guardBuild(build) as unknown as { routes: { root: { module: typeof module } } }
     const args = { request: new Request('http://app.test/') }
-    const thrown = await guarded.routes.root.module.loader.call(null, args as never).catch((e: unknown) => e)
+    const thrown = await guarded.routes.root.module.loader(args).catch((e: unknown) => e)
     expect(thrown).toBeInstanceOf(Response)
     const response = thrown as Response
     expect(response.status).toBe(503)
     expect(response.headers.get('Retry-After')).toBe('30')
     expect(await response.json()).toEqual({ message: 'Rankwell is briefly unavailable, please try again in a minute.' })
-    await expect(guarded.routes.root.module.action.call(null, args as never)).rejects.toBe(bug)
+    await expect(guarded.routes.root.module.action(args)).rejects.toBe(bug)
     expect(guarded.routes.root.module.default).toBe(module.default)
   })
 })
