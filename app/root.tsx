@@ -22,6 +22,7 @@ import { PastDueBanner } from '#app/components/past-due-banner'
 import { PublicNav } from '#app/components/public-nav'
 import { VerifyEmailBanner } from '#app/components/verify-banner'
 import { Toaster } from '#app/components/toaster'
+import { OUTAGE_MESSAGE } from '#app/lib/outage'
 import { getEnv, publicEnv } from '#app/server/env.server'
 import { billingBanner } from '#app/server/billing.server'
 import { getUser, sessionSubscriptionStatus } from '#app/server/session.server'
@@ -130,11 +131,19 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError()
   const notFound = isRouteErrorResponse(error) && error.status === 404
-  if (!notFound) console.error(error)
+  // Postgres or Redis is down (outage.server.ts): say so, and offer to try again.
+  const outage = isRouteErrorResponse(error) && error.status === 503
+  if (!notFound && !outage) console.error(error)
   return (
     <Chrome>
       <div className="mx-auto max-w-xl px-4 py-24 text-center">
-        {notFound ? (
+        {outage ? (
+          <>
+            <p className="text-sm font-semibold text-brand-700">503</p>
+            <h1 className="mt-2 text-3xl font-bold">{OUTAGE_MESSAGE}</h1>
+            <p className="mt-4 text-slate-600">Reload this page in a moment to carry on.</p>
+          </>
+        ) : notFound ? (
           <>
             <p className="text-sm font-semibold text-brand-700">404</p>
             <h1 className="mt-2 text-3xl font-bold">Page not found</h1>

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
 import { overlapMessage } from '#app/server/cannibalisation.server'
 import { quotaRefusal } from '#app/server/quota.server'
+import type { PostStatus } from '#app/lib/posts'
 import { createPost, POST_MESSAGES } from '#app/server/posts.server'
 
 const bodySchema = z.object({
@@ -16,7 +17,9 @@ const bodySchema = z.object({
 
 /**
  * POST /api/creator {keywordId}: starts writing a post from a saved keyword (202).
- * Send the same `Idempotency-Key` header (or `requestKey`) to retry a request safely: it never makes a second post.
+ * Send the same `Idempotency-Key` header (or `requestKey`) to retry a request safely: it never makes a second post,
+ * and answers 200 with the post's real `status`. A post whose first request failed only because the queue was
+ * unreachable (503) is started by the retry.
  * A keyword very close to an existing post or page of the user: 409 {message, existing} (send `force: true` to
  * write it anyway). Over quota: 402 with `redirect_to_profile: true` (not 403, which clients treat as a dead session).
  */
@@ -33,14 +36,16 @@ export async function action({ request }: ActionFunctionArgs) {
     source: 'manual',
     force: body.force,
   })
+  // A repeated request reports the post's real state (queued, generating, completed or failed).
   if (result.ok)
     return json(
       {
-        message: POST_MESSAGES.created,
+        message: creatorMessage(result.status, result.failureReason),
         _id: result.postId,
         post_id: result.postId,
-        status: 'queued',
+        status: result.status,
         created: result.created,
+        ...(result.status === 'failed' ? { failure_reason: result.failureReason } : {}),
       },
       { status: result.created ? 202 : 200 },
     )
@@ -58,6 +63,12 @@ export async function action({ request }: ActionFunctionArgs) {
     return apiError(402, (await quotaRefusal(user.id, 'blogPosts')).message, { redirect_to_profile: true })
   if (result.reason === 'not_found') return apiError(404, POST_MESSAGES.keywordNotFound)
   return apiError(503, POST_MESSAGES.failed)
+}
+
+function creatorMessage(status: PostStatus, failureReason: string | null) {
+  if (status === 'completed') return POST_MESSAGES.alreadyWritten
+  if (status === 'failed') return failureReason ?? POST_MESSAGES.failed
+  return POST_MESSAGES.created
 }
 
 export function loader() {
