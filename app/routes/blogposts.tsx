@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import {
   defer,
   json,
@@ -126,7 +127,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   const back = safeRedirect(form.get('redirectTo'), '/blogposts')
   const asJson = form.get('respond') === 'json'

@@ -1,3 +1,4 @@
+import { isUuid } from '#app/lib/ids'
 import { and, eq, isNull } from 'drizzle-orm'
 import { BILLING_MESSAGES, formatMoney, formatShortDate } from '#app/lib/billing'
 import { PLANS, type PlanId } from '#app/lib/plans'
@@ -526,7 +527,7 @@ async function refundLatestInvoice(stripe: Stripe, sub: Stripe.Subscription, opt
 
 /** Our user for the ids an event carries: a valid user id that exists, else the owner of the Stripe customer. */
 async function findOwner(userId: string | null | undefined, customerId: string | null): Promise<string | null> {
-  if (userId && UUID.test(userId)) {
+  if (userId && isUuid(userId)) {
     const [row] = await db
       .select({ userId: schema.subscriptions.userId, customer: schema.subscriptions.stripeCustomerId })
       .from(schema.subscriptions)
@@ -627,7 +628,6 @@ function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   return idOf(legacy)
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 async function lockRow(tx: Tx, where: ReturnType<typeof eq>) {
   const [row] = await tx.select().from(schema.subscriptions).where(where).limit(1).for('update')

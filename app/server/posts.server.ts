@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { isUuid } from '#app/lib/ids'
 import { enqueueGeneratePost, generatePostJobState, requeueGeneratePost } from '#app/jobs/post-generation.server'
 import { excerpt, POST_MESSAGES, type PostStatus } from '#app/lib/posts'
 import { db, schema } from './db.server'
@@ -13,8 +14,7 @@ import { consumeQuota, refundQuota } from './quota.server'
  */
 const posts = schema.blogPosts
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const isUuid = (value: string) => UUID.test(value)
+export { isUuid } from '#app/lib/ids'
 
 export { POST_MESSAGES }
 
