@@ -3,13 +3,14 @@ import { z } from 'zod'
 import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
 import { quotaRefusal } from '#app/server/quota.server'
 import { createPost, POST_MESSAGES } from '#app/server/posts.server'
+import { safeText } from '#app/lib/safe-text'
 
 const bodySchema = z.object({
   keywordId: z
     .string({ required_error: 'keywordId is required', invalid_type_error: 'keywordId must be a string' })
     .trim()
     .min(1, 'keywordId is required'),
-  requestKey: z.string().trim().min(1).max(200).optional(),
+  requestKey: safeText().trim().min(1).max(200).optional(),
 })
 
 /**
