@@ -1,5 +1,5 @@
 import { useFetcher, useLocation } from '@remix-run/react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useHydrated } from './ui/use-hydrated'
 
 /** The page view's key, made once by the component that renders a list of buttons. */
@@ -13,6 +13,13 @@ export function pageNonce() {
   return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
+type CreatePostAnswer = {
+  ok: boolean
+  reason?: string
+  message?: string
+  confirm?: { keywordId: string; requestKey: string; redirectTo: string }
+}
+
 /**
  * 'Create Post' on a keyword row. A form posting to /blogposts (intent=create-post), so it works without JavaScript:
  * the action then redirects back here with the toast. With JavaScript it is a fetcher: disabled with a pending label
@@ -21,6 +28,8 @@ export function pageNonce() {
  * The request key is the keyword id plus a nonce made once per page view (in the server-rendered HTML, which the
  * browser keeps on hydration). Clicking the same rendered button twice, or resubmitting the same page from another
  * tab, sends the same key, and the server makes at most one post for it; after a reload, a click is a new request.
+ * A keyword whose post is still being written refuses a second one (a toast says so); when a finished post exists,
+ * the server asks for a confirmation first (a dialog here; without JavaScript a confirmation form on /blogposts).
  */
 export function CreatePostButton({
   keywordId,
@@ -32,10 +41,21 @@ export function CreatePostButton({
   pageKey: string
   className?: string
 }) {
-  const fetcher = useFetcher<{ ok: boolean }>()
+  const fetcher = useFetcher<CreatePostAnswer>()
   const location = useLocation()
   const hydrated = useHydrated()
   const busy = fetcher.state !== 'idle'
+  // A finished post exists for this keyword: ask, then send again with the confirmation.
+  const ask = fetcher.state === 'idle' && fetcher.data?.reason === 'needs_confirmation' ? fetcher.data : null
+  useEffect(() => {
+    if (!ask?.confirm || !window.confirm(ask.message ?? '')) return
+    fetcher.submit(
+      { intent: 'create-post', respond: 'json', confirm: 'yes', ...ask.confirm },
+      { method: 'post', action: '/blogposts' },
+    )
+    // Only a new answer asks again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ask])
   return (
     <fetcher.Form method="post" action="/blogposts">
       <input type="hidden" name="intent" value="create-post" />

@@ -12,6 +12,8 @@ export const POST_MESSAGES = {
   notFound: 'No blog post found.',
   keywordNotFound: 'Keyword not found.',
   aiOff: 'AI writing is not configured on this server.',
+  inProgress: 'A post for this keyword is already being written.',
+  confirmAnother: 'You already have a post for this keyword. Write another one?',
 } as const
 
 export type PostStatus = 'queued' | 'generating' | 'completed' | 'failed'

@@ -11,12 +11,16 @@ const bodySchema = z.object({
     .trim()
     .min(1, 'keywordId is required'),
   requestKey: safeText().trim().min(1).max(200).optional(),
+  /** Write another post although a finished one exists for this keyword. */
+  confirm: z.boolean({ invalid_type_error: 'confirm must be true or false' }).optional(),
 })
 
 /**
  * POST /api/creator {keywordId}: starts writing a post from a saved keyword (202).
  * Send the same `Idempotency-Key` header (or `requestKey`) to retry a request safely: it never makes a second post.
  * Over quota: 402 with `redirect_to_profile: true` (not 403, which clients treat as a dead session).
+ * 409 while a post for this keyword is still being written; 409 with `requires_confirmation: true` when a finished
+ * one exists (send `"confirm": true` to write another). Neither charges.
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed')
@@ -29,6 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
     keywordId: body.keywordId,
     requestKey: `api:${requestKey}`,
     source: 'manual',
+    confirmDuplicate: body.confirm === true,
   })
   if (result.ok)
     return json(
@@ -44,6 +49,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (result.reason === 'quota')
     return apiError(402, (await quotaRefusal(user.id, 'blogPosts')).message, { redirect_to_profile: true })
   if (result.reason === 'not_found') return apiError(404, POST_MESSAGES.keywordNotFound)
+  if (result.reason === 'in_progress') return apiError(409, POST_MESSAGES.inProgress)
+  if (result.reason === 'needs_confirmation')
+    return apiError(409, POST_MESSAGES.confirmAnother, { requires_confirmation: true })
   return apiError(503, POST_MESSAGES.failed)
 }
 

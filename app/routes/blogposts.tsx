@@ -11,6 +11,7 @@ import {
   Await,
   Form,
   Link,
+  useActionData,
   useFetcher,
   useLoaderData,
   useLocation,
@@ -143,11 +144,22 @@ export async function action({ request }: ActionFunctionArgs) {
     return deleted ? toast().redirectWithSuccess(back, message) : toast().redirectWithError(back, message)
   }
 
-  let result: { ok: true; postId: string } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  let result:
+    | { ok: true; postId: string }
+    | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' | 'needs_confirmation' }
   if (intent === 'create-post') {
     const keywordId = String(form.get('keywordId') ?? '')
     const requestKey = String(form.get('requestKey') ?? '') || crypto.randomUUID()
-    result = await createPost({ userId: user.id, keywordId, requestKey, source: 'manual' })
+    const confirmDuplicate = form.get('confirm') === 'yes'
+    result = await createPost({ userId: user.id, keywordId, requestKey, source: 'manual', confirmDuplicate })
+    // A finished post exists: ask first (a dialog with JavaScript, a confirmation form on this page without).
+    if (!result.ok && result.reason === 'needs_confirmation') {
+      const confirm = { keywordId, requestKey: `${requestKey}.again`, redirectTo: back }
+      return json(
+        { ok: false as const, reason: result.reason, message: POST_MESSAGES.confirmAnother, confirm },
+        { status: asJson ? 200 : 409 },
+      )
+    }
   } else if (intent === 'retry-post') {
     const postId = String(form.get('postId') ?? '')
     const retried = await retryPost(user.id, postId)
@@ -165,11 +177,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const message =
     result.reason === 'quota'
       ? { message: (await quotaRefusal(user.id, 'blogPosts')).message, duration: TOAST_MS }
-      : {
-          message: POST_MESSAGES.failed,
-          duration: TOAST_MS,
-          ...(aiConfigured() ? {} : { description: POST_MESSAGES.aiOff }),
-        }
+      : result.reason === 'in_progress'
+        ? { message: POST_MESSAGES.inProgress, duration: TOAST_MS }
+        : {
+            message: POST_MESSAGES.failed,
+            duration: TOAST_MS,
+            ...(aiConfigured() ? {} : { description: POST_MESSAGES.aiOff }),
+          }
   // 200 on purpose: the page's loaders (and so the toast) revalidate after any fetcher action that returns normally.
   return asJson
     ? toast().jsonWithError({ ok: false, reason: result.reason }, message)
@@ -178,9 +192,14 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function BlogPostsPage() {
   const data = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const confirm =
+    (actionData as { confirm?: { keywordId: string; requestKey: string; redirectTo: string } } | undefined)?.confirm ??
+    null
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <PageHeader title="Your SEO Content Library" subtitle="AI-optimized posts driving organic growth" />
+      {confirm ? <ConfirmAnotherPost {...confirm} /> : null}
       {data.waitingForReview > 0 ? (
         <p className="mb-6">
           <Link
@@ -501,5 +520,34 @@ function EmptyLibrary() {
         Explore Keywords
       </Link>
     </div>
+  )
+}
+
+/** Without JavaScript: the confirmation a second post for a keyword asks for (with JavaScript, a dialog asks). */
+function ConfirmAnotherPost(props: { keywordId: string; requestKey: string; redirectTo: string }) {
+  return (
+    <section
+      role="alertdialog"
+      aria-labelledby="confirm-another-title"
+      className="mb-8 rounded-xl border border-yellow-300 bg-yellow-50 p-5"
+      data-testid="confirm-another-post"
+    >
+      <h2 id="confirm-another-title" className="font-semibold text-slate-900">
+        {POST_MESSAGES.confirmAnother}
+      </h2>
+      <Form method="post" action="/blogposts" className="mt-4 flex flex-wrap gap-3">
+        <input type="hidden" name="intent" value="create-post" />
+        <input type="hidden" name="keywordId" value={props.keywordId} />
+        <input type="hidden" name="requestKey" value={props.requestKey} />
+        <input type="hidden" name="redirectTo" value={props.redirectTo} />
+        <input type="hidden" name="confirm" value="yes" />
+        <button type="submit" className="btn-primary">
+          Write another post
+        </button>
+        <Link to={props.redirectTo} className="btn-secondary">
+          Cancel
+        </Link>
+      </Form>
+    </section>
   )
 }

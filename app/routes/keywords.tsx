@@ -220,7 +220,9 @@ async function bulkAction(userId: string, intent: string, form: FormData) {
         ? (await quotaRefusal(userId, 'blogPosts')).message
         : result.reason === 'not_found'
           ? POST_MESSAGES.keywordNotFound
-          : POST_MESSAGES.failed
+          : result.reason === 'in_progress'
+            ? POST_MESSAGES.inProgress
+            : POST_MESSAGES.failed
     return toast().redirectWithError(back, { message, duration: TOAST_MS })
   }
   const deleted = await deleteKeywords(userId, ids)

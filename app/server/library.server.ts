@@ -17,6 +17,7 @@ import {
 import { excerpt, type PostStatus } from '#app/lib/posts'
 import { db, schema } from './db.server'
 import { aiConfigured } from './openai.server'
+import { isInProgressConflict } from './posts.server'
 import { consumeQuota } from './quota.server'
 
 /**
@@ -65,8 +66,7 @@ function postCursorCondition(cursor: string | undefined): SQL | null {
   const values = decodeCursor(cursor)
   if (!values || values.length !== 3 || values[0] !== 'p') throw new BadCursorError()
   const [, at, id] = values
-  if (typeof at !== 'string' || !TIMESTAMP.test(at) || typeof id !== 'string' || !isUuid(id))
-    throw new BadCursorError()
+  if (typeof at !== 'string' || !TIMESTAMP.test(at) || typeof id !== 'string' || !isUuid(id)) throw new BadCursorError()
   return sql`(${posts.createdAt}, ${posts.id}) < (${at}::timestamptz, ${id}::uuid)`
 }
 
@@ -347,7 +347,8 @@ export async function deleteKeywords(userId: string, ids: string[]): Promise<str
 class QuotaExceeded extends Error {}
 
 export type BulkCreateResult =
-  { ok: true; created: number; postIds: string[] } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  | { ok: true; created: number; postIds: string[] }
+  | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' }
 
 /**
  * 'Create posts' for several saved keywords in one transaction: the posts (one per keyword and request key, so a
@@ -370,6 +371,20 @@ export async function createPostsForKeywords(input: {
     .from(kw)
     .where(and(eq(kw.userId, input.userId), inArray(kw.id, ids)))
   if (keywords.length !== ids.length) return { ok: false, reason: 'not_found' }
+  // A keyword whose post is still being written (by another request) gets no second one.
+  const busy = await db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(
+      and(
+        eq(posts.userId, input.userId),
+        inArray(posts.keywordId, ids),
+        inArray(posts.status, ['queued', 'generating']),
+        sql`${posts.requestKey} not like ${`${requestKey.replace(/[\\%_]/g, '\\$&')}:%`}`,
+      ),
+    )
+    .limit(1)
+  if (busy.length > 0) return { ok: false, reason: 'in_progress' }
 
   let created: string[]
   try {
@@ -397,6 +412,7 @@ export async function createPostsForKeywords(input: {
     })
   } catch (error) {
     if (error instanceof QuotaExceeded) return { ok: false, reason: 'quota' }
+    if (isInProgressConflict(error)) return { ok: false, reason: 'in_progress' }
     console.error('[library] could not create posts', error)
     return { ok: false, reason: 'unavailable' }
   }

@@ -19,7 +19,22 @@ export { isUuid } from '#app/lib/ids'
 export { POST_MESSAGES }
 
 export type CreatePostResult =
-  { ok: true; postId: string; created: boolean } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  | { ok: true; postId: string; created: boolean }
+  | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' | 'needs_confirmation' }
+
+/** The index that allows one post per user and keyword being written at a time (migration 0013_failures). */
+export const ONE_IN_PROGRESS_INDEX = 'blog_posts_one_in_progress_idx'
+
+/** True for the unique violation of ONE_IN_PROGRESS_INDEX (a second post raced the first one). */
+export function isInProgressConflict(error: unknown): boolean {
+  for (
+    let e = error as { code?: string; constraint_name?: string; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  )
+    if (e.code === '23505' && e.constraint_name === ONE_IN_PROGRESS_INDEX) return true
+  return false
+}
 
 class QuotaExceeded extends Error {}
 
@@ -33,6 +48,8 @@ export async function createPost(input: {
   keywordId: string
   requestKey: string
   source: 'manual' | 'autopilot'
+  /** Write another post although a finished one exists for this keyword (the user confirmed). */
+  confirmDuplicate?: boolean
 }): Promise<CreatePostResult> {
   const requestKey = input.requestKey.trim().slice(0, 200)
   if (!isUuid(input.keywordId) || !requestKey) return { ok: false, reason: 'not_found' }
@@ -48,6 +65,19 @@ export async function createPost(input: {
     .where(and(eq(schema.savedKeywords.id, input.keywordId), eq(schema.savedKeywords.userId, input.userId)))
     .limit(1)
   if (!keyword) return { ok: false, reason: 'not_found' }
+
+  // Earlier posts of this keyword: one still being written refuses a second (the unique index below makes this
+  // atomic); a finished one asks for a confirmation first. A repeat of the same request is answered further down.
+  const earlier = await db
+    .select({ status: posts.status, requestKey: posts.requestKey })
+    .from(posts)
+    .where(and(eq(posts.userId, input.userId), eq(posts.keywordId, keyword.id)))
+  if (!earlier.some((p) => p.requestKey === requestKey)) {
+    if (earlier.some((p) => p.status === 'queued' || p.status === 'generating'))
+      return { ok: false, reason: 'in_progress' }
+    if (input.source === 'manual' && !input.confirmDuplicate && earlier.some((p) => p.status === 'completed'))
+      return { ok: false, reason: 'needs_confirmation' }
+  }
 
   let outcome: { postId: string; created: boolean; status: PostStatus }
   try {
@@ -80,6 +110,7 @@ export async function createPost(input: {
     })
   } catch (error) {
     if (error instanceof QuotaExceeded) return { ok: false, reason: 'quota' }
+    if (isInProgressConflict(error)) return { ok: false, reason: 'in_progress' }
     console.error('[posts] could not create a post', error)
     return { ok: false, reason: 'unavailable' }
   }
@@ -105,7 +136,7 @@ export async function createPost(input: {
 export async function retryPost(
   userId: string,
   postId: string,
-): Promise<{ ok: true } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }> {
+): Promise<{ ok: true } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' }> {
   if (!isUuid(postId)) return { ok: false, reason: 'not_found' }
   if (!aiConfigured()) return { ok: false, reason: 'unavailable' }
   try {
@@ -123,6 +154,7 @@ export async function retryPost(
     if (!retried) return { ok: false, reason: 'not_found' }
   } catch (error) {
     if (error instanceof QuotaExceeded) return { ok: false, reason: 'quota' }
+    if (isInProgressConflict(error)) return { ok: false, reason: 'in_progress' }
     console.error('[posts] could not retry a post', error)
     return { ok: false, reason: 'unavailable' }
   }

@@ -24,7 +24,9 @@ export const BODY_LIMITS = {
 } as const
 
 export function bodyLimitFor(pathname: string): number {
-  return BODY_LIMITS.byPath.find((p) => pathname === p.path || pathname === `${p.path}.data`)?.limit ?? BODY_LIMITS.default
+  return (
+    BODY_LIMITS.byPath.find((p) => pathname === p.path || pathname === `${p.path}.data`)?.limit ?? BODY_LIMITS.default
+  )
 }
 
 export const BODY_MESSAGES = {
@@ -127,7 +129,9 @@ export async function readForm(request: Request, opts: ReadOptions = {}): Promis
     if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type) && bytes.byteLength > 0)
       throw new BodyError(400, BODY_MESSAGES.badForm)
     try {
-      return await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': type || 'application/x-www-form-urlencoded' } }).formData()
+      return await new Response(bytes as Uint8Array<ArrayBuffer>, {
+        headers: { 'Content-Type': type || 'application/x-www-form-urlencoded' },
+      }).formData()
     } catch {
       throw new BodyError(400, BODY_MESSAGES.badForm)
     }
