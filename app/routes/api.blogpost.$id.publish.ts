@@ -6,7 +6,6 @@ import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
 import { listPublications, requestPublish, requestUnpublish } from '#app/server/publishing/publications.server'
 import { approvePost, rejectPost } from '#app/server/publishing/review.server'
 
-
 const body = z.discriminatedUnion('action', [
   publishForm.extend({ action: z.literal('publish'), confirmRecreate: z.boolean().optional() }),
   z.object({ action: z.literal('unpublish'), target: z.union([z.string().uuid(), z.literal('webhook')]) }),

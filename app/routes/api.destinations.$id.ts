@@ -11,7 +11,6 @@ import {
 } from '#app/server/publishing/destinations.server'
 import { hit } from '#app/server/rate-limit.server'
 
-
 /**
  * GET /api/destinations/:id → {destination}; PUT {…fields} (a blank secret keeps the stored one) → {destination};
  * DELETE → 204; POST /api/destinations/:id?test → {ok, message} ('Test connection').

@@ -25,7 +25,6 @@ import { toast, TOAST_MS } from '#app/server/toast.server'
 
 export const meta: MetaFunction = () => [{ title: 'Calendar | Rankwell' }]
 
-
 function viewOf(value: string | null): CalendarView {
   return value === 'week' ? 'week' : 'month'
 }

@@ -304,6 +304,11 @@ export async function confirmCheckout(userId: string, sessionId: string): Promis
     return row.lastCheckoutSessionId === sessionId && PREMIUM.includes(row.status) ? 'complete' : 'unknown'
   }
   if (sessionOwner(session) !== userId) return 'invalid'
+  // The session's customer must be the user's own Stripe customer once they have one (a session made for another
+  // customer and tagged with this user's id is not their payment).
+  const { stripeCustomerId } = await subscriptionRow(userId)
+  const customer = idOf(session.customer)
+  if (stripeCustomerId && customer && customer !== stripeCustomerId) return 'invalid'
   if (session.status === 'expired') return 'invalid'
   if (session.status !== 'complete') return 'open'
   const subscription = typeof session.subscription === 'object' ? session.subscription : null
@@ -627,7 +632,6 @@ function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription
   return idOf(legacy)
 }
-
 
 async function lockRow(tx: Tx, where: ReturnType<typeof eq>) {
   const [row] = await tx.select().from(schema.subscriptions).where(where).limit(1).for('update')

@@ -3,7 +3,6 @@ import { PUBLISHING_MESSAGES } from '#app/lib/publishing'
 import { listDestinations, toView } from './destinations.server'
 import { approvePost, listWaitingDrafts, rejectPost, reviewSettingsOf, saveReviewSettings } from './review.server'
 
-
 /** What /autopilot shows of publishing: review settings, drafts waiting for review, destinations (and pauses). */
 export async function publishingOverview(userId: string) {
   const [settings, waiting, destinations] = await Promise.all([
