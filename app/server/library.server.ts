@@ -1,4 +1,5 @@
 import { isUuid } from '#app/lib/ids'
+import { stripControlCharacters } from '#app/lib/safe-text'
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { enqueueGeneratePost, removeGeneratePostJob } from '#app/jobs/post-generation.server'
 import {
@@ -360,7 +361,7 @@ export async function createPostsForKeywords(input: {
   keywordIds: string[]
   requestKey: string
 }): Promise<BulkCreateResult> {
-  const requestKey = input.requestKey.trim().slice(0, 150)
+  const requestKey = stripControlCharacters(input.requestKey).trim().slice(0, 150)
   const ids = [...new Set(input.keywordIds)]
   if (!requestKey || ids.length === 0 || ids.length > MAX_BULK_KEYWORDS || !ids.every((id) => isUuid(id)))
     return { ok: false, reason: 'not_found' }

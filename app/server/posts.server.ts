@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm'
 import { isUuid } from '#app/lib/ids'
+import { stripControlCharacters } from '#app/lib/safe-text'
 import { enqueueGeneratePost, generatePostJobState, requeueGeneratePost } from '#app/jobs/post-generation.server'
 import { excerpt, POST_MESSAGES, type PostStatus } from '#app/lib/posts'
 import { db, schema } from './db.server'
@@ -51,7 +52,7 @@ export async function createPost(input: {
   /** Write another post although a finished one exists for this keyword (the user confirmed). */
   confirmDuplicate?: boolean
 }): Promise<CreatePostResult> {
-  const requestKey = input.requestKey.trim().slice(0, 200)
+  const requestKey = stripControlCharacters(input.requestKey).trim().slice(0, 200)
   if (!isUuid(input.keywordId) || !requestKey) return { ok: false, reason: 'not_found' }
   if (!aiConfigured()) return { ok: false, reason: 'unavailable' }
 
