@@ -8,6 +8,8 @@ import { getEnv } from '#app/server/env.server'
 import { letRemixReplaceHeaders } from '#app/server/http-cache.server'
 import { guardBuild } from '#app/server/outage.server'
 import { newRequestScope, runInRequestScope, type RequestScope } from '#app/server/request-scope.server'
+import { bodyLimitFor, BODY_MESSAGES } from '#app/server/http/body.server'
+import { renderRefusal, type Refusal } from '#app/server/http/refusal.server'
 import { checkOrigin, formTargets, securityHeaders } from '#app/server/security.server'
 import { staticFiles } from '#app/server/static-files.server'
 
@@ -42,7 +44,13 @@ app.use((req: Request, res: Response, next: NextFunction) => {
     res.setHeader(name, value)
   next()
 })
-// Cookie-authenticated writes must come from our own site (on top of SameSite=Lax).
+function refuse(req: Request, res: Response, refusal: Refusal) {
+  const { contentType, body } = renderRefusal(req.path, refusal)
+  // Nothing more is read from this connection: a client still sending a huge body is cut off.
+  res.status(refusal.status).set({ 'Content-Type': contentType, 'Cache-Control': 'no-store', Connection: 'close' })
+  res.end(body)
+}
+// Writes must come from our own site (on top of SameSite=Lax): a clear 403 page or JSON, never Remix's 500.
 app.use((req: Request, res: Response, next: NextFunction) => {
   const problem = checkOrigin({
     method: req.method,
@@ -50,13 +58,19 @@ app.use((req: Request, res: Response, next: NextFunction) => {
     origin: req.get('origin'),
     secFetchSite: req.get('sec-fetch-site'),
     host: req.get('host'),
+    forwardedHost: req.get('x-forwarded-host'),
     hasCookie: Boolean(req.get('cookie')),
     hasBearer: /^Bearer\s/i.test(req.get('authorization') ?? ''),
   })
-  if (problem) {
-    res.status(403).json({ message: problem })
-    return
-  }
+  if (problem) return refuse(req, res, { status: 403, message: problem })
+  next()
+})
+// A body declared larger than its route accepts is refused before a byte of it is read (app/server/http/body.server.ts
+// counts chunked bodies while reading them).
+app.use((req: Request, res: Response, next: NextFunction) => {
+  const declared = Number(req.get('content-length') ?? NaN)
+  if (Number.isFinite(declared) && declared > bodyLimitFor(req.path))
+    return refuse(req, res, { status: 413, message: BODY_MESSAGES.tooLarge })
   next()
 })
 

@@ -128,12 +128,24 @@ export default function App() {
   )
 }
 
+const REFUSAL_TITLES: Record<number, string> = {
+  400: 'We could not read that request',
+  403: 'Request refused',
+  409: 'Already in progress',
+  413: 'Request too large',
+}
+
 export function ErrorBoundary() {
   const error = useRouteError()
   const notFound = isRouteErrorResponse(error) && error.status === 404
   // Postgres or Redis is down (outage.server.ts): say so, and offer to try again.
   const outage = isRouteErrorResponse(error) && error.status === 503
   if (!notFound && !outage) console.error(error)
+  // A request the server refused with a message (a form it could not read, a body too large): say so.
+  const refusal =
+    isRouteErrorResponse(error) && error.status < 500 && typeof error.data?.message === 'string'
+      ? { title: REFUSAL_TITLES[error.status] ?? 'Request refused', message: error.data.message as string }
+      : null
   return (
     <Chrome>
       <div className="mx-auto max-w-xl px-4 py-24 text-center">
@@ -151,11 +163,13 @@ export function ErrorBoundary() {
           </>
         ) : (
           <>
-            <h1 className="text-3xl font-bold">Unexpected Application Error!</h1>
+            <h1 className="text-3xl font-bold">{refusal ? refusal.title : 'Unexpected Application Error!'}</h1>
             <p className="mt-4 text-slate-600">
-              {isRouteErrorResponse(error)
-                ? `${error.status} ${error.statusText}`
-                : 'Something went wrong on our side. Please try again.'}
+              {refusal
+                ? refusal.message
+                : isRouteErrorResponse(error)
+                  ? `${error.status} ${error.statusText}`
+                  : 'Something went wrong on our side. Please try again.'}
             </p>
           </>
         )}

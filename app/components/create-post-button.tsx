@@ -21,6 +21,8 @@ export function pageNonce() {
  * The request key is the keyword id plus a nonce made once per page view (in the server-rendered HTML, which the
  * browser keeps on hydration). Clicking the same rendered button twice, or resubmitting the same page from another
  * tab, sends the same key, and the server makes at most one post for it; after a reload, a click is a new request.
+ * A keyword whose post is still being written refuses a second one (a toast says so); when a finished post (or a
+ * page) covers a very similar search, the user decides on /keywords/:id/write (update it, or write anyway).
  */
 export function CreatePostButton({
   keywordId,

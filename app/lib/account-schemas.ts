@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { findCountry, findLanguage } from './markets'
+import { safeText } from './safe-text'
 
 /**
  * One zod schema per account form, shared by the page actions (form data) and the matching /api routes (JSON):
@@ -42,7 +43,7 @@ export type SignUpInput = z.infer<typeof signUpSchema>
 
 /** Website: empty means none; otherwise an http(s) URL. */
 const website = z
-  .union([z.string(), z.null()], { invalid_type_error: 'Website must be text.' })
+  .union([safeText(), z.null()], { invalid_type_error: 'Website must be text.' })
   .transform((v) => (v ?? '').trim())
   .pipe(
     z.union([
@@ -61,7 +62,7 @@ function marketChoice(kind: 'country' | 'language') {
   const message = `Please choose a ${kind} from the list.`
   return z
     .object(
-      { code: z.union([z.string(), z.number()]).transform(String), name: z.string().optional() },
+      { code: z.union([safeText(), z.number()]).transform(String), name: safeText().optional() },
       { invalid_type_error: message },
     )
     .nullable()
@@ -192,7 +193,7 @@ const newPassword = password.min(MIN_PASSWORD_LENGTH, `Password must be at least
 
 export const forgotPasswordSchema = z.object({ email })
 export const resetPasswordSchema = z.object({
-  token: z.string({ required_error: 'The reset link is missing its token.' }).trim().min(1).max(200),
+  token: safeText({ required_error: 'The reset link is missing its token.' }).trim().min(1).max(200),
   password: newPassword,
 })
 export const changePasswordSchema = z.object({
@@ -200,7 +201,7 @@ export const changePasswordSchema = z.object({
   newPassword,
 })
 export const deleteAccountSchema = z.object({
-  password: z.string().max(200, 'Password must be at most 200 characters.').optional(),
+  password: safeText().max(200, 'Password must be at most 200 characters.').optional(),
   confirm: z.literal('DELETE', { errorMap: () => ({ message: 'Type DELETE to confirm.' }) }),
 })
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { safeText } from './safe-text'
 
 /**
  * The two libraries at any size (issue 21): the search, filter, sort and paging parameters of /blogposts,
@@ -45,7 +46,7 @@ export type PostOrigin = keyof typeof POST_ORIGIN_FILTERS
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional())
 
-const search = optional(z.string().trim().max(MAX_SEARCH_LENGTH, `Use at most ${MAX_SEARCH_LENGTH} characters.`))
+const search = optional(safeText().trim().max(MAX_SEARCH_LENGTH, `Use at most ${MAX_SEARCH_LENGTH} characters.`))
 const cursor = optional(
   z
     .string()
@@ -64,7 +65,7 @@ export const postListSchema = z.object({
   q: search,
   status: optional(z.enum(statusFilterValues, { message: `One of: ${statusFilterValues.join(', ')}.` })),
   source: optional(z.enum(['manual', 'autopilot'], { message: 'One of: manual, autopilot.' })),
-  language: optional(z.string().trim().max(100)),
+  language: optional(safeText().trim().max(100)),
   review: optional(z.enum(reviewValues, { message: `One of: ${reviewValues.join(', ')}.` })),
   cursor,
   limit,

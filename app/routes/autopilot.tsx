@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { ACCOUNT_MESSAGES } from '#app/lib/account-schemas'
 import { json } from '@remix-run/node'
@@ -110,7 +111,7 @@ export type ActionData = {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   const ok = (message: string) => toast().redirectWithSuccess('/autopilot', { message, duration: TOAST_MS })
   const fail = (data: ActionData, message: string, status = 400, description?: string) =>

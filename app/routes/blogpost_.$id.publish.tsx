@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react'
@@ -60,7 +61,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const post = await getPost(user.id, params.id ?? '')
   if (!post) return json<ActionData>({ toast: { type: 'error', message: POST_MESSAGES.notFound } }, { status: 404 })
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   const back = `/blogpost/${post.id}/publish`
   const ok = (message: string) => toast().redirectWithSuccess(back, { message, duration: TOAST_MS })

@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import {
   defer,
   json,
@@ -127,7 +128,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   const back = safeRedirect(form.get('redirectTo'), '/blogposts')
   const asJson = form.get('respond') === 'json'
@@ -143,7 +144,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return deleted ? toast().redirectWithSuccess(back, message) : toast().redirectWithError(back, message)
   }
 
-  let result: { ok: true; postId: string } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  let result:
+    { ok: true; postId: string } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' }
   if (intent === 'create-post') {
     const keywordId = String(form.get('keywordId') ?? '')
     const requestKey = String(form.get('requestKey') ?? '') || crypto.randomUUID()
@@ -174,11 +176,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const message =
     result.reason === 'quota'
       ? { message: (await quotaRefusal(user.id, 'blogPosts')).message, duration: TOAST_MS }
-      : {
-          message: POST_MESSAGES.failed,
-          duration: TOAST_MS,
-          ...(aiConfigured() ? {} : { description: POST_MESSAGES.aiOff }),
-        }
+      : result.reason === 'in_progress'
+        ? { message: POST_MESSAGES.inProgress, duration: TOAST_MS }
+        : {
+            message: POST_MESSAGES.failed,
+            duration: TOAST_MS,
+            ...(aiConfigured() ? {} : { description: POST_MESSAGES.aiOff }),
+          }
   // 200 on purpose: the page's loaders (and so the toast) revalidate after any fetcher action that returns normally.
   return asJson
     ? toast().jsonWithError({ ok: false, reason: result.reason }, message)

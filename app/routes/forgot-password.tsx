@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
 import { AuthLayout } from '#app/components/auth-layout'
@@ -19,7 +20,7 @@ type ActionData = { sent: boolean; message: string; errors: FieldErrors; values:
 
 /** POST: sends a reset link when the account exists; the answer is the same either way. */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData()
+  const form = await readForm(request)
   const fields = formFields(form, ['email'] as const)
   const values = { email: fields.email ?? '' }
   if (form.get(HONEYPOT_FIELD))

@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { HelpForm, type HelpActionData } from '#app/components/help-form'
@@ -24,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
-  const form = await request.formData()
+  const form = await readForm(request)
   const { question } = formFields(form, ['question'] as const)
   const parsed = helpSchema.safeParse({ question })
   if (!parsed.success) {

@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation, useRevalidator, useSubmit } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
@@ -170,7 +171,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   if (intent === 'create-posts' || intent === 'delete-keywords' || intent.startsWith('delete:')) {
     return bulkAction(user.id, intent, form)
@@ -219,7 +220,9 @@ async function bulkAction(userId: string, intent: string, form: FormData) {
         ? (await quotaRefusal(userId, 'blogPosts')).message
         : result.reason === 'not_found'
           ? POST_MESSAGES.keywordNotFound
-          : POST_MESSAGES.failed
+          : result.reason === 'in_progress'
+            ? POST_MESSAGES.inProgress
+            : POST_MESSAGES.failed
     return toast().redirectWithError(back, { message, duration: TOAST_MS })
   }
   const deleted = await deleteKeywords(userId, ids)

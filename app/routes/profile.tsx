@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import type { ReactNode } from 'react'
@@ -51,7 +52,7 @@ type ActionData = { message: string; errors: FieldErrors; values: Values }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
-  const form = await request.formData()
+  const form = await readForm(request)
   if (form.get('intent') === 'rankings-digest') {
     const on = form.get('digest') === 'on'
     await setDigestEnabled(user.id, on)

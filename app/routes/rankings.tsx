@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { PositionChart, Sparkline, sparklinePath } from '#app/components/rank-chart'
@@ -98,7 +99,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   const asJson = form.get('respond') === 'json'
   const back = '/rankings'

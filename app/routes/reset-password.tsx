@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { AuthLayout } from '#app/components/auth-layout'
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type ActionData = { message: string; errors: FieldErrors; expired?: boolean }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData()
+  const form = await readForm(request)
   const fields = formFields(form, ['token', 'password'] as const)
   const parsed = resetPasswordSchema.safeParse(fields)
   if (!parsed.success) return json<ActionData>(describeErrors(parsed.error), { status: 400, headers: noStore })

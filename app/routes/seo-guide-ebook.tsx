@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useFetcher } from '@remix-run/react'
 import { Honeypot } from '#app/components/ui/honeypot'
@@ -28,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   let placement: Placement = 'top'
   let email = ''
   try {
-    const form = await request.formData()
+    const form = await readForm(request)
     placement = form.get('intent') === 'bottom' ? 'bottom' : 'top'
     email = String(form.get('email') ?? '').slice(0, 254)
     const outcome = await captureLead(Object.fromEntries(form), request)
@@ -44,6 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
       },
     )
   } catch (error) {
+    if (error instanceof Response) throw error
     console.error('[leads] could not store the lead', error)
     return json<LeadData>({ ok: false, message: LEAD_MESSAGES.thrown, placement, email }, { status: 503 })
   }

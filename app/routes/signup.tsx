@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { AuthForm, authFormState, useAuthErrorState, type AuthFormState } from '#app/components/auth-layout'
@@ -26,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData()
+  const form = await readForm(request)
   const fields = formFields(form, ['name', 'email', 'password'] as const)
   return authPageAction(request, {
     values: { name: fields.name ?? '', email: fields.email ?? '' },

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { formatWindow, retryDelayMs } from '#app/lib/autopilot'
+import { isUuid } from '#app/lib/ids'
 import { isRetryableStatus, parseRetryAfter } from '#app/lib/http-retry'
 import { enqueueWebhookDelivery, removeWebhookDeliveryJob } from '#app/jobs/webhook-delivery.server'
 import { db, schema } from './db.server'
@@ -164,6 +165,7 @@ export async function sendTestEvent(userId: string): Promise<WebhookActionResult
 
 /** Sends a finished delivery again: same webhook-id, same body, a fresh round of retries. */
 export async function redeliver(userId: string, deliveryId: string): Promise<WebhookActionResult> {
+  if (!isUuid(deliveryId)) return { ok: false, message: 'This delivery cannot be redelivered right now.' }
   const settings = await settingsOf(userId)
   if (!settings?.webhookUrl) return { ok: false, message: 'Save a webhook URL first.' }
   if (settings.webhookDisabledAt) return { ok: false, message: 'Re-enable the webhook before redelivering.' }

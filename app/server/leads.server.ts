@@ -7,6 +7,7 @@ import type { PublicFailure } from './public-api.server'
 import { getEnv } from './env.server'
 import { mailConfigured, sendMail } from './mail.server'
 import { clientIp, hit } from './rate-limit.server'
+import { safeText } from '#app/lib/safe-text'
 
 /**
  * Ebook leads: one row per address (unique lower(email)), and the ebook e-mail sent once per address and day
@@ -28,7 +29,7 @@ export const leadInput = z.object({
     .min(1, 'Please enter your email address.')
     .max(254, 'Please enter a valid email address.')
     .email('Please enter a valid email address.'),
-  [HONEYPOT_FIELD]: z.string().optional(),
+  [HONEYPOT_FIELD]: safeText().optional(),
 })
 
 /** A second request for the same address re-sends the ebook only after a day. */

@@ -1,3 +1,5 @@
+import { isUuid } from '#app/lib/ids'
+import { stripControlCharacters } from '#app/lib/safe-text'
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { enqueueGeneratePost, removeGeneratePostJob } from '#app/jobs/post-generation.server'
 import {
@@ -16,6 +18,7 @@ import {
 import { excerpt, type PostStatus } from '#app/lib/posts'
 import { db, schema } from './db.server'
 import { aiConfigured } from './openai.server'
+import { isInProgressConflict } from './posts.server'
 import { consumeQuota } from './quota.server'
 
 /**
@@ -37,7 +40,6 @@ export class BadCursorError extends Error {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -65,8 +67,7 @@ function postCursorCondition(cursor: string | undefined): SQL | null {
   const values = decodeCursor(cursor)
   if (!values || values.length !== 3 || values[0] !== 'p') throw new BadCursorError()
   const [, at, id] = values
-  if (typeof at !== 'string' || !TIMESTAMP.test(at) || typeof id !== 'string' || !UUID.test(id))
-    throw new BadCursorError()
+  if (typeof at !== 'string' || !TIMESTAMP.test(at) || typeof id !== 'string' || !isUuid(id)) throw new BadCursorError()
   return sql`(${posts.createdAt}, ${posts.id}) < (${at}::timestamptz, ${id}::uuid)`
 }
 
@@ -144,7 +145,7 @@ export function toCard(r: PostRow): LibraryCard {
 
 /** Cards of some of a user's posts (the library's polling while they are written). */
 export async function postCardsById(userId: string, ids: string[]): Promise<LibraryCard[]> {
-  const valid = ids.filter((id) => UUID.test(id)).slice(0, 100)
+  const valid = ids.filter(isUuid).slice(0, 100)
   if (valid.length === 0) return []
   const rows = await db
     .select({
@@ -182,7 +183,7 @@ export async function postLanguages(userId: string): Promise<string[]> {
  * A job still waiting for it is removed; a running one finds the post gone and stops.
  */
 export async function deletePost(userId: string, postId: string): Promise<boolean> {
-  if (!UUID.test(postId)) return false
+  if (!isUuid(postId)) return false
   const [row] = await db
     .delete(posts)
     .where(and(eq(posts.id, postId), eq(posts.userId, userId)))
@@ -286,7 +287,7 @@ export async function pageKeywords(userId: string, params: KeywordListParams, op
         k.cast === 'integer'
           ? typeof v === 'number' && Number.isInteger(v)
           : k.cast === 'uuid'
-            ? typeof v === 'string' && UUID.test(v)
+            ? typeof v === 'string' && isUuid(v)
             : k.cast === 'timestamptz'
               ? typeof v === 'string' && TIMESTAMP.test(v)
               : typeof v === 'string'
@@ -335,7 +336,7 @@ export async function pageKeywords(userId: string, params: KeywordListParams, op
 
 /** Deletes some of a user's saved keywords; answers the ids deleted (someone else's ids delete nothing). */
 export async function deleteKeywords(userId: string, ids: string[]): Promise<string[]> {
-  const valid = [...new Set(ids.filter((id) => UUID.test(id)))].slice(0, MAX_BULK_KEYWORDS)
+  const valid = [...new Set(ids.filter(isUuid))].slice(0, MAX_BULK_KEYWORDS)
   if (valid.length === 0) return []
   const rows = await db
     .delete(kw)
@@ -347,7 +348,8 @@ export async function deleteKeywords(userId: string, ids: string[]): Promise<str
 class QuotaExceeded extends Error {}
 
 export type BulkCreateResult =
-  { ok: true; created: number; postIds: string[] } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  | { ok: true; created: number; postIds: string[] }
+  | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' }
 
 /**
  * 'Create posts' for several saved keywords in one transaction: the posts (one per keyword and request key, so a
@@ -359,9 +361,9 @@ export async function createPostsForKeywords(input: {
   keywordIds: string[]
   requestKey: string
 }): Promise<BulkCreateResult> {
-  const requestKey = input.requestKey.trim().slice(0, 150)
+  const requestKey = stripControlCharacters(input.requestKey).trim().slice(0, 150)
   const ids = [...new Set(input.keywordIds)]
-  if (!requestKey || ids.length === 0 || ids.length > MAX_BULK_KEYWORDS || !ids.every((id) => UUID.test(id)))
+  if (!requestKey || ids.length === 0 || ids.length > MAX_BULK_KEYWORDS || !ids.every((id) => isUuid(id)))
     return { ok: false, reason: 'not_found' }
   if (!aiConfigured()) return { ok: false, reason: 'unavailable' }
 
@@ -370,6 +372,20 @@ export async function createPostsForKeywords(input: {
     .from(kw)
     .where(and(eq(kw.userId, input.userId), inArray(kw.id, ids)))
   if (keywords.length !== ids.length) return { ok: false, reason: 'not_found' }
+  // A keyword whose post is still being written (by another request) gets no second one.
+  const busy = await db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(
+      and(
+        eq(posts.userId, input.userId),
+        inArray(posts.keywordId, ids),
+        inArray(posts.status, ['queued', 'generating']),
+        sql`${posts.requestKey} not like ${`${requestKey.replace(/[\\%_]/g, '\\$&')}:%`}`,
+      ),
+    )
+    .limit(1)
+  if (busy.length > 0) return { ok: false, reason: 'in_progress' }
 
   let created: string[]
   try {
@@ -397,6 +413,7 @@ export async function createPostsForKeywords(input: {
     })
   } catch (error) {
     if (error instanceof QuotaExceeded) return { ok: false, reason: 'quota' }
+    if (isInProgressConflict(error)) return { ok: false, reason: 'in_progress' }
     console.error('[library] could not create posts', error)
     return { ok: false, reason: 'unavailable' }
   }

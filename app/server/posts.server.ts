@@ -1,4 +1,6 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { isUuid } from '#app/lib/ids'
+import { stripControlCharacters } from '#app/lib/safe-text'
 import { enqueueGeneratePost, generatePostJobState, requeueGeneratePost } from '#app/jobs/post-generation.server'
 import { excerpt, POST_MESSAGES, type PostStatus } from '#app/lib/posts'
 import { findOverlap, type Overlap } from './cannibalisation.server'
@@ -14,8 +16,7 @@ import { consumeQuota, refundQuota } from './quota.server'
  */
 const posts = schema.blogPosts
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const isUuid = (value: string) => UUID.test(value)
+export { isUuid } from '#app/lib/ids'
 
 export { POST_MESSAGES }
 
@@ -25,11 +26,25 @@ export { POST_MESSAGES }
  */
 export type CreatePostResult =
   | { ok: true; postId: string; created: boolean; status: PostStatus; failureReason: string | null }
-  | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' }
   | { ok: false; reason: 'overlap'; overlap: Overlap }
 
 /** The failure reason of a post whose job could not be queued (Redis unreachable); a repeat of its request retries it. */
 export const NOT_QUEUED_REASON = 'We could not start writing this post.'
+
+/** The index that allows one post per user and keyword being written at a time (migration 0013_failures). */
+export const ONE_IN_PROGRESS_INDEX = 'blog_posts_one_in_progress_idx'
+
+/** True for the unique violation of ONE_IN_PROGRESS_INDEX (a second post raced the first one). */
+export function isInProgressConflict(error: unknown): boolean {
+  for (
+    let e = error as { code?: string; constraint_name?: string; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  )
+    if (e.code === '23505' && e.constraint_name === ONE_IN_PROGRESS_INDEX) return true
+  return false
+}
 
 class QuotaExceeded extends Error {}
 
@@ -49,7 +64,7 @@ export async function createPost(input: {
    */
   force?: boolean
 }): Promise<CreatePostResult> {
-  const requestKey = input.requestKey.trim().slice(0, 200)
+  const requestKey = stripControlCharacters(input.requestKey).trim().slice(0, 200)
   if (!isUuid(input.keywordId) || !requestKey) return { ok: false, reason: 'not_found' }
   if (!aiConfigured()) return { ok: false, reason: 'unavailable' }
 
@@ -63,6 +78,17 @@ export async function createPost(input: {
     .where(and(eq(schema.savedKeywords.id, input.keywordId), eq(schema.savedKeywords.userId, input.userId)))
     .limit(1)
   if (!keyword) return { ok: false, reason: 'not_found' }
+
+  // Earlier posts of this keyword: one still being written refuses a second (the unique index below makes this
+  // atomic); a finished one is caught by the overlap check below (the user confirms or updates it). A repeat of the same request is answered further down.
+  const earlier = await db
+    .select({ status: posts.status, requestKey: posts.requestKey })
+    .from(posts)
+    .where(and(eq(posts.userId, input.userId), eq(posts.keywordId, keyword.id)))
+  if (!earlier.some((p) => p.requestKey === requestKey)) {
+    if (earlier.some((p) => p.status === 'queued' || p.status === 'generating'))
+      return { ok: false, reason: 'in_progress' }
+  }
 
   if (input.source === 'manual' && !input.force) {
     // A repeat of this very request (its post may already exist) is not an overlap with itself.
@@ -101,6 +127,7 @@ export async function createPost(input: {
     })
   } catch (error) {
     if (error instanceof QuotaExceeded) return { ok: false, reason: 'quota' }
+    if (isInProgressConflict(error)) return { ok: false, reason: 'in_progress' }
     console.error('[posts] could not create a post', error)
     return { ok: false, reason: 'unavailable' }
   }
@@ -144,7 +171,7 @@ export async function createPost(input: {
 export async function retryPost(
   userId: string,
   postId: string,
-): Promise<{ ok: true } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }> {
+): Promise<{ ok: true } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' }> {
   if (!isUuid(postId)) return { ok: false, reason: 'not_found' }
   if (!aiConfigured()) return { ok: false, reason: 'unavailable' }
   try {
@@ -162,6 +189,7 @@ export async function retryPost(
     if (!retried) return { ok: false, reason: 'not_found' }
   } catch (error) {
     if (error instanceof QuotaExceeded) return { ok: false, reason: 'quota' }
+    if (isInProgressConflict(error)) return { ok: false, reason: 'in_progress' }
     console.error('[posts] could not retry a post', error)
     return { ok: false, reason: 'unavailable' }
   }

@@ -25,7 +25,7 @@ function stopper(child: ChildProcess) {
   }
 }
 
-export type WebProcess = { url: string; stop: (signal?: NodeJS.Signals) => Promise<void> }
+export type WebProcess = { url: string; pid: number; stop: (signal?: NodeJS.Signals) => Promise<void> }
 
 /**
  * Another web process of the built app (server.ts) on a free port. Resolves once `ready` (default /healthz)
@@ -49,7 +49,7 @@ export async function startWeb(
     await stop('SIGKILL')
     throw error
   }
-  return { url, stop }
+  return { url, pid: child.pid!, stop }
 }
 
 export type WorkerProcess = { stop: (signal?: NodeJS.Signals) => Promise<void>; output: () => string }

@@ -263,6 +263,10 @@ export const blogPosts = pgTable(
   },
   (t) => [
     uniqueIndex('blog_posts_request_idx').on(t.userId, t.requestKey),
+    // Issue 12: one post per user and keyword being written at a time (migration 0013_failures).
+    uniqueIndex('blog_posts_one_in_progress_idx')
+      .on(t.userId, t.keywordId)
+      .where(sql`${t.status} in ('queued', 'generating') and ${t.keywordId} is not null`),
     // Issue 21: keyset pages of the library, the language filter, and trigram search of titles and keywords.
     index('blog_posts_page_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('blog_posts_language_idx').on(t.userId, t.language),
