@@ -10,22 +10,19 @@ import { safeText } from './safe-text'
 const MAX_TEXT = 500
 
 const requiredText = (label: string, max = MAX_TEXT) =>
-  z
-    .string({ required_error: `${label} is required.`, invalid_type_error: `${label} must be text.` })
+  safeText({ required_error: `${label} is required.`, invalid_type_error: `${label} must be text.` })
     .trim()
     .min(1, `${label} is required.`)
     .max(max, `${label} must be at most ${max} characters.`)
 
-const email = z
-  .string({ required_error: 'Email is required.', invalid_type_error: 'Email must be text.' })
+const email = safeText({ required_error: 'Email is required.', invalid_type_error: 'Email must be text.' })
   .trim()
   .min(1, 'Email is required.')
   .max(254, 'Email must be at most 254 characters.')
   .email('Please enter a valid email address.')
 
 // argon2 hashes any length, but an unbounded password is an easy way to make the server work hard.
-const password = z
-  .string({ required_error: 'Password is required.', invalid_type_error: 'Password must be text.' })
+const password = safeText({ required_error: 'Password is required.', invalid_type_error: 'Password must be text.' })
   .min(1, 'Password is required.')
   .max(200, 'Password must be at most 200 characters.')
 
@@ -48,8 +45,7 @@ const website = z
   .pipe(
     z.union([
       z.literal('').transform(() => null),
-      z
-        .string()
+      safeText()
         .max(2000, 'Website must be at most 2000 characters.')
         .url('Please enter a valid URL, such as https://example.com.')
         .refine((v) => /^https?:\/\//i.test(v), 'Please enter a valid URL, such as https://example.com.'),
@@ -105,8 +101,10 @@ export const profileSchema = z.object({
 export type ProfileInput = z.infer<typeof profileSchema>
 
 export const helpSchema = z.object({
-  question: z
-    .string({ required_error: 'Please describe your question.', invalid_type_error: 'Your question must be text.' })
+  question: safeText({
+    required_error: 'Please describe your question.',
+    invalid_type_error: 'Your question must be text.',
+  })
     .trim()
     .min(1, 'Please describe your question.')
     .max(5000, 'Your question must be at most 5000 characters.'),

@@ -1,3 +1,4 @@
+import { safeText } from './safe-text'
 import { z } from 'zod'
 
 /**
@@ -41,11 +42,10 @@ const text = (label: string, max: number) =>
     .union([z.string(), z.null()], { invalid_type_error: `${label} must be text.` })
     .optional()
     .transform((v) => (v ?? '').replace(/\r\n/g, '\n').trim())
-    .pipe(z.string().max(max, `${label} must be at most ${max} characters.`))
+    .pipe(safeText().max(max, `${label} must be at most ${max} characters.`))
 
 const required = (label: string, max: number) =>
-  z
-    .string({ required_error: `${label} is required.`, invalid_type_error: `${label} must be text.` })
+  safeText({ required_error: `${label} is required.`, invalid_type_error: `${label} must be text.` })
     .trim()
     .min(1, `${label} is required.`)
     .max(max, `${label} must be at most ${max} characters.`)

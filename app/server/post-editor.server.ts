@@ -1,3 +1,4 @@
+import { safeText } from '#app/lib/safe-text'
 import { and, desc, eq, notInArray } from 'drizzle-orm'
 import { z } from 'zod'
 import { filterLinks, linkUrls, stripRawHtml, urlSet, type LinkTarget } from '#app/lib/content'
@@ -25,37 +26,29 @@ export const MAX_VERSIONS = 20
 const posts = schema.blogPosts
 
 export const editSchema = z.object({
-  title: z
-    .string({ required_error: 'Title is required.' })
+  title: safeText({ required_error: 'Title is required.' })
     .transform((v) => v.replace(/\s+/g, ' ').trim())
     .pipe(
-      z
-        .string()
+      safeText()
         .min(1, 'Title is required.')
         .max(EDITOR_LIMITS.title, `Title must be at most ${EDITOR_LIMITS.title} characters.`),
     ),
-  slug: z
-    .string({ required_error: 'Slug is required.' })
+  slug: safeText({ required_error: 'Slug is required.' })
     .transform((v) => slugify(v))
-    .pipe(z.string().min(1, 'Slug needs at least one letter or digit.')),
-  metaDescription: z
-    .string()
+    .pipe(safeText().min(1, 'Slug needs at least one letter or digit.')),
+  metaDescription: safeText()
     .optional()
     .transform((v) => (v ?? '').replace(/\s+/g, ' ').trim())
     .pipe(
-      z
-        .string()
-        .max(
-          EDITOR_LIMITS.metaDescription,
-          `Meta description must be at most ${EDITOR_LIMITS.metaDescription} characters.`,
-        ),
+      safeText().max(
+        EDITOR_LIMITS.metaDescription,
+        `Meta description must be at most ${EDITOR_LIMITS.metaDescription} characters.`,
+      ),
     ),
-  body: z
-    .string({ required_error: 'The post cannot be empty.' })
+  body: safeText({ required_error: 'The post cannot be empty.' })
     .transform((v) => v.replace(/\r\n?/g, '\n').trim())
     .pipe(
-      z
-        .string()
+      safeText()
         .min(1, 'The post cannot be empty.')
         .max(EDITOR_LIMITS.body, `The post must be at most ${EDITOR_LIMITS.body} characters.`),
     ),
@@ -64,8 +57,7 @@ export type EditInput = z.infer<typeof editSchema>
 
 export const rewriteSchema = z.object({
   section: z.coerce.number({ invalid_type_error: 'Choose a section.' }).int().min(0, 'Choose a section.'),
-  instruction: z
-    .string({ required_error: 'Tell us how to rewrite the section.' })
+  instruction: safeText({ required_error: 'Tell us how to rewrite the section.' })
     .trim()
     .min(3, 'Tell us how to rewrite the section.')
     .max(EDITOR_LIMITS.instruction, `The instruction must be at most ${EDITOR_LIMITS.instruction} characters.`),
