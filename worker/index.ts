@@ -23,6 +23,7 @@ import { processWebhookDelivery } from './processors/webhook-deliver'
 import { processPublicationJob, processPublishingSweep, startPublishingSweep } from './processors/publish'
 import { publicationJob, publishingSweepJob } from '#app/jobs/publishing.server'
 import { restoreSchedules } from '#app/server/autopilot.server'
+import { resanitizeStalePosts } from '#app/server/post-html.server'
 import { registry } from './registry'
 import { rankingsJobs, scheduleRankings } from '#app/jobs/rankings.server'
 import {
@@ -111,6 +112,12 @@ scheduleStalePostReconciliation().then(
 scheduleRankings().then(
   () => log('rankings schedules set'),
   (error: Error) => log('could not set the rankings schedules', { error: error.message }),
+)
+
+// Posts are sanitized once when written; those stored under older sanitizing rules are sanitized again here.
+resanitizeStalePosts().then(
+  (count) => log('stored post HTML checked against the sanitizer rules', { resanitized: count }),
+  (error: Error) => log('could not re-sanitize stored posts', { error: error.message }),
 )
 
 startPublishingSweep().then(
