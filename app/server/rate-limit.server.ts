@@ -1,4 +1,5 @@
 import { getEnv, type Env } from './env.server'
+import { recordQuotaRefusal } from './metrics.server'
 import { redis } from './redis.server'
 
 /**
@@ -16,6 +17,8 @@ export async function hit(
     const results = await redis().multi().incr(key).expire(key, opts.windowSeconds, 'NX').exec()
     const count = Number(results?.[0]?.[1] ?? 0)
     const windowEnd = (Math.floor(Date.now() / 1000 / opts.windowSeconds) + 1) * opts.windowSeconds
+    // Refusals count on /metrics by the bucket's family (its name up to the first ':'), never per user or address.
+    if (count > opts.limit) recordQuotaRefusal(`rate_limit:${bucket.split(':')[0]}`)
     return {
       allowed: count <= opts.limit,
       remaining: Math.max(0, opts.limit - count),
