@@ -8,12 +8,7 @@ import { getEnv } from '#app/server/env.server'
 import { letRemixReplaceHeaders } from '#app/server/http-cache.server'
 import { installRequestIdLogging, logJson } from '#app/server/log.server'
 import { recordHttpRequest, routeLabel, startMetricsServer } from '#app/server/metrics.server'
-import {
-  newRequestScope,
-  requestIdFrom,
-  runInRequestScope,
-  type RequestScope,
-} from '#app/server/request-scope.server'
+import { newRequestScope, requestIdFrom, runInRequestScope, type RequestScope } from '#app/server/request-scope.server'
 import { checkOrigin, formTargets, securityHeaders } from '#app/server/security.server'
 import { staticFiles } from '#app/server/static-files.server'
 

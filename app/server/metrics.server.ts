@@ -116,7 +116,12 @@ export async function observeProvider<T>(
 
 /** A fetch that records every call as `provider` (for SDKs that accept a fetch: OpenAI). */
 export function instrumentedFetch(provider: Provider): typeof fetch {
-  return (input, init) => observeProvider(provider, () => fetch(input, init), (res) => res.status >= 500 || res.status === 429)
+  return (input, init) =>
+    observeProvider(
+      provider,
+      () => fetch(input, init),
+      (res) => res.status >= 500 || res.status === 429,
+    )
 }
 
 export function recordQuotaRefusal(kind: string) {
@@ -134,7 +139,9 @@ export function routeLabel(path: string, status: number): string {
   if (path.startsWith('/assets/')) return '/assets/*'
   const parts = path
     .split('/')
-    .map((part) => (UUID.test(part) || /^\d+$/.test(part) || (part.length >= 24 && /^[\w-]+$/.test(part)) ? ':id' : part))
+    .map((part) =>
+      UUID.test(part) || /^\d+$/.test(part) || (part.length >= 24 && /^[\w-]+$/.test(part)) ? ':id' : part,
+    )
   const label = parts.join('/') || '/'
   return label.length > 80 ? `${label.slice(0, 80)}…` : label
 }

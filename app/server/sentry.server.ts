@@ -44,8 +44,7 @@ export function reportError(
     if (scope?.userId) s.setUser({ id: scope.userId })
     if (context.route) s.setTag('route', context.route)
     if (context.method) s.setTag('method', context.method)
-    for (const [key, value] of Object.entries(context.tags ?? {}))
-      if (value !== undefined) s.setTag(key, String(value))
+    for (const [key, value] of Object.entries(context.tags ?? {})) if (value !== undefined) s.setTag(key, String(value))
     Sentry.captureException(error)
   })
 }
@@ -99,10 +98,12 @@ export function scrubEvent<E extends SentryEvent>(event: E): E {
     }
     if (request.url) request.url = scrubText(request.url)
     if (typeof request.query_string === 'string') request.query_string = scrubText(request.query_string)
-    else if (request.query_string) request.query_string = scrubValue(request.query_string) as typeof request.query_string
+    else if (request.query_string)
+      request.query_string = scrubValue(request.query_string) as typeof request.query_string
   }
   if (event.message) event.message = scrubText(event.message)
-  for (const exception of event.exception?.values ?? []) if (exception.value) exception.value = scrubText(exception.value)
+  for (const exception of event.exception?.values ?? [])
+    if (exception.value) exception.value = scrubText(exception.value)
   if (event.extra) event.extra = scrubValue(event.extra) as typeof event.extra
   if (event.contexts) event.contexts = scrubValue(event.contexts) as typeof event.contexts
   if (event.breadcrumbs) event.breadcrumbs = event.breadcrumbs.map((b) => scrubBreadcrumb(b))

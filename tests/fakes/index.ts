@@ -15,16 +15,7 @@ import { startWeb, type WebFakeHandle } from './web'
 import { startWebflow, type WebflowFakeHandle } from './webflow'
 
 export type FakeName =
-  | 'openai'
-  | 'dataforseo'
-  | 'googleAds'
-  | 'stripe'
-  | 'googleOAuth'
-  | 'smtp'
-  | 'web'
-  | 'webflow'
-  | 'ghost'
-  | 'sentry'
+  'openai' | 'dataforseo' | 'googleAds' | 'stripe' | 'googleOAuth' | 'smtp' | 'web' | 'webflow' | 'ghost' | 'sentry'
 
 export const ALL_FAKES: readonly FakeName[] = [
   'openai',
