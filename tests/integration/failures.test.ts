@@ -4,21 +4,13 @@
  * keyword query drops markup, and two tabs cannot pay twice for one keyword.
  */
 import crypto from 'node:crypto'
-import fs from 'node:fs'
 import { eq } from 'drizzle-orm'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SEARCH_VALIDATION_MESSAGE } from '#app/lib/keywords'
 import { POST_MESSAGES } from '#app/lib/posts'
 import { NOT_ALLOWED_CHARACTERS } from '#app/lib/safe-text'
 import { db, schema } from '#app/server/db.server'
 import { api, appUrl, createTestUser, uniqueIp, type TestUser } from '#tests/setup/app'
-import { startWeb, type WebProcess } from '#tests/setup/processes'
-import { rawRequest } from '#tests/setup/raw-http'
-
-const webs: WebProcess[] = []
-afterAll(async () => {
-  await Promise.all(webs.map((w) => w.stop()))
-})
 
 const tag = () => crypto.randomBytes(4).toString('hex')
 
@@ -65,13 +57,8 @@ function toastCookie(headers: Headers) {
   return (headers.get('set-cookie') ?? '')
     .split(/,(?=[^;]+=)/)
     .map((c) => c.split(';')[0]!.trim())
-    .filter((c) => c.startsWith('toast'))
+    .filter((c) => c.startsWith('rw_toast='))
     .join('; ')
-}
-
-function rssKb(pid: number) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1])
 }
 
 describe('failures: hostile input answers 4xx with its message', () => {
@@ -199,70 +186,6 @@ describe('failures: hostile input answers 4xx with its message', () => {
 })
 
 describe('failures: request size limits', () => {
-  it('refuses a body over its limit with 413 from Content-Length and while streaming a chunked body', async () => {
-    const user = await createTestUser()
-    const json = { 'Content-Type': 'application/json', Authorization: `Bearer ${user.token}` }
-    const cases: Array<{ path: string; size: number; headers: Record<string, string> }> = [
-      { path: '/api/search', size: 1024 * 1024 + 1, headers: json },
-      { path: '/api/events', size: 16 * 1024 + 1, headers: { 'Content-Type': 'application/json' } },
-      { path: '/api/stripe/webhook', size: 512 * 1024 + 1, headers: { 'Content-Type': 'application/json' } },
-      {
-        path: '/help',
-        size: 1024 * 1024 + 1,
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: user.cookie, Origin: appUrl() },
-      },
-    ]
-    for (const c of cases) {
-      for (const chunked of [false, true]) {
-        const res = await rawRequest(appUrl(), { path: c.path, size: c.size, headers: c.headers, chunked })
-        expect(res.status, `${c.path} ${chunked ? 'chunked' : 'with length'}`).toBe(413)
-        if (c.path.startsWith('/api')) expect(JSON.parse(res.text)).toEqual({ message: 'The request is too large.' })
-        else expect(res.text).toContain('Request too large')
-      }
-    }
-    // Just under the limit is read (and then judged on its content).
-    const events = await rawRequest(appUrl(), {
-      path: '/api/events',
-      body: JSON.stringify({ type: 'pageview', path: `/${'a'.repeat(15 * 1024)}` }),
-      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': uniqueIp() },
-    })
-    expect(events.status).toBe(400)
-  })
-
-  it('refuses 60 MB bodies with 413 without the web process growing', async () => {
-    const web = await startWeb()
-    webs.push(web)
-    const user = await createTestUser()
-    const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${user.token}` }
-    // Warm the process up (first requests load the routes) before measuring.
-    for (let i = 0; i < 3; i++) await rawRequest(web.url, { path: '/api/search', body: '{}', headers })
-    const before = rssKb(web.pid)
-    const sixtyMb = 60 * 1024 * 1024
-    const answers = await Promise.all(
-      [false, true, false, true].map((chunked) =>
-        rawRequest(web.url, { path: '/api/search', size: sixtyMb, headers, chunked, timeoutMs: 30_000 }),
-      ),
-    )
-    for (const a of answers) {
-      expect(a.status).toBe(413)
-      // Answered long before the body was through.
-      expect(a.sentBytes).toBeLessThan(sixtyMb)
-    }
-    const formAnswer = await rawRequest(web.url, {
-      path: '/help',
-      size: sixtyMb,
-      chunked: true,
-      headers: { 'Content-Type': 'multipart/form-data; boundary=x', Cookie: user.cookie, Origin: web.url },
-      timeoutMs: 30_000,
-    })
-    expect(formAnswer.status).toBe(413)
-    const growthMb = (rssKb(web.pid) - before) / 1024
-    expect(growthMb).toBeLessThan(40)
-    expect((await fetch(`${web.url}/healthz`)).status).toBe(200)
-  })
-})
-
-describe('failures: honest edges', () => {
   it('does not charge a search for a query that is only markup, and keeps emoji and right-to-left text', async () => {
     const user = await createTestUser()
     const market = { countryCode: '2840', languageCode: '1000' }

@@ -361,6 +361,10 @@ describe('posts: quota and idempotency', () => {
     expect(second.status).toBe(200)
     expect(second.body).toMatchObject({ post_id: first.body.post_id, created: false })
     expect(await blogPostCount(user.id)).toBe(2)
+    // While that post is being written, another one for the keyword is refused (issue 12: two tabs, one keyword).
+    const busy = await createViaApi(user, kw.id, {}, { force: true })
+    expect([busy.status, busy.body.message]).toEqual([409, 'A post for this keyword is already being written.'])
+    await waitForStatus(String(first.body.post_id), 'completed')
 
     // The page form without JavaScript: sent to the page that offers to update the post or write anyway.
     const told = await api('/blogposts', {
