@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
@@ -71,7 +72,7 @@ const text = (form: FormData, name: string) => {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const id = params.id ?? ''
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = text(form, 'intent')
   const values: Values = {
     title: text(form, 'title'),

@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
@@ -34,7 +35,7 @@ type ActionData = { message: string; errors: FieldErrors; values: ContentSetting
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const raw = contentSettingsFromForm(form)
   const values = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v ?? ''])) as ContentSettingsValues
   // A sample URL costs an outgoing request: at most 20 saves a minute.
