@@ -60,6 +60,7 @@ test.describe('content editor', () => {
     })
     await page.goto(`/blogpost/${post.id}`)
     await page.getByRole('link', { name: 'Edit', exact: true }).click()
+    await expect(page).toHaveURL(new RegExp(`/blogpost/${post.id}/edit$`), { timeout: 20_000 })
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Edit “')
 
     const body = page.getByLabel('Post (Markdown)')

@@ -73,6 +73,9 @@ test('the library pages through every post, searches, filters and deletes with a
   await expect(page).toHaveURL(/status=failed/)
   await expect(page.getByText('No blog posts match your search.')).toBeVisible()
   await page.getByRole('link', { name: 'Clear' }).click()
+  // The cleared page must have arrived before the form is filled again (its navigation would reset the select).
+  await expect(page).not.toHaveURL(/status=failed/)
+  await expect(cards).toHaveCount(20)
   await page.locator('select[name="status"]').selectOption('failed')
   await page.getByRole('button', { name: 'Search', exact: true }).click()
   await expect(cards).toHaveCount(1)
