@@ -1,6 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer'
 import { getEnv } from './env.server'
-import { observeProvider } from './metrics.server'
 
 let transporter: Transporter | undefined
 
@@ -29,7 +28,6 @@ export async function sendMail(message: {
   html?: string
   replyTo?: string
 }) {
-  const mailer = transport()
-  const info = await observeProvider('smtp', () => mailer.sendMail({ from: getEnv().MAIL_FROM, ...message }))
+  const info = await transport().sendMail({ from: getEnv().MAIL_FROM, ...message })
   return { messageId: info.messageId as string }
 }
