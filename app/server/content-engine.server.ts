@@ -16,6 +16,7 @@ import {
 import { scorePost, type ScoreResult } from '#app/lib/seo-checklist'
 import { bareDomain, comparableUrl } from '#app/lib/serp'
 import { TONES, type Brief, type BriefInput, type BusinessContext, type Tone } from './brief-prompts.server'
+import { userWithContentSettings } from './content-settings.server'
 import { db, schema } from './db.server'
 import { researchUrls, sitemapUrls, type Research } from './research.server'
 
@@ -36,12 +37,7 @@ export function targetWords(research: Research | null): number {
 }
 
 export async function businessContext(userId: string): Promise<BusinessContext | null> {
-  const [row] = await db
-    .select({ user: schema.users, settings: schema.contentSettings })
-    .from(schema.users)
-    .leftJoin(schema.contentSettings, eq(schema.contentSettings.userId, schema.users.id))
-    .where(eq(schema.users.id, userId))
-    .limit(1)
+  const row = await userWithContentSettings(userId)
   if (!row) return null
   const u = row.user
   const s = row.settings

@@ -24,13 +24,19 @@ export const SAMPLE_TIMEOUT_MS = 5_000
 
 export type ContentSettingsView = ContentSettingsValues & { updatedAt: string | null }
 
-export async function getContentSettings(userId: string): Promise<ContentSettingsView | null> {
+/** The user's row with their content settings (null when none were saved): one read for the screen and the engine. */
+export async function userWithContentSettings(userId: string) {
   const [row] = await db
     .select({ user: schema.users, settings: schema.contentSettings })
     .from(schema.users)
     .leftJoin(schema.contentSettings, eq(schema.contentSettings.userId, schema.users.id))
     .where(eq(schema.users.id, userId))
     .limit(1)
+  return row ?? null
+}
+
+export async function getContentSettings(userId: string): Promise<ContentSettingsView | null> {
+  const row = await userWithContentSettings(userId)
   if (!row) return null
   const s = row.settings
   const tone = TONE_OPTIONS.some((t) => t.value === s?.tone) ? (s!.tone as ToneValue) : 'friendly'
