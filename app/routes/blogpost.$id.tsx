@@ -1,3 +1,4 @@
+import { PostNotFound } from '#app/components/post-not-found'
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useState } from 'react'
@@ -7,7 +8,7 @@ import { ScorePanel } from '#app/components/score-panel'
 import { jsonLdScript } from '#app/lib/content'
 import type { ChecklistItem } from '#app/lib/seo-checklist'
 import { renderPostBody } from '#app/lib/markdown'
-import { formatLongDate, POST_MESSAGES, withoutLeadingTitle } from '#app/lib/posts'
+import { formatLongDate, withoutLeadingTitle } from '#app/lib/posts'
 import { PositionChart } from '#app/components/rank-chart'
 import { getPost } from '#app/server/posts.server'
 import { postRankings } from '#app/server/rankings.server'
@@ -173,15 +174,7 @@ export default function BlogPostPage() {
     return () => clearTimeout(timer)
   }, [unfinished, revalidator])
 
-  if (!post)
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <p className="text-lg text-slate-700">{POST_MESSAGES.notFound}</p>
-        <Link to="/blogposts" className="btn-secondary mt-6">
-          Back to Blog Posts
-        </Link>
-      </div>
-    )
+  if (!post) return <PostNotFound />
 
   return (
     <article className="mx-auto max-w-3xl px-4 py-10">

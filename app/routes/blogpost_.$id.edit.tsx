@@ -1,3 +1,4 @@
+import { PostNotFound } from '#app/components/post-not-found'
 import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
@@ -12,7 +13,7 @@ import type { FieldErrors } from '#app/lib/field-errors'
 import { stripRawHtml } from '#app/lib/content'
 import { markdownToHtml, sanitizeHtml } from '#app/lib/markdown'
 import { EDITOR_LIMITS, sectionsOf, splitTitle } from '#app/lib/post-editor'
-import { formatLongDate, POST_MESSAGES } from '#app/lib/posts'
+import { formatLongDate } from '#app/lib/posts'
 import type { ChecklistItem } from '#app/lib/seo-checklist'
 import { listVersions, restoreVersion, rewriteSection, saveEdit } from '#app/server/post-editor.server'
 import { getPost } from '#app/server/posts.server'
@@ -132,15 +133,7 @@ export default function EditPost() {
   const { post, versions } = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
   const hydrated = useHydrated()
-  if (!post)
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <p className="text-lg text-slate-700">{POST_MESSAGES.notFound}</p>
-        <Link to="/blogposts" className="btn-secondary mt-6">
-          Back to Blog Posts
-        </Link>
-      </div>
-    )
+  if (!post) return <PostNotFound />
   const values: Values = answer?.values ?? {
     title: post.title,
     slug: post.slug,

@@ -1,3 +1,4 @@
+import { PostNotFound } from '#app/components/post-not-found'
 import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
@@ -139,15 +140,7 @@ export default function PublishPage() {
   }, [pending, revalidator])
 
   const post = data.post
-  if (!post)
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <p className="text-lg text-slate-700">{POST_MESSAGES.notFound}</p>
-        <Link to="/blogposts" className="btn-secondary mt-6">
-          Back to Blog Posts
-        </Link>
-      </div>
-    )
+  if (!post) return <PostNotFound />
   const byDestination = new Map(publications.map((p) => [p.destinationId, p]))
   const today = new Date().toISOString().slice(0, 10)
 
