@@ -10,7 +10,8 @@ import { SEARCH_VALIDATION_MESSAGE } from '#app/lib/keywords'
 import { POST_MESSAGES } from '#app/lib/posts'
 import { NOT_ALLOWED_CHARACTERS } from '#app/lib/safe-text'
 import { db, schema } from '#app/server/db.server'
-import { api, appUrl, createTestUser, uniqueIp, type TestUser } from '#tests/setup/app'
+import { api, appUrl, createTestUser, uniqueIp } from '#tests/setup/app'
+import { addKeyword } from '#tests/setup/records'
 
 const tag = () => crypto.randomBytes(4).toString('hex')
 
@@ -29,22 +30,6 @@ function brokenMultipart() {
     body: '--XYZ\r\nContent-Disposition: form-data; name="question"\r\n\r\nhello\r\n--XYZ\r\nContent-Disp',
     headers: { 'Content-Type': 'multipart/form-data; boundary=XYZ', 'X-Forwarded-For': uniqueIp() },
   }
-}
-
-async function addKeyword(user: TestUser, keyword: string) {
-  const [row] = await db
-    .insert(schema.savedKeywords)
-    .values({
-      userId: user.id,
-      keyword,
-      countryCode: '2840',
-      countryName: 'United States',
-      languageCode: '1000',
-      languageName: 'English',
-      source: 'ai_estimate',
-    })
-    .returning()
-  return row!
 }
 
 async function counts(userId: string) {

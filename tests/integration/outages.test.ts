@@ -19,8 +19,9 @@ import { QUEUES } from '#app/jobs/queues.server'
 import { OUTAGE_MESSAGE } from '#app/lib/outage'
 import { POST_MESSAGES } from '#app/lib/posts'
 import { closeDb, db, schema } from '#app/server/db.server'
-import { api, createTestUser, uniqueEmail, uniqueIp, waitFor, type TestUser } from '#tests/setup/app'
+import { api, createTestUser, uniqueEmail, uniqueIp, waitFor } from '#tests/setup/app'
 import { startWeb, startWorker, type WebProcess, type WorkerProcess } from '#tests/setup/processes'
+import { addKeyword, postRow } from '#tests/setup/records'
 
 /**
  * Outages of Postgres and Redis, with the real processes stopped and started again. This file runs the built app
@@ -75,27 +76,6 @@ function form(fields: Record<string, string>, ip = uniqueIp()) {
     body: new URLSearchParams(fields).toString(),
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': ip },
   }
-}
-
-async function addKeyword(user: TestUser, keyword: string) {
-  const [row] = await db
-    .insert(schema.savedKeywords)
-    .values({
-      userId: user.id,
-      keyword,
-      countryCode: '2840',
-      countryName: 'United States',
-      languageCode: '1000',
-      languageName: 'English',
-      source: 'ai_estimate',
-    })
-    .returning()
-  return row!
-}
-
-async function postRow(postId: string) {
-  const [row] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, postId))
-  return row
 }
 
 async function blogPostCount(userId: string) {

@@ -13,6 +13,7 @@ import { fakeControl } from '#tests/fakes/client'
 import type { RecordedRequest } from '#tests/fakes/http'
 import { api, appUrl, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
 import { startWorker } from '#tests/setup/processes'
+import { addKeyword, postRow } from '#tests/setup/records'
 
 /**
  * The post pipeline end to end: the web app creates posts, the real worker process writes them against the fake
@@ -30,27 +31,6 @@ afterAll(async () => {
 
 function tag() {
   return `zq${crypto.randomBytes(4).toString('hex')}`
-}
-
-async function addKeyword(user: TestUser, keyword: string, languageName = 'English') {
-  const [row] = await db
-    .insert(schema.savedKeywords)
-    .values({
-      userId: user.id,
-      keyword,
-      countryCode: '2840',
-      countryName: 'United States',
-      languageCode: '1000',
-      languageName,
-      source: 'ai_estimate',
-    })
-    .returning()
-  return row!
-}
-
-async function postRow(postId: string) {
-  const [row] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, postId))
-  return row
 }
 
 async function waitForStatus(postId: string, status: 'completed' | 'failed', timeout = 40_000) {
