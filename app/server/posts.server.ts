@@ -49,6 +49,19 @@ export function isInProgressConflict(error: unknown): boolean {
 class QuotaExceeded extends Error {}
 
 /**
+ * Whether another request's post for this keyword is still queued or being written (false for a repeat of a
+ * request that has its post already: that one is answered with its post's state).
+ */
+async function keywordInProgress(userId: string, keywordId: string, requestKey: string) {
+  const earlier = await db
+    .select({ status: posts.status, requestKey: posts.requestKey })
+    .from(posts)
+    .where(and(eq(posts.userId, userId), eq(posts.keywordId, keywordId)))
+  if (earlier.some((p) => p.requestKey === requestKey)) return false
+  return earlier.some((p) => p.status === 'queued' || p.status === 'generating')
+}
+
+/**
  * Creates a post for a saved keyword and enqueues its generation. The post row (unique per user and request key)
  * and the quota unit are written in one transaction, so a repeated request (double click, second tab, client
  * retry) neither charges nor enqueues twice: it answers with the existing post (`created: false`).
@@ -79,21 +92,18 @@ export async function createPost(input: {
     .limit(1)
   if (!keyword) return { ok: false, reason: 'not_found' }
 
-  // Earlier posts of this keyword: one still being written refuses a second (the unique index below makes this
-  // atomic); a finished one is caught by the overlap check below (the user confirms or updates it). A repeat of the same request is answered further down.
-  const earlier = await db
-    .select({ status: posts.status, requestKey: posts.requestKey })
-    .from(posts)
-    .where(and(eq(posts.userId, input.userId), eq(posts.keywordId, keyword.id)))
-  if (!earlier.some((p) => p.requestKey === requestKey)) {
-    if (earlier.some((p) => p.status === 'queued' || p.status === 'generating'))
-      return { ok: false, reason: 'in_progress' }
-  }
+  // One post per keyword at a time (the unique index below makes this atomic); a finished one is caught by the
+  // overlap check (the user confirms or updates it). A repeat of the same request is answered further down.
+  if (await keywordInProgress(input.userId, keyword.id, requestKey)) return { ok: false, reason: 'in_progress' }
 
   if (input.source === 'manual' && !input.force) {
     // A repeat of this very request (its post may already exist) is not an overlap with itself.
     const overlap = await findOverlap(input.userId, keyword.keyword, { exceptRequestKey: requestKey })
-    if (overlap) return { ok: false, reason: 'overlap', overlap }
+    if (overlap) {
+      // Another tab's request for this keyword may have started its post since the check above: that is 'in progress'.
+      if (await keywordInProgress(input.userId, keyword.id, requestKey)) return { ok: false, reason: 'in_progress' }
+      return { ok: false, reason: 'overlap', overlap }
+    }
   }
 
   let outcome: { postId: string; created: boolean; status: PostStatus; failureReason: string | null }
