@@ -35,6 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       status: post.status,
       failureReason: post.failureReason,
       reviewStatus: post.reviewStatus,
+      publishedUrl: completed ? post.publishedUrl : null,
       createdAt: post.createdAt.toISOString(),
       markdown: completed ? post.contentMarkdown : '',
       // Stored HTML (rendered from the Markdown when the post was written) is sanitized again on every read.
@@ -202,6 +203,18 @@ export default function BlogPostPage() {
         {post.status === 'completed' ? (
           <>
             <PostTools post={post} />
+            {post.publishedUrl ? (
+              <p className="mt-3 text-sm text-slate-600" data-testid="post-live">
+                Live at{' '}
+                <a href={safeHref(post.publishedUrl)} className="break-all text-brand-700 underline" rel="noreferrer">
+                  {post.publishedUrl}
+                </a>
+                .{' '}
+                <Link to={`/blogpost/${post.id}/links`} className="font-semibold text-brand-700 underline">
+                  Link to it from older posts
+                </Link>
+              </p>
+            ) : null}
             {typeof post.seoScore === 'number' ? <ScorePanel score={post.seoScore} items={post.checklist} /> : null}
             {post.brief ? <BriefPanel brief={post.brief} claims={post.claims} /> : null}
           </>
