@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { formatWindow, retryDelayMs } from '#app/lib/autopilot'
 import { isRetryableStatus, parseRetryAfter } from '#app/lib/http-retry'
 import { enqueueWebhookDelivery, removeWebhookDeliveryJob } from '#app/jobs/webhook-delivery.server'
+import { findAutopilotSettings } from './autopilot-settings.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
 import { BlockedAddressError, guardedPost, RequestTimeoutError } from './ssrf.server'
@@ -87,15 +88,6 @@ export function testEventBody(now = new Date()) {
   })
 }
 
-async function settingsOf(userId: string) {
-  const [row] = await db
-    .select()
-    .from(schema.autopilotSettings)
-    .where(eq(schema.autopilotSettings.userId, userId))
-    .limit(1)
-  return row ?? null
-}
-
 function disabledError(settings: { webhookDisabledReason: string | null }) {
   return `Endpoint disabled: ${settings.webhookDisabledReason ?? 'too many failed deliveries'}`
 }
@@ -113,7 +105,7 @@ export async function createDelivery(input: {
   url: string
   body: string
 }) {
-  const settings = await settingsOf(input.userId)
+  const settings = await findAutopilotSettings(input.userId)
   const disabled = Boolean(settings?.webhookDisabledAt)
   const [row] = await db
     .insert(schema.webhookDeliveries)
@@ -149,7 +141,7 @@ export async function publishPostToWebhook(post: Post, url: string) {
 export type WebhookActionResult = { ok: true } | { ok: false; message: string }
 
 export async function sendTestEvent(userId: string): Promise<WebhookActionResult> {
-  const settings = await settingsOf(userId)
+  const settings = await findAutopilotSettings(userId)
   if (!settings?.webhookUrl) return { ok: false, message: 'Save a webhook URL first.' }
   if (settings.webhookDisabledAt) return { ok: false, message: 'Re-enable the webhook before sending a test event.' }
   await createDelivery({
@@ -164,7 +156,7 @@ export async function sendTestEvent(userId: string): Promise<WebhookActionResult
 
 /** Sends a finished delivery again: same webhook-id, same body, a fresh round of retries. */
 export async function redeliver(userId: string, deliveryId: string): Promise<WebhookActionResult> {
-  const settings = await settingsOf(userId)
+  const settings = await findAutopilotSettings(userId)
   if (!settings?.webhookUrl) return { ok: false, message: 'Save a webhook URL first.' }
   if (settings.webhookDisabledAt) return { ok: false, message: 'Re-enable the webhook before redelivering.' }
   const [row] = await db
@@ -366,7 +358,7 @@ export async function processDelivery(
     .where(eq(schema.webhookDeliveries.id, deliveryId))
     .limit(1)
   if (!current || current.status !== 'pending') return { skipped: 'not pending' as const }
-  const settings = await settingsOf(current.userId)
+  const settings = await findAutopilotSettings(current.userId)
   if (!settings?.webhookUrl || !settings.webhookSecret) {
     await db
       .update(schema.webhookDeliveries)

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm'
 import { autopilotSlots, type CalendarEntry } from '#app/lib/calendar'
+import { findAutopilotSettings } from '#app/server/autopilot-settings.server'
 import { db, schema } from '#app/server/db.server'
 
 /**
@@ -13,11 +14,7 @@ export async function calendarEntries(
   now = new Date(),
 ): Promise<CalendarEntry[]> {
   const posts = schema.blogPosts
-  const [settings] = await db
-    .select()
-    .from(schema.autopilotSettings)
-    .where(eq(schema.autopilotSettings.userId, userId))
-    .limit(1)
+  const settings = await findAutopilotSettings(userId)
   const entries: CalendarEntry[] = []
 
   if (settings?.enabled) {
