@@ -6,11 +6,12 @@ import { PostProgress, SeoScoreBadge } from '#app/components/post-card'
 import { jsonLdScript } from '#app/lib/content'
 import type { ChecklistItem } from '#app/lib/seo-checklist'
 import { renderPostBody } from '#app/lib/markdown'
-import { formatLongDate, POST_MESSAGES, withoutLeadingTitle } from '#app/lib/posts'
+import { formatLongDate, withoutLeadingTitle } from '#app/lib/posts'
 import { PositionChart } from '#app/components/rank-chart'
 import { getPost } from '#app/server/posts.server'
 import { postRankings } from '#app/server/rankings.server'
 import { requireUser } from '#app/server/session.server'
+import { PostNotFound } from '#app/components/post-not-found'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `${data.post.title} · Rankwell` : 'Blog Post · Rankwell' },
@@ -198,15 +199,7 @@ export default function BlogPostPage() {
     return () => clearTimeout(timer)
   }, [unfinished, revalidator])
 
-  if (!post)
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <p className="text-lg text-slate-700">{POST_MESSAGES.notFound}</p>
-        <Link to="/blogposts" className="btn-secondary mt-6">
-          Back to Blog Posts
-        </Link>
-      </div>
-    )
+  if (!post) return <PostNotFound />
 
   return (
     <article className="mx-auto max-w-3xl px-4 py-10">

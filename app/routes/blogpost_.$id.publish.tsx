@@ -20,6 +20,8 @@ import {
 import { approvePost, rejectPost } from '#app/server/publishing/review.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
+import { formatUtcDateTime } from '#app/lib/dates'
+import { PostNotFound } from '#app/components/post-not-found'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `Publish “${data.post.title}” · Rankwell` : 'Publish · Rankwell' },
@@ -115,15 +117,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-  }) + ' UTC'
+const when = (iso: string) => formatUtcDateTime(iso, { year: true })
 
 export default function PublishPage() {
   const data = useLoaderData<typeof loader>()
@@ -138,15 +132,7 @@ export default function PublishPage() {
   }, [pending, revalidator])
 
   const post = data.post
-  if (!post)
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <p className="text-lg text-slate-700">{POST_MESSAGES.notFound}</p>
-        <Link to="/blogposts" className="btn-secondary mt-6">
-          Back to Blog Posts
-        </Link>
-      </div>
-    )
+  if (!post) return <PostNotFound />
   const byDestination = new Map(publications.map((p) => [p.destinationId, p]))
   const today = new Date().toISOString().slice(0, 10)
 

@@ -7,17 +7,10 @@ import { useHydrated } from '#app/components/ui/use-hydrated'
 import type { Toast } from '#app/components/toaster'
 import type { ActionData, loader } from '#app/routes/autopilot'
 import { DataTable } from './data-table'
+import { formatUtcDateTime } from '#app/lib/dates'
 
 /** A date and time in UTC, to the second: 'Jan 5, 03:04:05 PM UTC'. */
-export const dateTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZone: 'UTC',
-  }) + ' UTC'
+export const dateTime = (iso: string) => formatUtcDateTime(iso, { seconds: true })
 
 type LoaderData = SerializeFrom<typeof loader>
 

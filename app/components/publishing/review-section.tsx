@@ -2,6 +2,7 @@ import { Form, Link } from '@remix-run/react'
 import { Field } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { REVIEW_MODE_LABELS, REVIEW_MODES, type ReviewMode } from '#app/lib/publishing'
+import { formatUtcDateTime } from '#app/lib/dates'
 
 export type ReviewSectionData = {
   settings: { reviewMode: ReviewMode; minScore: number; approveAfterHours: number }
@@ -16,14 +17,7 @@ export type ReviewSectionData = {
   destinations: Array<{ id: string; name: string; paused: boolean; pausedReason: string | null; autopilot: boolean }>
 }
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-  }) + ' UTC'
+const when = (iso: string) => formatUtcDateTime(iso)
 
 /** Auto Pilot's publishing: where it publishes, how drafts are reviewed, and the drafts waiting for review. */
 export function ReviewSection({
