@@ -4,6 +4,7 @@ import { Field } from './ui/field'
 import { PasswordField } from './account-fields'
 import { SubmitButton } from './ui/submit-button'
 import type { FieldErrors } from '#app/lib/field-errors'
+import { ActionButton } from './ui/action-button'
 
 /** /profile's security cards: password, sessions and API tokens, and the account's data (download, delete). */
 
@@ -73,12 +74,9 @@ export function SessionsCard({ sessions, failure }: { sessions: Session[]; failu
               </p>
             </div>
             {s.current ? null : (
-              <Form method="post">
-                <input type="hidden" name="sessionId" value={s.id} />
-                <SubmitButton intent="end-session" className="btn-secondary py-1 text-xs">
-                  Sign out
-                </SubmitButton>
-              </Form>
+              <ActionButton field={['sessionId', s.id]} intent="end-session" className="btn-secondary py-1 text-xs">
+                Sign out
+              </ActionButton>
             )}
           </li>
         ))}

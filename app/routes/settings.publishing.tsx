@@ -17,6 +17,7 @@ import {
 import { hit } from '#app/server/rate-limit.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
+import { ActionButton } from '#app/components/ui/action-button'
 
 export const meta: MetaFunction = () => [{ title: 'Publishing | Rankwell' }]
 
@@ -198,19 +199,18 @@ export default function PublishingSettings() {
                   ) : null}
                 </div>
                 <div className="flex flex-wrap gap-2">
-                  <Form method="post">
-                    <input type="hidden" name="id" value={d.id} />
-                    <SubmitButton intent="test" className="btn-secondary py-2" pendingText="Testing…">
-                      Test connection
-                    </SubmitButton>
-                  </Form>
+                  <ActionButton
+                    field={['id', d.id]}
+                    intent="test"
+                    className="btn-secondary py-2"
+                    pendingText="Testing…"
+                  >
+                    Test connection
+                  </ActionButton>
                   {d.paused ? (
-                    <Form method="post">
-                      <input type="hidden" name="id" value={d.id} />
-                      <SubmitButton intent="resume" className="btn-secondary py-2">
-                        Resume
-                      </SubmitButton>
-                    </Form>
+                    <ActionButton field={['id', d.id]} intent="resume" className="btn-secondary py-2">
+                      Resume
+                    </ActionButton>
                   ) : null}
                   <Link to={`?edit=${d.id}`} className="btn-secondary py-2">
                     Edit

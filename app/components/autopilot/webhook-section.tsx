@@ -8,6 +8,7 @@ import type { Toast } from '#app/components/toaster'
 import type { ActionData, loader } from '#app/routes/autopilot'
 import { DataTable } from './data-table'
 import { formatUtcDateTime } from '#app/lib/dates'
+import { ActionButton } from '#app/components/ui/action-button'
 
 /** A date and time in UTC, to the second: 'Jan 5, 03:04:05 PM UTC'. */
 export const dateTime = (iso: string) => formatUtcDateTime(iso, { seconds: true })
@@ -197,12 +198,14 @@ export function WebhookSection({
             <td className="max-w-xs break-words py-2 pr-3 text-xs text-slate-700">{d.lastError ?? ''}</td>
             <td className="py-2">
               {d.status !== 'pending' && !webhook.disabledAt ? (
-                <Form method="post">
-                  <input type="hidden" name="deliveryId" value={d.id} />
-                  <SubmitButton intent="redeliver" className="btn-secondary px-3 py-1.5 text-xs" pendingText="...">
-                    Redeliver
-                  </SubmitButton>
-                </Form>
+                <ActionButton
+                  field={['deliveryId', d.id]}
+                  intent="redeliver"
+                  className="btn-secondary px-3 py-1.5 text-xs"
+                  pendingText="..."
+                >
+                  Redeliver
+                </ActionButton>
               ) : null}
             </td>
           </tr>

@@ -3,6 +3,7 @@ import { Field } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { REVIEW_MODE_LABELS, REVIEW_MODES, type ReviewMode } from '#app/lib/publishing'
 import { formatUtcDateTime } from '#app/lib/dates'
+import { ActionButton } from '#app/components/ui/action-button'
 
 export type ReviewSectionData = {
   settings: { reviewMode: ReviewMode; minScore: number; approveAfterHours: number }
@@ -124,21 +125,25 @@ export function ReviewSection({
                 </p>
               </div>
               <div className="flex flex-wrap gap-2">
-                <Form method="post">
-                  <input type="hidden" name="postId" value={d.id} />
-                  <SubmitButton intent="approve" className="btn-primary py-2" pendingText="Approving…">
-                    Approve
-                  </SubmitButton>
-                </Form>
+                <ActionButton
+                  field={['postId', d.id]}
+                  intent="approve"
+                  className="btn-primary py-2"
+                  pendingText="Approving…"
+                >
+                  Approve
+                </ActionButton>
                 <Link to={`/blogpost/${d.id}/publish`} className="btn-secondary py-2">
                   Schedule…
                 </Link>
-                <Form method="post">
-                  <input type="hidden" name="postId" value={d.id} />
-                  <SubmitButton intent="reject" className="btn-secondary py-2 text-red-700" pendingText="Rejecting…">
-                    Reject
-                  </SubmitButton>
-                </Form>
+                <ActionButton
+                  field={['postId', d.id]}
+                  intent="reject"
+                  className="btn-secondary py-2 text-red-700"
+                  pendingText="Rejecting…"
+                >
+                  Reject
+                </ActionButton>
               </div>
             </li>
           ))}
