@@ -56,63 +56,37 @@ function FieldFrame({
   )
 }
 
-/** A labelled input with its error message right below it. */
-export function Field({ label, error, hint, className, id, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <FieldFrame
-      label={label}
-      error={error}
-      hint={hint}
-      className={className}
-      id={id}
-      control={(props) => <input {...props} {...input} />}
-    />
-  )
+/** Splits a field's props into its frame's and its control's. */
+function frameProps<P extends Common & { id?: string }>({ label, error, hint, className, id, ...control }: P) {
+  return [{ label, error, hint, className, id }, control] as const
 }
 
-export function TextareaField({
-  label,
-  error,
-  hint,
-  className,
-  id,
-  ...input
-}: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  return (
-    <FieldFrame
-      label={label}
-      error={error}
-      hint={hint}
-      className={className}
-      id={id}
-      control={(props) => <textarea {...props} {...input} />}
-    />
-  )
+/** A labelled input with its error message right below it. */
+export function Field(props: Common & InputHTMLAttributes<HTMLInputElement>) {
+  const [frame, input] = frameProps(props)
+  return <FieldFrame {...frame} control={(wiring) => <input {...wiring} {...input} />} />
+}
+
+export function TextareaField(props: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const [frame, input] = frameProps(props)
+  return <FieldFrame {...frame} control={(wiring) => <textarea {...wiring} {...input} />} />
 }
 
 export function SelectField({
-  label,
-  error,
-  hint,
-  className,
-  id,
   options,
   placeholder,
-  ...select
+  ...props
 }: Common &
   SelectHTMLAttributes<HTMLSelectElement> & {
     options: Array<{ value: string; label: string }>
     placeholder?: string
   }) {
+  const [frame, select] = frameProps(props)
   return (
     <FieldFrame
-      label={label}
-      error={error}
-      hint={hint}
-      className={className}
-      id={id}
-      control={(props) => (
-        <select {...props} {...select}>
+      {...frame}
+      control={(wiring) => (
+        <select {...wiring} {...select}>
           {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
           {options.map((o) => (
             <option key={o.value} value={o.value}>
