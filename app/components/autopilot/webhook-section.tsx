@@ -15,6 +15,18 @@ export const dateTime = (iso: string) => formatUtcDateTime(iso, { seconds: true 
 
 type LoaderData = SerializeFrom<typeof loader>
 
+/** A value to copy: read-only, selected whole when focused. */
+function ReadOnlyValue({ id, label, value }: { id: string; label: string; value: string }) {
+  return (
+    <>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <input id={id} className="input font-mono" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
+    </>
+  )
+}
+
 export function WebhookSection({
   webhook,
   deliveries,
@@ -93,16 +105,7 @@ export function WebhookSection({
       {webhook.url ? (
         <div className="mt-4 flex flex-wrap items-end gap-3">
           <div className="min-w-[16rem] flex-1">
-            <label htmlFor="saved-webhook-url" className="label">
-              Saved webhook URL
-            </label>
-            <input
-              id="saved-webhook-url"
-              className="input font-mono"
-              readOnly
-              value={webhook.url}
-              onFocus={(e) => e.currentTarget.select()}
-            />
+            <ReadOnlyValue id="saved-webhook-url" label="Saved webhook URL" value={webhook.url} />
           </div>
           {hydrated ? (
             <button type="button" className="btn-secondary" onClick={() => void copy()} data-testid="copy-webhook">
@@ -114,16 +117,7 @@ export function WebhookSection({
 
       <div className="mt-4 flex flex-wrap items-end gap-3">
         <div className="min-w-[16rem] flex-1">
-          <label htmlFor="webhook-secret" className="label">
-            Signing secret
-          </label>
-          <input
-            id="webhook-secret"
-            className="input font-mono"
-            readOnly
-            value={webhook.secret}
-            onFocus={(e) => e.currentTarget.select()}
-          />
+          <ReadOnlyValue id="webhook-secret" label="Signing secret" value={webhook.secret} />
           <p className="mt-1 text-xs text-slate-600">
             Verify the <code>webhook-signature</code> header with this secret (any Standard Webhooks library does it).
           </p>

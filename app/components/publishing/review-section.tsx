@@ -4,6 +4,7 @@ import { SubmitButton } from '#app/components/ui/submit-button'
 import { REVIEW_MODE_LABELS, REVIEW_MODES, type ReviewMode } from '#app/lib/publishing'
 import { formatUtcDateTime } from '#app/lib/dates'
 import { ActionButton } from '#app/components/ui/action-button'
+import { PausedDestinations } from './paused-destinations'
 
 export type ReviewSectionData = {
   settings: { reviewMode: ReviewMode; minScore: number; approveAfterHours: number }
@@ -34,20 +35,15 @@ export function ReviewSection({
       <h2 id="publishing-heading" className="text-lg font-semibold text-slate-900">
         Publishing and review
       </h2>
-      {data.destinations
-        .filter((d) => d.paused)
-        .map((d) => (
-          <p
-            key={d.id}
-            role="alert"
-            className="mt-3 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900"
-          >
-            <strong>{d.name}</strong> is paused: {d.pausedReason ?? 'it kept failing'}{' '}
-            <Link to="/settings/publishing" className="font-semibold underline">
-              Fix it
-            </Link>
-          </p>
-        ))}
+      <PausedDestinations
+        destinations={data.destinations}
+        className="mt-3 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900"
+        fix={
+          <Link to="/settings/publishing" className="font-semibold underline">
+            Fix it
+          </Link>
+        }
+      />
       <p className="mt-2 text-sm text-slate-700">
         {autopilotDestinations.length
           ? `Auto Pilot publishes to ${autopilotDestinations.map((d) => d.name).join(', ')}, and to your webhook when one is saved.`
