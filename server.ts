@@ -6,6 +6,7 @@ import compression from 'compression'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { getEnv } from '#app/server/env.server'
 import { letRemixReplaceHeaders } from '#app/server/http-cache.server'
+import { guardBuild } from '#app/server/outage.server'
 import { newRequestScope, runInRequestScope, type RequestScope } from '#app/server/request-scope.server'
 import { checkOrigin, formTargets, securityHeaders } from '#app/server/security.server'
 import { staticFiles } from '#app/server/static-files.server'
@@ -74,9 +75,10 @@ app.use((_req: Request, res: Response, next: NextFunction) => {
   runInRequestScope(scope, next)
 })
 
+// Every loader and action answers 503 'briefly unavailable' (with Retry-After) when Postgres or Redis is down.
 const build = viteDevServer
-  ? () => viteDevServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
-  : ((await import(path.resolve(buildDir, 'server/index.js'))) as ServerBuild)
+  ? async () => guardBuild((await viteDevServer.ssrLoadModule('virtual:remix/server-build')) as ServerBuild)
+  : guardBuild((await import(path.resolve(buildDir, 'server/index.js'))) as ServerBuild)
 
 app.all(
   '*',

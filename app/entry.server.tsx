@@ -3,6 +3,7 @@ import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from '@r
 import { RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
 import { NonceProvider } from '#app/components/nonce'
+import { OUTAGE_RETRY_AFTER_SECONDS } from '#app/lib/outage'
 import { defaultNoStore, finishDocument, isPublicDocument } from '#app/server/http-cache.server'
 
 const ABORT_DELAY = 5_000
@@ -20,6 +21,9 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // A 503 document is the outage page (a loader threw outage.server's response): tell clients when to come back.
+  if (responseStatusCode === 503 && !responseHeaders.has('Retry-After'))
+    responseHeaders.set('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS))
   const isPublic = isPublicDocument(request, responseStatusCode, responseHeaders, remixContext)
   // A public page must not depend on the request, so it carries no nonce: its scripts are allowed by hash.
   const nonce = !isPublic && typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : undefined

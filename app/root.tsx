@@ -22,9 +22,10 @@ import { PastDueBanner } from '#app/components/past-due-banner'
 import { PublicNav } from '#app/components/public-nav'
 import { VerifyEmailBanner } from '#app/components/verify-banner'
 import { Toaster } from '#app/components/toaster'
+import { OUTAGE_MESSAGE } from '#app/lib/outage'
 import { getEnv, publicEnv } from '#app/server/env.server'
 import { billingBanner } from '#app/server/billing.server'
-import { getUser } from '#app/server/session.server'
+import { getUser, sessionSubscriptionStatus } from '#app/server/session.server'
 import { toast } from '#app/server/toast.server'
 import stylesheet from './tailwind.css?url'
 
@@ -41,7 +42,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getUser(request),
     hasToast ? toast().getToast(request) : { toast: undefined, headers: new Headers() },
   ])
-  const billing = user ? await billingBanner(user.id) : null
+  // The banner's subscription status comes with the session lookup (no statement of its own on every page).
+  const status = user ? sessionSubscriptionStatus(user) : undefined
+  const billing = user
+    ? status !== undefined
+      ? { pastDue: status === 'past_due' }
+      : await billingBanner(user.id)
+    : null
   return json(
     {
       user: user
@@ -124,11 +131,19 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError()
   const notFound = isRouteErrorResponse(error) && error.status === 404
-  if (!notFound) console.error(error)
+  // Postgres or Redis is down (outage.server.ts): say so, and offer to try again.
+  const outage = isRouteErrorResponse(error) && error.status === 503
+  if (!notFound && !outage) console.error(error)
   return (
     <Chrome>
       <div className="mx-auto max-w-xl px-4 py-24 text-center">
-        {notFound ? (
+        {outage ? (
+          <>
+            <p className="text-sm font-semibold text-brand-700">503</p>
+            <h1 className="mt-2 text-3xl font-bold">{OUTAGE_MESSAGE}</h1>
+            <p className="mt-4 text-slate-600">Reload this page in a moment to carry on.</p>
+          </>
+        ) : notFound ? (
           <>
             <p className="text-sm font-semibold text-brand-700">404</p>
             <h1 className="mt-2 text-3xl font-bold">Page not found</h1>

@@ -1,6 +1,6 @@
 // `npm test`: typecheck, lint, unit tests, then — against fresh Postgres and Redis, the production build and
 // local fakes of every third-party service — integration tests over HTTP and the Playwright suite in Chromium.
-// Usage: npm test [-- --only=unit|integration|e2e] [-- --grep=pattern]
+// Usage: npm test [-- --only=unit|integration|eval|e2e] [-- --grep=pattern]
 import fs from 'node:fs'
 import path from 'node:path'
 import {
@@ -84,7 +84,7 @@ async function main() {
     )
     countVitest(out)
   }
-  if (!want('integration') && !want('e2e')) return
+  if (!want('integration') && !want('e2e') && !want('eval')) return
 
   // Fresh services for this run only: nothing is shared with `npm run dev` or with another run.
   const runId = `t${Date.now().toString(36)}${process.pid}`
@@ -104,6 +104,9 @@ async function main() {
     PUBLISH_RETRY_BASE_MS: '300',
     PUBLISH_CLAIM_LEASE_MS: '3000',
     PUBLISH_SWEEP_EVERY_MS: '2000',
+    // Tests run extra workers on queue prefixes of their own against this one database: the main worker must not
+    // take their posts for lost ones, so a post counts as stale after 15 minutes here (a minute by default).
+    POST_STALE_AFTER_MS: '900000',
   })
 
   await stage('build', () => buildApp(env))
@@ -135,6 +138,9 @@ async function main() {
     )
     countVitest(out)
   }
+  // The prompt evaluation (npm run eval:posts) on two keywords against the fakes, so that it cannot rot.
+  if (want('eval') && (!grep || only?.split(',').includes('eval')))
+    await stage('eval:posts (quick)', () => run(bin('tsx'), ['scripts/eval-posts.ts', '--env', '--quick'], env))
   if (want('e2e')) {
     const chromium = ensureChromium()
     const out = path.join(artifacts, 'e2e.json')

@@ -106,6 +106,15 @@ scheduleStalePostReconciliation().then(
   () => log('stale post reconciliation scheduled', { everyMs: env.POST_RECONCILE_EVERY_MS }),
   (error: Error) => log('could not schedule the stale post reconciliation', { error: error.message }),
 )
+// The schedulers live in Redis too: an emptied Redis (FLUSHALL, a failover that lost data) or one that was away at
+// start would leave them gone. Upserting them again on the same cadence is harmless (same id and interval, so the
+// next run keeps its time) and brings them back within one interval.
+const keepSchedules = setInterval(() => {
+  Promise.all([scheduleStalePostReconciliation(), startPublishingSweep(), scheduleRankings()]).catch((error: Error) =>
+    log('could not renew the schedules', { error: error.message }),
+  )
+}, env.POST_RECONCILE_EVERY_MS)
+keepSchedules.unref()
 
 // Rank tracking, Search Console and the weekly digest run on repeating schedules.
 scheduleRankings().then(
@@ -123,6 +132,7 @@ async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
   log('worker stopping: letting active jobs finish', { signal })
+  clearInterval(keepSchedules)
   const force = setTimeout(() => process.exit(1), 30_000)
   force.unref()
   await Promise.all(workers.map((w) => w.close()))

@@ -1,5 +1,5 @@
-import { useFetcher, useLocation } from '@remix-run/react'
-import { useState } from 'react'
+import { useFetcher, useLocation, useNavigate } from '@remix-run/react'
+import { useEffect, useState } from 'react'
 import { useHydrated } from './ui/use-hydrated'
 
 /** The page view's key, made once by the component that renders a list of buttons. */
@@ -32,8 +32,14 @@ export function CreatePostButton({
   pageKey: string
   className?: string
 }) {
-  const fetcher = useFetcher<{ ok: boolean }>()
+  const fetcher = useFetcher<{ ok: boolean; reason?: string; confirm?: string }>()
   const location = useLocation()
+  const navigate = useNavigate()
+  // A keyword too close to an existing post: the user decides on the confirmation page.
+  const confirm = fetcher.state === 'idle' && fetcher.data?.reason === 'overlap' ? fetcher.data.confirm : undefined
+  useEffect(() => {
+    if (confirm) navigate(confirm)
+  }, [confirm, navigate])
   const hydrated = useHydrated()
   const busy = fetcher.state !== 'idle'
   return (

@@ -39,11 +39,41 @@ declare global {
 }
 
 function registry() {
+  // The producers' connection fails fast: no offline queue (a command while Redis is away fails at once), one retry,
+  // a short command timeout. Workers have connections of their own that wait (worker/index.ts).
   globalThis.__rankwellQueues ??= {
-    connection: createRedis({ maxRetriesPerRequest: 1, commandTimeout: 3_000 }),
+    connection: createRedis({
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: getEnv().REDIS_COMMAND_TIMEOUT_MS,
+    }),
     queues: new Map(),
   }
   return globalThis.__rankwellQueues
+}
+
+/** A queue operation that did not finish in time (Redis unreachable); outage.server.ts counts it as a Redis outage. */
+export class QueueTimeoutError extends Error {
+  override name = 'QueueTimeoutError'
+}
+
+/**
+ * Runs a queue operation with a deadline (REDIS_COMMAND_TIMEOUT_MS + 1 s): BullMQ waits for its connection to be
+ * ready before its first command, without a limit of its own, so a request made while Redis is down would hang.
+ */
+export async function withinQueueTimeout<T>(operation: Promise<T>, what: string): Promise<T> {
+  const ms = getEnv().REDIS_COMMAND_TIMEOUT_MS + 1_000
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new QueueTimeoutError(`Queue operation timed out after ${ms} ms: ${what}`)), ms)
+  })
+  // The operation may still fail after the deadline; its rejection is handled here so that it is not unhandled.
+  operation.catch(() => {})
+  try {
+    return await Promise.race([operation, deadline])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 export function queue(name: QueueName): Queue {
@@ -76,5 +106,8 @@ export function jobId(...parts: string[]) {
  */
 export async function addJob<T>(job: JobDefinition<T>, data: T, opts?: JobsOptions | ((payload: T) => JobsOptions)) {
   const payload = job.schema.parse(data)
-  return queue(job.queue).add(job.name, payload, typeof opts === 'function' ? opts(payload) : opts)
+  return withinQueueTimeout(
+    queue(job.queue).add(job.name, payload, typeof opts === 'function' ? opts(payload) : opts),
+    `add ${job.queue}/${job.name}`,
+  )
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm'
 import { enqueueGeneratePost, generatePostJobState, requeueGeneratePost } from '#app/jobs/post-generation.server'
 import { POST_MESSAGES, type PostStatus } from '#app/lib/posts'
+import { findOverlap, type Overlap } from './cannibalisation.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
 import { aiConfigured } from './openai.server'
@@ -18,8 +19,17 @@ export const isUuid = (value: string) => UUID.test(value)
 
 export { POST_MESSAGES }
 
+/**
+ * `status` is the post's real state: a repeated request reports where its post is (queued, generating, completed or
+ * failed), never 'queued' for a post that is not.
+ */
 export type CreatePostResult =
-  { ok: true; postId: string; created: boolean } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  | { ok: true; postId: string; created: boolean; status: PostStatus; failureReason: string | null }
+  | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  | { ok: false; reason: 'overlap'; overlap: Overlap }
+
+/** The failure reason of a post whose job could not be queued (Redis unreachable); a repeat of its request retries it. */
+export const NOT_QUEUED_REASON = 'We could not start writing this post.'
 
 class QuotaExceeded extends Error {}
 
@@ -33,6 +43,11 @@ export async function createPost(input: {
   keywordId: string
   requestKey: string
   source: 'manual' | 'autopilot'
+  /**
+   * Write it even when the user already has a post or page for a very similar search. Without it, a manual request
+   * for such a keyword answers 'overlap' (Auto Pilot runs its own check and skips the keyword).
+   */
+  force?: boolean
 }): Promise<CreatePostResult> {
   const requestKey = input.requestKey.trim().slice(0, 200)
   if (!isUuid(input.keywordId) || !requestKey) return { ok: false, reason: 'not_found' }
@@ -49,7 +64,13 @@ export async function createPost(input: {
     .limit(1)
   if (!keyword) return { ok: false, reason: 'not_found' }
 
-  let outcome: { postId: string; created: boolean; status: PostStatus }
+  if (input.source === 'manual' && !input.force) {
+    // A repeat of this very request (its post may already exist) is not an overlap with itself.
+    const overlap = await findOverlap(input.userId, keyword.keyword, { exceptRequestKey: requestKey })
+    if (overlap) return { ok: false, reason: 'overlap', overlap }
+  }
+
+  let outcome: { postId: string; created: boolean; status: PostStatus; failureReason: string | null }
   try {
     outcome = await db.transaction(async (tx) => {
       const [inserted] = await tx
@@ -67,16 +88,16 @@ export async function createPost(input: {
         .returning({ id: posts.id })
       if (!inserted) {
         const [existing] = await tx
-          .select({ id: posts.id, status: posts.status })
+          .select({ id: posts.id, status: posts.status, failureReason: posts.failureReason })
           .from(posts)
           .where(and(eq(posts.userId, input.userId), eq(posts.requestKey, requestKey)))
           .limit(1)
         if (!existing) throw new Error('post vanished during creation')
-        return { postId: existing.id, created: false, status: existing.status }
+        return { postId: existing.id, created: false, status: existing.status, failureReason: existing.failureReason }
       }
       const quota = await consumeQuota(input.userId, 'blogPosts', tx)
       if (!quota.ok) throw new QuotaExceeded()
-      return { postId: inserted.id, created: true, status: 'queued' as const }
+      return { postId: inserted.id, created: true, status: 'queued' as const, failureReason: null }
     })
   } catch (error) {
     if (error instanceof QuotaExceeded) return { ok: false, reason: 'quota' }
@@ -84,18 +105,36 @@ export async function createPost(input: {
     return { ok: false, reason: 'unavailable' }
   }
 
-  // A repeat of a request whose job never got queued (Redis hiccup) queues it now; the job id makes this idempotent.
-  if (!outcome.created && outcome.status !== 'queued') return { ok: true, postId: outcome.postId, created: false }
+  const { postId } = outcome
+  if (!outcome.created) {
+    // A repeat of a request that failed only because the queue was unreachable (it answered 503 and gave the unit
+    // back): this one starts the post, as 'Try again' would, and answers like a first request.
+    if (outcome.status === 'failed' && outcome.failureReason === NOT_QUEUED_REASON) {
+      const retried = await retryPost(input.userId, postId)
+      if (retried.ok) return { ok: true, postId, created: false, status: 'queued', failureReason: null }
+      if (retried.reason !== 'not_found') return retried
+      // Another repeat got there first: report where the post is now.
+      const now = await getPost(input.userId, postId)
+      if (!now) return { ok: false, reason: 'not_found' }
+      return { ok: true, postId, created: false, status: now.status, failureReason: now.failureReason }
+    }
+    // A queued post whose job may never have reached the queue (Redis hiccup) is queued now; the job id makes this
+    // idempotent, and if Redis is still away the stale-post reconciliation queues it later.
+    if (outcome.status === 'queued') {
+      await enqueueGeneratePost({ postId }).catch((error: unknown) =>
+        console.error('[posts] could not enqueue the generation job', error),
+      )
+    }
+    return { ok: true, postId, created: false, status: outcome.status, failureReason: outcome.failureReason }
+  }
   try {
-    await enqueueGeneratePost({ postId: outcome.postId })
+    await enqueueGeneratePost({ postId })
   } catch (error) {
     console.error('[posts] could not enqueue the generation job', error)
-    if (outcome.created) {
-      await markPostFailed(outcome.postId, 'We could not start writing this post.').catch(() => {})
-      return { ok: false, reason: 'unavailable' }
-    }
+    await markPostFailed(postId, NOT_QUEUED_REASON).catch(() => {})
+    return { ok: false, reason: 'unavailable' }
   }
-  return { ok: true, postId: outcome.postId, created: outcome.created }
+  return { ok: true, postId, created: true, status: 'queued', failureReason: null }
 }
 
 /**
@@ -130,7 +169,7 @@ export async function retryPost(
     await requeueGeneratePost({ postId })
   } catch (error) {
     console.error('[posts] could not re-enqueue the generation job', error)
-    await markPostFailed(postId, 'We could not start writing this post.').catch(() => {})
+    await markPostFailed(postId, NOT_QUEUED_REASON).catch(() => {})
     return { ok: false, reason: 'unavailable' }
   }
   return { ok: true }
