@@ -1,4 +1,3 @@
-import { PostNotFound } from '#app/components/post-not-found'
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useState } from 'react'
@@ -13,6 +12,7 @@ import { PositionChart } from '#app/components/rank-chart'
 import { getPost } from '#app/server/posts.server'
 import { postRankings } from '#app/server/rankings.server'
 import { requireUser } from '#app/server/session.server'
+import { PostNotFound } from '#app/components/post-not-found'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `${data.post.title} · Rankwell` : 'Blog Post · Rankwell' },
