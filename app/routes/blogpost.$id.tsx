@@ -1,3 +1,4 @@
+import { BackLink } from '#app/components/ui/back-link'
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useState } from 'react'
@@ -178,11 +179,7 @@ export default function BlogPostPage() {
 
   return (
     <article className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/blogposts" className="text-brand-700 hover:text-brand-800">
-          ← Blog Posts
-        </Link>
-      </p>
+      <BackLink to="/blogposts">Blog Posts</BackLink>
       <header className="mt-4 border-b border-slate-200 pb-6">
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{post.title}</h1>
         <p className="mt-2 text-sm text-slate-500">

@@ -1,3 +1,4 @@
+import { BackLink } from '#app/components/ui/back-link'
 import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
@@ -140,11 +141,7 @@ export default function PublishPage() {
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to={`/blogpost/${post.id}`} className="text-brand-700 hover:text-brand-800">
-          ← Back to the post
-        </Link>
-      </p>
+      <BackLink to={`/blogpost/${post.id}`}>Back to the post</BackLink>
       <PageHeader title="Publish to…" subtitle={post.title} />
       <Toaster toast={actionData?.toast} />
 
