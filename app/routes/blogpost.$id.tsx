@@ -1,4 +1,4 @@
-import { PostNotFound } from '#app/components/post-not-found'
+import { BackLink } from '#app/components/ui/back-link'
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useState } from 'react'
@@ -13,6 +13,7 @@ import { PositionChart } from '#app/components/rank-chart'
 import { getPost } from '#app/server/posts.server'
 import { postRankings } from '#app/server/rankings.server'
 import { requireUser } from '#app/server/session.server'
+import { PostNotFound } from '#app/components/post-not-found'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `${data.post.title} · Rankwell` : 'Blog Post · Rankwell' },
@@ -179,11 +180,7 @@ export default function BlogPostPage() {
 
   return (
     <article className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/blogposts" className="text-brand-700 hover:text-brand-800">
-          ← Blog Posts
-        </Link>
-      </p>
+      <BackLink to="/blogposts">Blog Posts</BackLink>
       <header className="mt-4 border-b border-slate-200 pb-6">
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{post.title}</h1>
         <p className="mt-2 text-sm text-slate-500">
