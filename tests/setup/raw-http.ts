@@ -70,7 +70,14 @@ export function rawRequest(
           ? body.subarray(sentBytes, sentBytes + chunkSize)
           : piece.subarray(0, Math.min(chunkSize, size - sentBytes))
         sentBytes += chunk.length
-        if (!req.write(chunk)) await new Promise((r) => req.once('drain', r).once('close', r))
+        if (!req.write(chunk))
+          await new Promise<void>((resolve) => {
+            const go = () => {
+              req.off('drain', go).off('close', go)
+              resolve()
+            }
+            req.on('drain', go).on('close', go)
+          })
         await nextTurn()
       }
       if (!answered && !req.destroyed) req.end()
