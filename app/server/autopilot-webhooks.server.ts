@@ -4,6 +4,7 @@ import { formatWindow, retryDelayMs } from '#app/lib/autopilot'
 import { isUuid } from '#app/lib/ids'
 import { isRetryableStatus, parseRetryAfter } from '#app/lib/http-retry'
 import { enqueueWebhookDelivery, removeWebhookDeliveryJob } from '#app/jobs/webhook-delivery.server'
+import { findAutopilotSettings } from './autopilot-settings.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
 import { BlockedAddressError, guardedPost, RequestTimeoutError } from './ssrf.server'
@@ -88,15 +89,6 @@ export function testEventBody(now = new Date()) {
   })
 }
 
-async function settingsOf(userId: string) {
-  const [row] = await db
-    .select()
-    .from(schema.autopilotSettings)
-    .where(eq(schema.autopilotSettings.userId, userId))
-    .limit(1)
-  return row ?? null
-}
-
 function disabledError(settings: { webhookDisabledReason: string | null }) {
   return `Endpoint disabled: ${settings.webhookDisabledReason ?? 'too many failed deliveries'}`
 }
@@ -114,7 +106,7 @@ export async function createDelivery(input: {
   url: string
   body: string
 }) {
-  const settings = await settingsOf(input.userId)
+  const settings = await findAutopilotSettings(input.userId)
   const disabled = Boolean(settings?.webhookDisabledAt)
   const [row] = await db
     .insert(schema.webhookDeliveries)
@@ -150,7 +142,7 @@ export async function publishPostToWebhook(post: Post, url: string) {
 export type WebhookActionResult = { ok: true } | { ok: false; message: string }
 
 export async function sendTestEvent(userId: string): Promise<WebhookActionResult> {
-  const settings = await settingsOf(userId)
+  const settings = await findAutopilotSettings(userId)
   if (!settings?.webhookUrl) return { ok: false, message: 'Save a webhook URL first.' }
   if (settings.webhookDisabledAt) return { ok: false, message: 'Re-enable the webhook before sending a test event.' }
   await createDelivery({
@@ -166,7 +158,7 @@ export async function sendTestEvent(userId: string): Promise<WebhookActionResult
 /** Sends a finished delivery again: same webhook-id, same body, a fresh round of retries. */
 export async function redeliver(userId: string, deliveryId: string): Promise<WebhookActionResult> {
   if (!isUuid(deliveryId)) return { ok: false, message: 'This delivery cannot be redelivered right now.' }
-  const settings = await settingsOf(userId)
+  const settings = await findAutopilotSettings(userId)
   if (!settings?.webhookUrl) return { ok: false, message: 'Save a webhook URL first.' }
   if (settings.webhookDisabledAt) return { ok: false, message: 'Re-enable the webhook before redelivering.' }
   const [row] = await db
@@ -368,7 +360,7 @@ export async function processDelivery(
     .where(eq(schema.webhookDeliveries.id, deliveryId))
     .limit(1)
   if (!current || current.status !== 'pending') return { skipped: 'not pending' as const }
-  const settings = await settingsOf(current.userId)
+  const settings = await findAutopilotSettings(current.userId)
   if (!settings?.webhookUrl || !settings.webhookSecret) {
     await db
       .update(schema.webhookDeliveries)
