@@ -1,5 +1,9 @@
 import { useFetcher, useLocation } from '@remix-run/react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
+import { POST_MESSAGES } from '#app/lib/posts'
+import type { clientAction } from '#app/routes/blogposts'
+import { showToast } from './toaster'
+import { clientFailureOf } from './ui/client-failure'
 import { useHydrated } from './ui/use-hydrated'
 
 /** The page view's key, made once by the component that renders a list of buttons. */
@@ -32,7 +36,12 @@ export function CreatePostButton({
   pageKey: string
   className?: string
 }) {
-  const fetcher = useFetcher<{ ok: boolean }>()
+  const fetcher = useFetcher<typeof clientAction>()
+  const failure = clientFailureOf(fetcher.data)
+  // A request that failed in the browser (no answer, a 5xx, a proxy's page) gets the spec's error toast.
+  useEffect(() => {
+    if (failure) showToast({ type: 'error', message: POST_MESSAGES.failed })
+  }, [failure])
   const location = useLocation()
   const hydrated = useHydrated()
   const busy = fetcher.state !== 'idle'

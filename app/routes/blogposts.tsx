@@ -12,11 +12,15 @@ import {
   Link,
   useFetcher,
   useLoaderData,
+  useActionData,
   useLocation,
+  type ClientActionFunctionArgs,
   type ShouldRevalidateFunction,
 } from '@remix-run/react'
 import { Suspense, useEffect, useRef, useState } from 'react'
 import { useHydrated } from '#app/components/ui/use-hydrated'
+import { showToast } from '#app/components/toaster'
+import { clientFailureOf, guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
 import { PostCard } from '#app/components/post-card'
 import { ConfirmDialog } from '#app/components/ui/confirm-dialog'
 import { PageHeader } from '#app/components/ui/page-header'
@@ -30,6 +34,7 @@ import {
   withParams,
   type PostListParams,
 } from '#app/lib/library'
+import { POST_MESSAGES } from '#app/lib/posts'
 import { safeRedirect } from '#app/lib/redirect'
 import {
   BadCursorError,
@@ -42,7 +47,7 @@ import {
 } from '#app/server/library.server'
 import { aiConfigured } from '#app/server/openai.server'
 import { quotaRefusal } from '#app/server/quota.server'
-import { createPost, POST_MESSAGES, retryPost } from '#app/server/posts.server'
+import { createPost, retryPost } from '#app/server/posts.server'
 import { countWaitingDrafts } from '#app/server/publishing/review.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
@@ -53,13 +58,31 @@ export const meta: MetaFunction = () => [{ title: 'Blog Posts · Rankwell' }]
  * A delete or 'Try again' from a fetcher changes the cards in place: the list is not reloaded (which would drop
  * the pages added by 'Load more'); the toast still arrives through the root loader.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) => {
-  const intent = formData?.get('intent')
-  if (formData?.get('respond') === 'json' && (intent === 'delete-post' || intent === 'retry-post')) return false
-  return defaultShouldRevalidate
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
+  const intent = args.formData?.get('intent')
+  if (args.formData?.get('respond') === 'json' && (intent === 'delete-post' || intent === 'retry-post')) return false
+  return revalidateUnlessFailed(args)
 }
 
+/** With JavaScript, a Create Post, Try again or Delete whose request fails becomes a `ClientFailure` (issue 12). */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+
 export const DELETED_MESSAGE = 'Blog post deleted.'
+/** The toasts of this route's actions when their request fails in the browser. */
+const FAILED_MESSAGES: Record<string, string> = {
+  'create-post': POST_MESSAGES.failed,
+  'retry-post': 'The post could not be restarted. Please try again.',
+  'delete-post': 'The blog post could not be deleted. Please try again.',
+}
+
+/** Toasts the failure (if any) of one of this route's actions. */
+function useFailureToast(data: unknown) {
+  const failure = clientFailureOf(data)
+  useEffect(() => {
+    if (failure)
+      showToast({ type: 'error', message: FAILED_MESSAGES[failure.intent ?? ''] ?? FAILED_MESSAGES['retry-post']! })
+  }, [failure])
+}
 const FILTER_KEYS = ['q', 'status', 'source', 'language', 'review'] as const
 
 /** The list's parameters from the URL; a bad value (a hand-edited URL) is dropped rather than failing the page. */
@@ -177,6 +200,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function BlogPostsPage() {
   const data = useLoaderData<typeof loader>()
+  useFailureToast(useActionData<typeof clientAction>())
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <PageHeader title="Your SEO Content Library" subtitle="AI-optimized posts driving organic growth" />
@@ -464,11 +488,12 @@ function DeletePostDialog({
   onClose?: () => void
   onDeleted: (id: string) => void
 }) {
-  const fetcher = useFetcher<{ ok: boolean }>()
+  const fetcher = useFetcher<typeof clientAction>()
   const hydrated = useHydrated()
   const busy = fetcher.state !== 'idle'
+  useFailureToast(fetcher.data)
   useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.ok) onDeleted(post.id)
+    if (fetcher.state === 'idle' && fetcher.data && 'ok' in fetcher.data && fetcher.data.ok) onDeleted(post.id)
   }, [fetcher.state, fetcher.data, onDeleted, post.id])
   return (
     <ConfirmDialog
