@@ -201,6 +201,9 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function BlogPostsPage() {
   const data = useLoaderData<typeof loader>()
   useFailureToast(useActionData<typeof clientAction>())
+  const settled = isPromise(data.page) ? null : data.page
+  const isEmpty = (page: { total: number }) => page.total === 0 && !data.filtered && !data.cursor
+  const filtersForm = <LibraryFilters filters={data.filters} filtered={data.filtered} languages={data.languages} />
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <PageHeader title="Your SEO Content Library" subtitle="AI-optimized posts driving organic growth" />
@@ -215,17 +218,21 @@ export default function BlogPostsPage() {
           </Link>
         </p>
       ) : null}
+      {/* On a document request the page is already here: the search form is rendered outside the Suspense
+          boundary, so that nothing inside the boundary can ever make React re-create it while hydrating, which
+          would drop what was typed before the JavaScript arrived. */}
+      {settled && !isEmpty(settled) ? filtersForm : null}
       <Suspense fallback={<LoadingPosts />}>
         <Await
           resolve={data.page}
           errorElement={<p className="text-slate-600">Your blog posts could not be loaded. Please reload the page.</p>}
         >
           {(page) =>
-            page.total === 0 && !data.filtered && !data.cursor ? (
+            isEmpty(page) ? (
               <EmptyLibrary />
             ) : (
               <>
-                <LibraryFilters filters={data.filters} filtered={data.filtered} languages={data.languages} />
+                {settled ? null : filtersForm}
                 <Library
                   key={JSON.stringify([data.filters, data.cursor])}
                   initial={page}
@@ -240,6 +247,10 @@ export default function BlogPostsPage() {
       </Suspense>
     </div>
   )
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
 
 function LoadingPosts() {

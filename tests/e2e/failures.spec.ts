@@ -32,7 +32,8 @@ async function breakRequests(page: Page, pathname: string, mode: Mode, method = 
     async (route) => {
       if (route.request().method() !== method) return route.fallback()
       if (mode === 'network') return route.abort('connectionreset')
-      if (mode === '500') return route.fulfill({ status: 500, contentType: 'text/plain', body: 'Internal Server Error' })
+      if (mode === '500')
+        return route.fulfill({ status: 500, contentType: 'text/plain', body: 'Internal Server Error' })
       return route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' })
     },
   )
