@@ -26,7 +26,7 @@ import { revalidateUnlessFailed } from '#app/components/ui/client-failure'
 import { GlobalProgress } from '#app/components/ui/progress-bar'
 import { getEnv, publicEnv } from '#app/server/env.server'
 import { billingBanner } from '#app/server/billing.server'
-import { getUser } from '#app/server/session.server'
+import { getUser, sessionSubscriptionStatus } from '#app/server/session.server'
 import { toast } from '#app/server/toast.server'
 import stylesheet from './tailwind.css?url'
 
@@ -43,7 +43,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getUser(request),
     hasToast ? toast().getToast(request) : { toast: undefined, headers: new Headers() },
   ])
-  const billing = user ? await billingBanner(user.id) : null
+  // The banner's subscription status comes with the session lookup (no statement of its own on every page).
+  const status = user ? sessionSubscriptionStatus(user) : undefined
+  const billing = user
+    ? status !== undefined
+      ? { pastDue: status === 'past_due' }
+      : await billingBanner(user.id)
+    : null
   return json(
     {
       user: user

@@ -1,6 +1,6 @@
 // `npm test`: typecheck, lint, unit tests, then — against fresh Postgres and Redis, the production build and
 // local fakes of every third-party service — integration tests over HTTP and the Playwright suite in Chromium.
-// Usage: npm test [-- --only=unit|integration|e2e] [-- --grep=pattern]
+// Usage: npm test [-- --only=unit|integration|eval|e2e] [-- --grep=pattern]
 import fs from 'node:fs'
 import path from 'node:path'
 import {
@@ -84,7 +84,7 @@ async function main() {
     )
     countVitest(out)
   }
-  if (!want('integration') && !want('e2e')) return
+  if (!want('integration') && !want('e2e') && !want('eval')) return
 
   // Fresh services for this run only: nothing is shared with `npm run dev` or with another run.
   const runId = `t${Date.now().toString(36)}${process.pid}`
@@ -135,6 +135,9 @@ async function main() {
     )
     countVitest(out)
   }
+  // The prompt evaluation (npm run eval:posts) on two keywords against the fakes, so that it cannot rot.
+  if (want('eval') && (!grep || only?.split(',').includes('eval')))
+    await stage('eval:posts (quick)', () => run(bin('tsx'), ['scripts/eval-posts.ts', '--env', '--quick'], env))
   if (want('e2e')) {
     const chromium = ensureChromium()
     const out = path.join(artifacts, 'e2e.json')

@@ -1,9 +1,9 @@
-import { useFetcher, useLocation } from '@remix-run/react'
+import { useFetcher, useLocation, useNavigate } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { POST_MESSAGES } from '#app/lib/posts'
 import type { clientAction } from '#app/routes/blogposts'
 import { showToast } from './toaster'
-import { clientFailureOf } from './ui/client-failure'
+import { clientFailureOf, withoutFailure } from './ui/client-failure'
 import { useHydrated } from './ui/use-hydrated'
 
 /** The page view's key, made once by the component that renders a list of buttons. */
@@ -42,7 +42,14 @@ export function CreatePostButton({
   useEffect(() => {
     if (failure) showToast({ type: 'error', message: POST_MESSAGES.failed })
   }, [failure])
+  const answer = withoutFailure(fetcher.data) as { ok: boolean; reason?: string; confirm?: string } | undefined
   const location = useLocation()
+  const navigate = useNavigate()
+  // A keyword too close to an existing post: the user decides on the confirmation page.
+  const confirm = fetcher.state === 'idle' && answer?.reason === 'overlap' ? answer.confirm : undefined
+  useEffect(() => {
+    if (confirm) navigate(confirm)
+  }, [confirm, navigate])
   const hydrated = useHydrated()
   const busy = fetcher.state !== 'idle'
   return (

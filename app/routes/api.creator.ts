@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
+import { overlapMessage } from '#app/server/cannibalisation.server'
 import { quotaRefusal } from '#app/server/quota.server'
 import { createPost, POST_MESSAGES } from '#app/server/posts.server'
 
@@ -10,12 +11,14 @@ const bodySchema = z.object({
     .trim()
     .min(1, 'keywordId is required'),
   requestKey: z.string().trim().min(1).max(200).optional(),
+  force: z.boolean({ invalid_type_error: 'force must be true or false' }).optional(),
 })
 
 /**
  * POST /api/creator {keywordId}: starts writing a post from a saved keyword (202).
  * Send the same `Idempotency-Key` header (or `requestKey`) to retry a request safely: it never makes a second post.
- * Over quota: 402 with `redirect_to_profile: true` (not 403, which clients treat as a dead session).
+ * A keyword very close to an existing post or page of the user: 409 {message, existing} (send `force: true` to
+ * write it anyway). Over quota: 402 with `redirect_to_profile: true` (not 403, which clients treat as a dead session).
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed')
@@ -28,6 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
     keywordId: body.keywordId,
     requestKey: `api:${requestKey}`,
     source: 'manual',
+    force: body.force,
   })
   if (result.ok)
     return json(
@@ -40,6 +44,16 @@ export async function action({ request }: ActionFunctionArgs) {
       },
       { status: result.created ? 202 : 200 },
     )
+  if (result.reason === 'overlap')
+    return apiError(409, overlapMessage(result.overlap), {
+      existing: {
+        post_id: result.overlap.postId,
+        title: result.overlap.title,
+        url: result.overlap.url,
+        similarity: result.overlap.similarity,
+      },
+      hint: 'Send force: true to write a new post anyway.',
+    })
   if (result.reason === 'quota')
     return apiError(402, (await quotaRefusal(user.id, 'blogPosts')).message, { redirect_to_profile: true })
   if (result.reason === 'not_found') return apiError(404, POST_MESSAGES.keywordNotFound)

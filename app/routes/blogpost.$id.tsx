@@ -2,7 +2,8 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useHydrated } from '#app/components/ui/use-hydrated'
-import { PostProgress, SeoScoreBadge } from '#app/components/post-card'
+import { PostProgress } from '#app/components/post-card'
+import { ScorePanel } from '#app/components/score-panel'
 import { jsonLdScript } from '#app/lib/content'
 import type { ChecklistItem } from '#app/lib/seo-checklist'
 import { renderPostBody } from '#app/lib/markdown'
@@ -61,32 +62,6 @@ type StoredBrief = {
 }
 
 const safeHref = (url: string) => (/^https?:\/\//i.test(url) ? url : undefined)
-
-/** The score and its checklist: what passes, what fails and how to fix it. */
-function ScorePanel({ score, items }: { score: number; items: ChecklistItem[] }) {
-  const failed = items.filter((i) => !i.passed)
-  return (
-    <section className="mt-6 rounded-lg border border-slate-200 p-4" aria-labelledby="seo-checklist-title">
-      <h2 id="seo-checklist-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
-        SEO checklist <SeoScoreBadge score={score} />
-      </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        {failed.length ? `${failed.length} of ${items.length} items to fix.` : 'Every item passes.'}
-      </p>
-      <ul className="mt-3 space-y-1 text-sm" data-testid="seo-checklist">
-        {items.map((item) => (
-          <li key={item.id} data-item={item.id} data-passed={item.passed ? 'true' : 'false'}>
-            <span aria-hidden="true" className={item.passed ? 'text-green-700' : 'text-red-700'}>
-              {item.passed ? '✓' : '✗'}
-            </span>{' '}
-            <span className="sr-only">{item.passed ? 'Passed:' : 'To fix:'}</span> {item.label}
-            {item.passed ? null : <span className="block pl-5 text-slate-600">{item.fix}</span>}
-          </li>
-        ))}
-      </ul>
-    </section>
-  )
-}
 
 /** 'Why this post is written this way': the stored brief (a <details>, so it opens without JavaScript). */
 function BriefPanel({
@@ -309,6 +284,9 @@ function PostTools({ post }: { post: { id: string; markdown: string; html: strin
           </button>
         </>
       ) : null}
+      <Link to={`/blogpost/${post.id}/edit`} className="btn-secondary py-1.5">
+        Edit
+      </Link>
       <Link to={`/blogpost/${post.id}/publish`} className="btn-primary py-1.5">
         Publish to…
       </Link>

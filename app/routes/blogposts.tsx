@@ -47,6 +47,7 @@ import {
 } from '#app/server/library.server'
 import { aiConfigured } from '#app/server/openai.server'
 import { quotaRefusal } from '#app/server/quota.server'
+import { overlapMessage } from '#app/server/cannibalisation.server'
 import { createPost, retryPost } from '#app/server/posts.server'
 import { countWaitingDrafts } from '#app/server/publishing/review.server'
 import { requireUser } from '#app/server/session.server'
@@ -169,7 +170,16 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === 'create-post') {
     const keywordId = String(form.get('keywordId') ?? '')
     const requestKey = String(form.get('requestKey') ?? '') || crypto.randomUUID()
-    result = await createPost({ userId: user.id, keywordId, requestKey, source: 'manual' })
+    const force = form.get('force') === '1'
+    const created = await createPost({ userId: user.id, keywordId, requestKey, source: 'manual', force })
+    if (!created.ok && created.reason === 'overlap') {
+      // The user decides: update the existing post, or write a new one anyway (the page /keywords/:id/write).
+      const confirm = `/keywords/${keywordId}/write?${new URLSearchParams({ requestKey, redirectTo: back })}`
+      return asJson
+        ? json({ ok: false, reason: 'overlap', confirm, message: overlapMessage(created.overlap) })
+        : redirect(confirm)
+    }
+    result = created
   } else if (intent === 'retry-post') {
     const postId = String(form.get('postId') ?? '')
     const retried = await retryPost(user.id, postId)

@@ -223,6 +223,25 @@ export default function Profile() {
         </section>
 
         <div className="space-y-6">
+          <section className="card" aria-labelledby="settings-title" data-testid="settings-card">
+            <h2 id="settings-title" className="text-lg font-semibold">
+              Settings
+            </h2>
+            <ul className="mt-3 space-y-2 text-sm">
+              <li>
+                <Link to="/settings/content" className="font-semibold text-brand-700 hover:underline">
+                  Content settings
+                </Link>
+                <span className="block text-slate-600">Value proposition, call to action, tone, writing sample.</span>
+              </li>
+              <li>
+                <Link to="/settings/publishing" className="font-semibold text-brand-700 hover:underline">
+                  Publishing settings
+                </Link>
+                <span className="block text-slate-600">WordPress, Ghost and Webflow destinations.</span>
+              </li>
+            </ul>
+          </section>
           <SubscriptionCard summary={summary} />
           <RankingsCard tracked={rankings.tracked} limit={rankings.limit} digestEnabled={rankings.digestEnabled} />
           <SessionsCard sessions={security.sessions} failure={securityFailure} />

@@ -155,6 +155,10 @@ export default function PublishingSettings() {
         ·{' '}
         <Link to="/calendar" className="font-semibold text-brand-700 hover:underline">
           Publishing calendar
+        </Link>{' '}
+        ·{' '}
+        <Link to="/settings/content" className="font-semibold text-brand-700 hover:underline">
+          Content settings
         </Link>
       </p>
 

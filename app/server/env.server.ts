@@ -29,6 +29,8 @@ const schema = z.object({
   OPENAI_API_KEY: optional,
   OPENAI_BASE_URL: optional,
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+  /** Embeddings model (same OpenAI-compatible API) for internal-link relevance and the cannibalisation check. */
+  OPENAI_EMBEDDING_MODEL: z.string().default('text-embedding-3-small'),
   DATAFORSEO_LOGIN: optional,
   DATAFORSEO_PASSWORD: optional,
   DATAFORSEO_API_URL: z.string().url().default('https://api.dataforseo.com/v3'),

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm'
 import { enqueueGeneratePost, generatePostJobState, requeueGeneratePost } from '#app/jobs/post-generation.server'
 import { excerpt, POST_MESSAGES, type PostStatus } from '#app/lib/posts'
+import { findOverlap, type Overlap } from './cannibalisation.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
 import { aiConfigured } from './openai.server'
@@ -19,7 +20,9 @@ export const isUuid = (value: string) => UUID.test(value)
 export { POST_MESSAGES }
 
 export type CreatePostResult =
-  { ok: true; postId: string; created: boolean } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  | { ok: true; postId: string; created: boolean }
+  | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  | { ok: false; reason: 'overlap'; overlap: Overlap }
 
 class QuotaExceeded extends Error {}
 
@@ -33,6 +36,11 @@ export async function createPost(input: {
   keywordId: string
   requestKey: string
   source: 'manual' | 'autopilot'
+  /**
+   * Write it even when the user already has a post or page for a very similar search. Without it, a manual request
+   * for such a keyword answers 'overlap' (Auto Pilot runs its own check and skips the keyword).
+   */
+  force?: boolean
 }): Promise<CreatePostResult> {
   const requestKey = input.requestKey.trim().slice(0, 200)
   if (!isUuid(input.keywordId) || !requestKey) return { ok: false, reason: 'not_found' }
@@ -48,6 +56,12 @@ export async function createPost(input: {
     .where(and(eq(schema.savedKeywords.id, input.keywordId), eq(schema.savedKeywords.userId, input.userId)))
     .limit(1)
   if (!keyword) return { ok: false, reason: 'not_found' }
+
+  if (input.source === 'manual' && !input.force) {
+    // A repeat of this very request (its post may already exist) is not an overlap with itself.
+    const overlap = await findOverlap(input.userId, keyword.keyword, { exceptRequestKey: requestKey })
+    if (overlap) return { ok: false, reason: 'overlap', overlap }
+  }
 
   let outcome: { postId: string; created: boolean; status: PostStatus }
   try {

@@ -85,8 +85,13 @@ function postQueue(prefix = process.env.QUEUE_PREFIX!) {
   return q
 }
 
-async function createViaApi(user: TestUser, keywordId: string, headers: Record<string, string> = {}) {
-  return api('/api/creator', { method: 'POST', as: user, json: { keywordId }, headers })
+async function createViaApi(
+  user: TestUser,
+  keywordId: string,
+  headers: Record<string, string> = {},
+  extra: Record<string, unknown> = {},
+) {
+  return api('/api/creator', { method: 'POST', as: user, json: { keywordId, ...extra }, headers })
 }
 
 function form(fields: Record<string, string>) {
@@ -337,18 +342,38 @@ describe('posts: quota and idempotency', () => {
     expect(shown.text).toContain(SUCCESS)
     expect(shown.text).toContain('href="/blogposts"')
 
+    // A new request for the same keyword overlaps the post: 409 and nothing written, unless forced.
+    const overlapping = await createViaApi(user, kw.id)
+    expect(overlapping.status).toBe(409)
+    expect(overlapping.body.message).toMatch(/for a very similar search: update it instead\?$/)
+    expect((overlapping.body.existing as { post_id: string }).post_id).toBe(rows[0]!.id)
+    expect(await blogPostCount(user.id)).toBe(1)
+
     // API clients: the same Idempotency-Key twice → the same post, charged once.
     const key = { 'Idempotency-Key': crypto.randomUUID() }
-    const first = await createViaApi(user, kw.id, key)
-    const second = await createViaApi(user, kw.id, key)
+    const first = await createViaApi(user, kw.id, key, { force: true })
+    const second = await createViaApi(user, kw.id, key, { force: true })
     expect(first.status).toBe(202)
     expect(second.status).toBe(200)
     expect(second.body).toMatchObject({ post_id: first.body.post_id, created: false })
     expect(await blogPostCount(user.id)).toBe(2)
 
-    // A deliberate new request (a new page view: another key) makes another post.
+    // The page form without JavaScript: sent to the page that offers to update the post or write anyway.
+    const told = await api('/blogposts', {
+      ...form({ ...fields, requestKey: `${kw.id}.pageview3` }),
+      as: user,
+      auth: 'cookie',
+    })
+    expect(told.status).toBe(302)
+    expect(told.headers.get('location')).toMatch(new RegExp(`^/keywords/${kw.id}/write\\?requestKey=`))
+    const offer = await api(told.headers.get('location')!, { as: user, auth: 'cookie' })
+    expect(offer.text).toMatch(/href="\/blogpost\/[0-9a-f-]{36}\/edit"/)
+    expect(offer.text).toContain('Write a new post anyway')
+    expect(await blogPostCount(user.id)).toBe(2)
+
+    // A deliberate new request (a new page view: another key, 'write anyway') makes another post.
     const again = await api('/blogposts', {
-      ...form({ ...fields, requestKey: `${kw.id}.pageview2` }),
+      ...form({ ...fields, requestKey: `${kw.id}.pageview2`, force: '1' }),
       as: user,
       auth: 'cookie',
     })
