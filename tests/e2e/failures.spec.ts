@@ -2,12 +2,9 @@ import crypto from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
-import { HELP_SEND_FAILED } from '#app/components/help-form'
 import { AUTOPILOT_MESSAGES } from '#app/lib/autopilot'
-import { SEARCH_ERROR_MESSAGE } from '#app/lib/keywords'
 import { LEAD_MESSAGES } from '#app/lib/leads'
 import { POST_MESSAGES } from '#app/lib/posts'
-import { PROFILE_MESSAGES } from '#app/lib/account-schemas'
 import { TOOL_MESSAGES } from '#app/lib/seo-tools'
 import { generateWebhookSecret } from '#app/server/autopilot-webhooks.server'
 import { ownClientIp, signedIn } from '#tests/setup/browser'
@@ -17,6 +14,10 @@ import { ownClientIp, signedIn } from '#tests/setup/browser'
  * HTML page) shows its own message and keeps the page and what was typed; point 6: the progress bar.
  * JavaScript only by nature: playwright.config.ts runs this file in the `js` project alone.
  */
+// The spec's copy (section 8), and the help modal's own message.
+const PROFILE_MESSAGES = { failed: 'Failed to update profile.', loadFailed: 'Failed to load profile data.' }
+const SEARCH_ERROR_MESSAGE = 'An error occurred while searching for keywords. Please try again.'
+const HELP_SEND_FAILED = 'Your question could not be sent. Please try again in a moment.'
 type Mode = 'network' | '500' | '502'
 const MODES: Mode[] = ['network', '500', '502']
 
