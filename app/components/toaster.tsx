@@ -15,18 +15,37 @@ const styles: Record<Toast['type'], string> = {
   warning: 'border-yellow-200 bg-yellow-50 text-yellow-900',
 }
 
+const listeners = new Set<(toast: Toast) => void>()
+
+/**
+ * Shows a toast from the browser (a failure that never reached the server, so no flash cookie can carry it).
+ * The root layout's `<Toaster global>` shows it.
+ */
+export function showToast(toast: Toast) {
+  for (const listener of listeners) listener(toast)
+}
+
 /**
  * Toasts at top-center for 8 seconds. Rendered on the server too, so they show without JavaScript
  * (a CSS animation hides them); a `description` that is a same-site path becomes a link.
+ * `global` also shows the toasts sent with `showToast`.
  */
-export function Toaster({ toast }: { toast: Toast | null | undefined }) {
+export function Toaster({ toast, global = false }: { toast: Toast | null | undefined; global?: boolean }) {
   const [visible, setVisible] = useState<Toast | null>(toast ?? null)
+  useEffect(() => setVisible(toast ?? null), [toast])
   useEffect(() => {
-    setVisible(toast ?? null)
-    if (!toast) return
-    const timer = setTimeout(() => setVisible(null), toast.duration ?? 8000)
+    if (!global) return
+    const listener = (next: Toast) => setVisible({ ...next })
+    listeners.add(listener)
+    return () => {
+      listeners.delete(listener)
+    }
+  }, [global])
+  useEffect(() => {
+    if (!visible) return
+    const timer = setTimeout(() => setVisible(null), visible.duration ?? 8000)
     return () => clearTimeout(timer)
-  }, [toast])
+  }, [visible])
   if (!visible) return null
   const link = visible.description?.startsWith('/') ? visible.description : null
   return (
