@@ -23,7 +23,7 @@ import { PublicNav } from '#app/components/public-nav'
 import { VerifyEmailBanner } from '#app/components/verify-banner'
 import { Toaster } from '#app/components/toaster'
 import { OUTAGE_MESSAGE } from '#app/lib/outage'
-import { revalidateUnlessFailed } from '#app/components/ui/client-failure'
+import { layoutLoaderGuard, revalidateUnlessFailed } from '#app/components/ui/client-failure'
 import { GlobalProgress } from '#app/components/ui/progress-bar'
 import { getEnv, publicEnv } from '#app/server/env.server'
 import { billingBanner } from '#app/server/billing.server'
@@ -76,6 +76,10 @@ export type RootData = typeof loader
 /** After a submission that failed in the browser (issue 12), the layout is not reloaded either. */
 export const shouldRevalidate = revalidateUnlessFailed
 
+/** A refresh of the layout that fails in the browser keeps the layout as it was (issue 12, decision 0120). */
+const layout = layoutLoaderGuard<typeof loader>()
+export const clientLoader = layout.clientLoader
+
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce()
   return (
@@ -124,6 +128,7 @@ function Chrome({ children }: { children: ReactNode }) {
 
 export default function App() {
   const data = useLoaderData<typeof loader>()
+  layout.keep(data)
   return (
     <Chrome>
       <GlobalProgress />

@@ -17,6 +17,22 @@ const styles: Record<Toast['type'], string> = {
 
 const listeners = new Set<(toast: Toast) => void>()
 
+const keys = new WeakMap<Toast, number>()
+let lastKey = 0
+/**
+ * One React key per toast shown, so that each toast is a new element whose CSS expiry (`toast-auto`) starts from
+ * zero: a reused element keeps counting from the first toast, and a second toast shown within 8 seconds of it would
+ * be hidden after only the rest of those 8 seconds (or at once).
+ */
+function keyOf(toast: Toast) {
+  let key = keys.get(toast)
+  if (key === undefined) {
+    key = ++lastKey
+    keys.set(toast, key)
+  }
+  return key
+}
+
 /**
  * Shows a toast from the browser (a failure that never reached the server, so no flash cookie can carry it).
  * The root layout's `<Toaster global>` shows it.
@@ -51,6 +67,7 @@ export function Toaster({ toast, global = false }: { toast: Toast | null | undef
   return (
     <div className="pointer-events-none fixed inset-x-0 top-4 z-50 flex justify-center px-4">
       <div
+        key={keyOf(visible)}
         role={visible.type === 'error' ? 'alert' : 'status'}
         data-toast={visible.type}
         className={`toast-auto pointer-events-auto flex max-w-lg items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-lg ${styles[visible.type]}`}

@@ -3,11 +3,14 @@ import { expect, test, type Page } from '@playwright/test'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import { AUTOPILOT_MESSAGES } from '#app/lib/autopilot'
+import { CONTENT_SETTINGS_MESSAGES } from '#app/lib/content-settings'
+import { EDITOR_FAILED_MESSAGES } from '#app/lib/post-editor'
 import { LEAD_MESSAGES } from '#app/lib/leads'
 import { POST_MESSAGES } from '#app/lib/posts'
 import { TOOL_MESSAGES } from '#app/lib/seo-tools'
 import { generateWebhookSecret } from '#app/server/autopilot-webhooks.server'
 import { ownClientIp, signedIn } from '#tests/setup/browser'
+import { makePost } from '../integration/publishing-helpers'
 
 /**
  * Issue 12 point 1: with JavaScript on, every action whose request fails (connection dropped, a 500, a proxy's 502
@@ -178,6 +181,40 @@ for (const mode of MODES) {
       await pageStillThere(page)
     })
 
+    test('content settings save: the message, the typed settings kept, nothing saved', async ({ page }) => {
+      const user = await signedIn(page)
+      await open(page, '/settings/content')
+      await breakRequests(page, '/settings/content', mode)
+      await page.getByLabel('Value proposition').fill('Typed value proposition')
+      await page.getByRole('radio', { name: /Expert/ }).check()
+      await page.getByRole('button', { name: 'Save content settings' }).click()
+      await expect(page.getByTestId('form-message')).toHaveText(CONTENT_SETTINGS_MESSAGES.failed)
+      await expect(page.getByLabel('Value proposition')).toHaveValue('Typed value proposition')
+      await expect(page.getByRole('radio', { name: /Expert/ })).toBeChecked()
+      await expect(page.getByLabel('Product/Service')).toHaveValue('email marketing software')
+      await expect(page.getByRole('button', { name: 'Save content settings' })).toBeEnabled()
+      await pageStillThere(page)
+      const [row] = await db.select().from(schema.contentSettings).where(eq(schema.contentSettings.userId, user.id))
+      expect(row?.valueProposition ?? '').not.toBe('Typed value proposition')
+    })
+
+    test('post editor save: the message, the edits kept, nothing saved', async ({ page }) => {
+      const user = await signedIn(page)
+      const post = await makePost(user)
+      await open(page, `/blogpost/${post.id}/edit`)
+      await breakRequests(page, `/blogpost/${post.id}/edit`, mode)
+      await page.getByLabel('Title', { exact: true }).fill('A title typed before the failure')
+      await page.getByLabel('Post (Markdown)').fill('Typed intro.\n\n## A typed section\n\nTyped text.')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await expect(page.getByTestId('form-message')).toHaveText(EDITOR_FAILED_MESSAGES.save!)
+      await expect(page.getByLabel('Title', { exact: true })).toHaveValue('A title typed before the failure')
+      await expect(page.getByLabel('Post (Markdown)')).toHaveValue('Typed intro.\n\n## A typed section\n\nTyped text.')
+      await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled()
+      await pageStillThere(page)
+      const [row] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, post.id))
+      expect(row!.title).toBe(post.title)
+    })
+
     test('ebook: the thrown-error message, the address kept', async ({ page }) => {
       await open(page, '/seo-guide-ebook')
       await breakRequests(page, '/seo-guide-ebook', mode)
@@ -227,6 +264,35 @@ test('profile save: a failed answer that carries a message shows that message', 
   await page.getByRole('button', { name: 'Save', exact: true }).click()
   await expect(page.getByText('Profiles are read-only.')).toBeVisible()
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Another Name')
+})
+
+test('post editor restore: a toast, the editor as it was', async ({ page }) => {
+  const user = await signedIn(page)
+  const post = await makePost(user)
+  const version = {
+    postId: post.id,
+    title: post.title,
+    slug: post.slug,
+    metaDescription: post.metaDescription,
+    contentMarkdown: post.contentMarkdown,
+    contentHtml: post.contentHtml,
+    seoScore: 90,
+  }
+  await db.insert(schema.postVersions).values([
+    { ...version, origin: 'generated', createdAt: new Date(Date.now() - 120_000) },
+    { ...version, origin: 'edit', createdAt: new Date(Date.now() - 60_000) },
+  ])
+  await open(page, `/blogpost/${post.id}/edit`)
+  await breakRequests(page, `/blogpost/${post.id}/edit`, 'network')
+  await page.getByLabel('Title', { exact: true }).fill('Typed, not saved yet')
+  await page
+    .getByTestId('versions')
+    .getByRole('button', { name: /Restore/ })
+    .click()
+  await expect(toast(page, EDITOR_FAILED_MESSAGES.restore!)).toBeVisible()
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Typed, not saved yet')
+  await expect(page.getByTestId('versions').locator('li')).toHaveCount(2)
+  await pageStillThere(page)
 })
 
 test('a slow navigation shows the progress bar', async ({ page }) => {
