@@ -23,7 +23,7 @@ import { PublicNav } from '#app/components/public-nav'
 import { VerifyEmailBanner } from '#app/components/verify-banner'
 import { Toaster } from '#app/components/toaster'
 import { OUTAGE_MESSAGE } from '#app/lib/outage'
-import { layoutLoaderGuard, revalidateUnlessFailed } from '#app/components/ui/client-failure'
+import { revalidateLayout } from '#app/components/ui/client-failure'
 import { GlobalProgress } from '#app/components/ui/progress-bar'
 import { getEnv, publicEnv } from '#app/server/env.server'
 import { billingBanner } from '#app/server/billing.server'
@@ -73,12 +73,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type RootData = typeof loader
 
-/** After a submission that failed in the browser (issue 12), the layout is not reloaded either. */
-export const shouldRevalidate = revalidateUnlessFailed
-
-/** A refresh of the layout that fails in the browser keeps the layout as it was (issue 12, decision 0120). */
-const layout = layoutLoaderGuard<typeof loader>()
-export const clientLoader = layout.clientLoader
+/**
+ * After a submission that failed in the browser (issue 12), the layout is not reloaded either; nor when a page
+ * refreshes its own data at the same address (decision 0120).
+ */
+export const shouldRevalidate = revalidateLayout
 
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce()
@@ -128,7 +127,6 @@ function Chrome({ children }: { children: ReactNode }) {
 
 export default function App() {
   const data = useLoaderData<typeof loader>()
-  layout.keep(data)
   return (
     <Chrome>
       <GlobalProgress />

@@ -142,33 +142,6 @@ export async function guardServerLoader<L>({
 }
 
 /**
- * The root's `clientLoader`. The layout's data (the user, the flash toast, the banners) is loaded again with every
- * navigation and revalidation, alongside the page's own; when the connection drops or a proxy answers instead of the
- * app, that request fails too, and without this the layout's failure would replace the whole screen with the error
- * page before the page's own guard (`guardServerLoader`) could say what failed. So a failed refresh keeps the layout
- * data last rendered (`keep`, called by the layout with the data it renders) and the page decides: its own message,
- * or its error boundary. A layout that never had data (its first load) fails as before.
- */
-export function layoutLoaderGuard<L>() {
-  let last: SerializeFrom<L> | undefined
-  return {
-    clientLoader: async ({ request, serverLoader }: ClientLoaderFunctionArgs): Promise<SerializeFrom<L>> => {
-      try {
-        last = await serverLoader<L>()
-        return last
-      } catch (error) {
-        if (!isReportable(error, request) || last === undefined) throw error
-        console.error('[client] loading the layout data failed; the last data is kept', error)
-        return last
-      }
-    },
-    keep(data: SerializeFrom<L>) {
-      last = data
-    },
-  }
-}
-
-/**
  * The loader data of a route with `guardServerLoader`: the last data that did load, and the failure of the latest
  * refresh (or null). A page that never had data (its very first load failed) throws to its error boundary.
  */
@@ -189,4 +162,17 @@ export function useKeptLoaderData<T>(): { data: T; failure: ClientFailure | null
  */
 export function revalidateUnlessFailed(args: ShouldRevalidateFunctionArgs) {
   return isClientFailure(args.actionResult) ? false : args.defaultShouldRevalidate
+}
+
+/**
+ * The root layout's `shouldRevalidate`. Besides `revalidateUnlessFailed`: a page refreshing its own data at the same
+ * address (a Refresh link to the page itself, polling with `revalidator.revalidate()`) does not reload the layout's
+ * data (the user, the banners) with it. Such a refresh that fails (the connection dropped, a proxy's page) then fails
+ * for the page alone, whose `guardServerLoader` says so and keeps its last data, instead of the layout's failed
+ * request replacing the whole screen with the error page. Submissions and the redirects after them (which bring the
+ * flash toast) and moves to another address still reload it.
+ */
+export function revalidateLayout(args: ShouldRevalidateFunctionArgs) {
+  if (!args.formMethod && args.currentUrl.href === args.nextUrl.href) return false
+  return revalidateUnlessFailed(args)
 }
