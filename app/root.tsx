@@ -23,6 +23,8 @@ import { PublicNav } from '#app/components/public-nav'
 import { VerifyEmailBanner } from '#app/components/verify-banner'
 import { Toaster } from '#app/components/toaster'
 import { OUTAGE_MESSAGE } from '#app/lib/outage'
+import { revalidateLayout } from '#app/components/ui/client-failure'
+import { GlobalProgress } from '#app/components/ui/progress-bar'
 import { getEnv, publicEnv } from '#app/server/env.server'
 import { billingBanner } from '#app/server/billing.server'
 import { getUser, sessionSubscriptionStatus } from '#app/server/session.server'
@@ -70,6 +72,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export type RootData = typeof loader
+
+/**
+ * After a submission that failed in the browser (issue 12), the layout is not reloaded either; nor when a page
+ * refreshes its own data at the same address (decision 0120).
+ */
+export const shouldRevalidate = revalidateLayout
 
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce()
@@ -121,8 +129,9 @@ export default function App() {
   const data = useLoaderData<typeof loader>()
   return (
     <Chrome>
+      <GlobalProgress />
       <Outlet />
-      <Toaster toast={data.toast} />
+      <Toaster toast={data.toast} global />
       <Analytics ga4Id={data.env.ANALYTICS_GA4_ID} />
     </Chrome>
   )

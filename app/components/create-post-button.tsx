@@ -1,5 +1,9 @@
 import { useFetcher, useLocation, useNavigate } from '@remix-run/react'
 import { useEffect, useState } from 'react'
+import { POST_MESSAGES } from '#app/lib/posts'
+import type { clientAction } from '#app/routes/blogposts'
+import { showToast } from './toaster'
+import { clientFailureOf, withoutFailure } from './ui/client-failure'
 import { useHydrated } from './ui/use-hydrated'
 
 /** The page view's key, made once by the component that renders a list of buttons. */
@@ -34,11 +38,17 @@ export function CreatePostButton({
   pageKey: string
   className?: string
 }) {
-  const fetcher = useFetcher<{ ok: boolean; reason?: string; confirm?: string }>()
+  const fetcher = useFetcher<typeof clientAction>()
+  const failure = clientFailureOf(fetcher.data)
+  // A request that failed in the browser (no answer, a 5xx, a proxy's page) gets the spec's error toast.
+  useEffect(() => {
+    if (failure) showToast({ type: 'error', message: POST_MESSAGES.failed })
+  }, [failure])
+  const answer = withoutFailure(fetcher.data) as { ok: boolean; reason?: string; confirm?: string } | undefined
   const location = useLocation()
   const navigate = useNavigate()
   // A keyword too close to an existing post: the user decides on the confirmation page.
-  const confirm = fetcher.state === 'idle' && fetcher.data?.reason === 'overlap' ? fetcher.data.confirm : undefined
+  const confirm = fetcher.state === 'idle' && answer?.reason === 'overlap' ? answer.confirm : undefined
   useEffect(() => {
     if (confirm) navigate(confirm)
   }, [confirm, navigate])

@@ -3,8 +3,17 @@ import { PostNotFound } from '#app/components/post-not-found'
 import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
-import { Form, useActionData, useLoaderData } from '@remix-run/react'
-import { useDeferredValue, useMemo, useState } from 'react'
+import { Form, useActionData, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
+import {
+  clientFailureOf,
+  failureMessage,
+  guardServerAction,
+  revalidateUnlessFailed,
+  withoutFailure,
+  type ClientFailure,
+} from '#app/components/ui/client-failure'
+import { useDeferredValue, useEffect, useMemo, useState } from 'react'
+import { showToast } from '#app/components/toaster'
 import { ScorePanel } from '#app/components/score-panel'
 import { Field, SelectField, TextareaField } from '#app/components/ui/field'
 import { FormMessage } from '#app/components/ui/form-message'
@@ -13,7 +22,7 @@ import { useHydrated } from '#app/components/ui/use-hydrated'
 import type { FieldErrors } from '#app/lib/field-errors'
 import { stripRawHtml } from '#app/lib/content'
 import { markdownToHtml, sanitizeHtml } from '#app/lib/markdown'
-import { EDITOR_LIMITS, sectionsOf, splitTitle } from '#app/lib/post-editor'
+import { EDITOR_FAILED_MESSAGES, EDITOR_LIMITS, sectionsOf, splitTitle } from '#app/lib/post-editor'
 import { formatLongDate } from '#app/lib/posts'
 import type { ChecklistItem } from '#app/lib/seo-checklist'
 import { listVersions, restoreVersion, rewriteSection, saveEdit } from '#app/server/post-editor.server'
@@ -64,7 +73,15 @@ type Values = {
   section: string
   instruction: string
 }
-type ActionData = { intent: string; values: Values; errors: FieldErrors; message?: string; preview?: string }
+type ActionData = {
+  intent: string
+  values: Values
+  errors: FieldErrors
+  message?: string
+  preview?: string
+  /** A failed request's id (a second failure with the same fields still remounts the editor with its message). */
+  id?: string
+}
 
 const text = (form: FormData, name: string) => {
   const v = form.get(name)
@@ -122,6 +139,33 @@ function previewHtml(markdown: string) {
   return sanitizeHtml(markdownToHtml(stripRawHtml(markdown)))
 }
 
+/**
+ * With JavaScript (issue 12): a save, rewrite or restore whose request fails in the browser (no answer, a 5xx, a
+ * proxy's page) keeps the editor with what was typed and says that nothing was saved.
+ */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
+
+/** A failed save or rewrite as the action's own failure answer: its message, and the fields as they were sent. */
+function failedEdit(failure: ClientFailure): ActionData {
+  const intent = failure.intent ?? 'save'
+  const v = failure.values
+  return {
+    intent,
+    values: {
+      title: v.title ?? '',
+      slug: v.slug ?? '',
+      metaDescription: v.metaDescription ?? '',
+      body: v.body ?? '',
+      section: v.section ?? '',
+      instruction: v.instruction ?? '',
+    },
+    errors: {},
+    message: failureMessage(failure, EDITOR_FAILED_MESSAGES[intent] ?? EDITOR_FAILED_MESSAGES.save!),
+    id: failure.id,
+  }
+}
+
 const ORIGIN_LABELS: Record<string, string> = {
   generated: 'Written by Rankwell',
   edit: 'Your edit',
@@ -132,10 +176,17 @@ const ORIGIN_LABELS: Record<string, string> = {
 
 export default function EditPost() {
   const { post, versions } = useLoaderData<typeof loader>()
-  const answer = useActionData<typeof action>()
+  const response = useActionData<typeof clientAction>()
   const hydrated = useHydrated()
+  // A failed restore (its form sends no fields) is a toast: the editor stays as it is, with what was typed.
+  const failure = clientFailureOf(response)
+  const restoreFailure = failure?.intent === 'restore' ? failure : null
+  useEffect(() => {
+    if (restoreFailure)
+      showToast({ type: 'error', message: failureMessage(restoreFailure, EDITOR_FAILED_MESSAGES.restore!) })
+  }, [restoreFailure])
   if (!post) return <PostNotFound />
-  const values: Values = answer?.values ?? {
+  const saved: Values = {
     title: post.title,
     slug: post.slug,
     metaDescription: post.metaDescription,
@@ -143,10 +194,16 @@ export default function EditPost() {
     section: '',
     instruction: '',
   }
+  const answer = failure ? (restoreFailure ? undefined : failedEdit(failure)) : withoutFailure(response)
+  const values: Values = answer?.values ?? saved
   return (
     <Editor
       // A new answer or a new save remounts the fields with what they must show.
-      key={answer ? JSON.stringify(answer.values) + (answer.message ?? '') : (versions[0]?.id ?? 'none')}
+      key={
+        answer
+          ? JSON.stringify(answer.values) + (answer.message ?? '') + (answer.id ?? '')
+          : (versions[0]?.id ?? 'none')
+      }
       post={post}
       versions={versions}
       values={values}

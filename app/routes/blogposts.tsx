@@ -13,11 +13,15 @@ import {
   Link,
   useFetcher,
   useLoaderData,
+  useActionData,
   useLocation,
+  type ClientActionFunctionArgs,
   type ShouldRevalidateFunction,
 } from '@remix-run/react'
 import { Suspense, useEffect, useRef, useState } from 'react'
 import { useHydrated } from '#app/components/ui/use-hydrated'
+import { showToast } from '#app/components/toaster'
+import { clientFailureOf, guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
 import { PostCard } from '#app/components/post-card'
 import { ConfirmDialog } from '#app/components/ui/confirm-dialog'
 import { PageHeader } from '#app/components/ui/page-header'
@@ -31,6 +35,7 @@ import {
   withParams,
   type PostListParams,
 } from '#app/lib/library'
+import { POST_MESSAGES } from '#app/lib/posts'
 import { safeRedirect } from '#app/lib/redirect'
 import {
   BadCursorError,
@@ -44,7 +49,7 @@ import {
 import { aiConfigured } from '#app/server/openai.server'
 import { quotaRefusal } from '#app/server/quota.server'
 import { overlapMessage } from '#app/server/cannibalisation.server'
-import { createPost, POST_MESSAGES, retryPost } from '#app/server/posts.server'
+import { createPost, retryPost } from '#app/server/posts.server'
 import { countWaitingDrafts } from '#app/server/publishing/review.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
@@ -55,13 +60,31 @@ export const meta: MetaFunction = () => [{ title: 'Blog Posts · Rankwell' }]
  * A delete or 'Try again' from a fetcher changes the cards in place: the list is not reloaded (which would drop
  * the pages added by 'Load more'); the toast still arrives through the root loader.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) => {
-  const intent = formData?.get('intent')
-  if (formData?.get('respond') === 'json' && (intent === 'delete-post' || intent === 'retry-post')) return false
-  return defaultShouldRevalidate
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
+  const intent = args.formData?.get('intent')
+  if (args.formData?.get('respond') === 'json' && (intent === 'delete-post' || intent === 'retry-post')) return false
+  return revalidateUnlessFailed(args)
 }
 
+/** With JavaScript, a Create Post, Try again or Delete whose request fails becomes a `ClientFailure` (issue 12). */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+
 export const DELETED_MESSAGE = 'Blog post deleted.'
+/** The toasts of this route's actions when their request fails in the browser. */
+const FAILED_MESSAGES: Record<string, string> = {
+  'create-post': POST_MESSAGES.failed,
+  'retry-post': 'The post could not be restarted. Please try again.',
+  'delete-post': 'The blog post could not be deleted. Please try again.',
+}
+
+/** Toasts the failure (if any) of one of this route's actions. */
+function useFailureToast(data: unknown) {
+  const failure = clientFailureOf(data)
+  useEffect(() => {
+    if (failure)
+      showToast({ type: 'error', message: FAILED_MESSAGES[failure.intent ?? ''] ?? FAILED_MESSAGES['retry-post']! })
+  }, [failure])
+}
 const FILTER_KEYS = ['q', 'status', 'source', 'language', 'review'] as const
 
 /** The list's parameters from the URL; a bad value (a hand-edited URL) is dropped rather than failing the page. */
@@ -191,6 +214,10 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function BlogPostsPage() {
   const data = useLoaderData<typeof loader>()
+  useFailureToast(useActionData<typeof clientAction>())
+  const settled = isPromise(data.page) ? null : data.page
+  const isEmpty = (page: { total: number }) => page.total === 0 && !data.filtered && !data.cursor
+  const filtersForm = <LibraryFilters filters={data.filters} filtered={data.filtered} languages={data.languages} />
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <PageHeader title="Your SEO Content Library" subtitle="AI-optimized posts driving organic growth" />
@@ -205,17 +232,21 @@ export default function BlogPostsPage() {
           </Link>
         </p>
       ) : null}
+      {/* On a document request the page is already here: the search form is rendered outside the Suspense
+          boundary, so that nothing inside the boundary can ever make React re-create it while hydrating, which
+          would drop what was typed before the JavaScript arrived. */}
+      {settled && !isEmpty(settled) ? filtersForm : null}
       <Suspense fallback={<LoadingPosts />}>
         <Await
           resolve={data.page}
           errorElement={<p className="text-slate-600">Your blog posts could not be loaded. Please reload the page.</p>}
         >
           {(page) =>
-            page.total === 0 && !data.filtered && !data.cursor ? (
+            isEmpty(page) ? (
               <EmptyLibrary />
             ) : (
               <>
-                <LibraryFilters filters={data.filters} filtered={data.filtered} languages={data.languages} />
+                {settled ? null : filtersForm}
                 <Library
                   key={JSON.stringify([data.filters, data.cursor])}
                   initial={page}
@@ -230,6 +261,10 @@ export default function BlogPostsPage() {
       </Suspense>
     </div>
   )
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
 
 function LoadingPosts() {
@@ -497,11 +532,12 @@ function DeletePostDialog({
   onClose?: () => void
   onDeleted: (id: string) => void
 }) {
-  const fetcher = useFetcher<{ ok: boolean }>()
+  const fetcher = useFetcher<typeof clientAction>()
   const hydrated = useHydrated()
   const busy = fetcher.state !== 'idle'
+  useFailureToast(fetcher.data)
   useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.ok) onDeleted(post.id)
+    if (fetcher.state === 'idle' && fetcher.data && 'ok' in fetcher.data && fetcher.data.ok) onDeleted(post.id)
   }, [fetcher.state, fetcher.data, onDeleted, post.id])
   return (
     <ConfirmDialog

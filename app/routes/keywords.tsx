@@ -1,9 +1,23 @@
 import { readForm } from '#app/server/http/body.server'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useNavigation, useRevalidator, useSubmit } from '@remix-run/react'
+import {
+  Form,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRevalidator,
+  useSubmit,
+  type ClientActionFunctionArgs,
+} from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { BulkActions, KeywordFilters } from '#app/components/keywords/keyword-filters'
 import { KeywordTable } from '#app/components/keywords/keyword-table'
+import {
+  clientFailureOf,
+  guardServerAction,
+  revalidateUnlessFailed,
+  withoutFailure,
+} from '#app/components/ui/client-failure'
 import { MessageDialog } from '#app/components/ui/dialog'
 import { PageHeader } from '#app/components/ui/page-header'
 import { Field, SelectField } from '#app/components/ui/field'
@@ -35,6 +49,7 @@ import { activeKeywordSource, claimPrefilledRun, searchKeywordsWithQuota } from 
 import { createPostsForKeywords, deleteKeywords, pageKeywords } from '#app/server/library.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
+import { showToast } from '#app/components/toaster'
 
 export const meta: MetaFunction = () => [{ title: 'Keyword Opportunities · Rankwell' }]
 
@@ -208,6 +223,10 @@ export async function action({ request }: ActionFunctionArgs) {
   )
 }
 
+/** With JavaScript, a search whose request fails (network, 5xx, a proxy's page) shows the search error dialog. */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
+
 /**
  * The table's bulk actions ('Create posts' and 'Delete selected' for the checked rows, 'Delete' on one row):
  * a redirect back to the list the form was on, with a toast.
@@ -245,6 +264,11 @@ async function bulkAction(userId: string, intent: string, form: FormData) {
     message: deleted.length === 1 ? 'Keyword deleted.' : `${deleted.length} keywords deleted.`,
     duration: TOAST_MS,
   })
+}
+
+/** The toast of a table action whose request failed in the browser. */
+function bulkFailureMessage(intent: string | null) {
+  return intent === 'create-posts' ? POST_MESSAGES.failed : 'The keywords could not be deleted. Please try again.'
 }
 
 function AnalyzingOverlay() {
@@ -285,7 +309,10 @@ function SourceNotice({ source }: { source: KeywordSource | null }) {
 
 export default function KeywordsPage() {
   const data = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>()
+  const answer = useActionData<typeof clientAction>()
+  const failure = clientFailureOf(answer)
+  const actionData = withoutFailure(answer)
+  const searchFailure = failure && failure.intent === 'search' ? failure : null
   const navigation = useNavigation()
   const revalidator = useRevalidator()
   const submit = useSubmit()
@@ -293,8 +320,21 @@ export default function KeywordsPage() {
   const searching = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'search'
   const listLoading =
     (navigation.state === 'loading' && navigation.location.pathname === '/keywords') || revalidator.state === 'loading'
-  const values = actionData?.values ?? data.defaults
-  const dialog = actionData?.dialog ?? data.dialog
+  const values = searchFailure
+    ? {
+        query: searchFailure.values.query ?? '',
+        countryCode: searchFailure.values.countryCode ?? '',
+        languageCode: searchFailure.values.languageCode ?? '',
+      }
+    : (actionData?.values ?? data.defaults)
+  // A failed search shows the search dialog; a failed bulk action on the table a toast.
+  useEffect(() => {
+    if (failure && failure.intent !== 'search')
+      showToast({ type: 'error', message: bulkFailureMessage(failure.intent) })
+  }, [failure])
+  const dialog = searchFailure
+    ? { id: searchFailure.id, message: SEARCH_ERROR_MESSAGE, upgrade: false }
+    : (actionData?.dialog ?? data.dialog)
 
   // With JavaScript, a prefilled search is submitted once from here (with the overlay); `replace` drops the
   // prefill URL from the history, so neither Back nor a reload runs it again. The submit waits for a timer so that

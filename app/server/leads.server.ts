@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { HONEYPOT_FIELD, honeypotFilled } from '#app/lib/honeypot'
+import { LEAD_MESSAGES } from '#app/lib/leads'
 import { SEO_GUIDE } from '#app/lib/seo-guide'
 import { db, schema } from './db.server'
 import type { PublicFailure } from './public-api.server'
@@ -13,11 +14,7 @@ import { safeText } from '#app/lib/safe-text'
  * Ebook leads: one row per address (unique lower(email)), and the ebook e-mail sent once per address and day
  * ("claim, then send": emailed_at is set before sending and restored when sending fails).
  */
-export const LEAD_MESSAGES = {
-  success: 'Success! Check your email for the ebook link.',
-  failed: 'Something went wrong. Please try again later.',
-  thrown: 'Error: Unable to submit your email. Please try again.',
-}
+export { LEAD_MESSAGES }
 
 export const leadInput = z.object({
   email: z
