@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { htmlDocument, renderPostBody, sanitizeHtml } from './markdown'
+import { htmlDocument, renderPostBody, sanitizeHtml, SANITIZER_VERSION, storedPostBody } from './markdown'
 
 describe('renderPostBody: HTML or Markdown', () => {
   it('renders Markdown with marked when the content has no tags', () => {
@@ -59,6 +59,21 @@ describe('sanitizing', () => {
       '<p style="position:fixed">x</p><form action="https://evil"><input name="p"></form><iframe src="https://evil"></iframe><style>p{}</style>',
     )
     expect(html).toBe('<p>x</p>')
+  })
+})
+
+describe('storedPostBody: sanitized once, when written', () => {
+  it('returns the sanitized HTML and the version of the rules that made it', () => {
+    const body = storedPostBody('<p onclick="x()">Hi</p><script>alert(1)</script>')
+    expect(body).toEqual({ contentHtml: '<p>Hi</p>', sanitizerVersion: SANITIZER_VERSION })
+  })
+  it('sanitizes the same way across the short-lived windows (each serves a bounded number of calls)', async () => {
+    const outputs = new Set<string>()
+    for (let i = 0; i < 250; i++) {
+      outputs.add(sanitizeHtml('<p>x<img src="y.png" onerror="z()"></p><a href="javascript:1">l</a>'))
+      if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve))
+    }
+    expect([...outputs]).toEqual(['<p>x<img src="y.png"></p><a>l</a>'])
   })
 })
 

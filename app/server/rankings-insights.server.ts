@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
-import { renderPostBody } from '#app/lib/markdown'
+import { storedPostBody } from '#app/lib/markdown'
 import { cleanSectionBody } from '#app/lib/posts'
 import { addDays, describeReason, isoWeek, utcDay, type StrikingQuery, type SuggestionReason } from '#app/lib/rankings'
 import { db, schema, sqlClient } from './db.server'
@@ -184,7 +184,8 @@ export async function refreshPost(suggestionId: string) {
     }),
   )
   const markdown = insertBeforeClosing(post.contentMarkdown, sections.join('\n\n'))
-  const html = renderPostBody(markdown)
+  const body = storedPostBody(markdown)
+  const html = body.contentHtml
   await db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(schema.refreshSuggestions)
@@ -221,7 +222,7 @@ export async function refreshPost(suggestionId: string) {
     })
     await tx
       .update(schema.blogPosts)
-      .set({ contentMarkdown: markdown, contentHtml: html, reviewStatus: 'waiting', editedAt: new Date() })
+      .set({ contentMarkdown: markdown, ...body, reviewStatus: 'waiting', editedAt: new Date() })
       .where(eq(schema.blogPosts.id, post.id))
   })
   return { outcome: 'refreshed' as const, sections: sections.length }
