@@ -20,18 +20,25 @@ const styles: Record<Toast['type'], string> = {
  * (a CSS animation hides them); a `description` that is a same-site path becomes a link.
  */
 export function Toaster({ toast }: { toast: Toast | null | undefined }) {
-  const [visible, setVisible] = useState<Toast | null>(toast ?? null)
+  // `key` numbers the toasts shown: a new toast is a new element, so its CSS animation (which hides it after
+  // 8 seconds) starts again; reusing the element would hide a toast that arrives within 8 s of the previous one early.
+  const [shown, setShown] = useState<{ toast: Toast; key: number } | null>(toast ? { toast, key: 0 } : null)
   useEffect(() => {
-    setVisible(toast ?? null)
-    if (!toast) return
-    const timer = setTimeout(() => setVisible(null), toast.duration ?? 8000)
+    if (!toast) {
+      setShown(null)
+      return
+    }
+    setShown((prev) => (prev?.toast === toast ? prev : { toast, key: (prev?.key ?? 0) + 1 }))
+    const timer = setTimeout(() => setShown(null), toast.duration ?? 8000)
     return () => clearTimeout(timer)
   }, [toast])
-  if (!visible) return null
+  if (!shown) return null
+  const visible = shown.toast
   const link = visible.description?.startsWith('/') ? visible.description : null
   return (
     <div className="pointer-events-none fixed inset-x-0 top-4 z-50 flex justify-center px-4">
       <div
+        key={shown.key}
         role={visible.type === 'error' ? 'alert' : 'status'}
         data-toast={visible.type}
         className={`toast-auto pointer-events-auto flex max-w-lg items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-lg ${styles[visible.type]}`}
@@ -51,7 +58,7 @@ export function Toaster({ toast }: { toast: Toast | null | undefined }) {
         </p>
         <button
           type="button"
-          onClick={() => setVisible(null)}
+          onClick={() => setShown(null)}
           className="ml-2 text-slate-500 hover:text-slate-800"
           aria-label="Dismiss notification"
         >

@@ -1,5 +1,6 @@
 import { and, asc, eq, lt } from 'drizzle-orm'
-import { renderPostBody, sanitizeHtml, SANITIZER_VERSION } from '#app/lib/markdown'
+import { SANITIZER_VERSION } from '#app/lib/markdown'
+import { renderPostBody, sanitizeHtml } from './sanitize.server'
 import { db, schema } from './db.server'
 
 const posts = schema.blogPosts

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import OpenAI from 'openai'
 import { z } from 'zod'
 import { isRetryableStatus } from '#app/lib/http-retry'
-import { storedPostBody } from '#app/lib/markdown'
+import { storedPostBody } from './sanitize.server'
 import { pickInternalLinks, type LinkTarget } from '#app/lib/content'
 import { assembleArticle, clampText, countWords, slugify, titleWithKeyword } from '#app/lib/posts'
 import {

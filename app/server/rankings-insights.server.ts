@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
-import { storedPostBody } from '#app/lib/markdown'
+import { storedPostBody } from './sanitize.server'
 import { cleanSectionBody } from '#app/lib/posts'
 import { addDays, describeReason, isoWeek, utcDay, type StrikingQuery, type SuggestionReason } from '#app/lib/rankings'
 import { db, schema, sqlClient } from './db.server'
