@@ -170,12 +170,14 @@ describe('metrics', () => {
     expect((await scrape(port)).status).toBe(401)
     expect((await scrape(port, 'wrong')).status).toBe(401)
     expect((await fetch(`${web.url}/pricing`)).status).toBe(200)
-    const ok = await scrape(port, token)
+    // Counted once the response has finished (just after the client has it).
+    const ok = await waitFor(async () => {
+      const res = await scrape(port, token)
+      const pricing = { method: 'GET', route: '/pricing', status: '200' }
+      return sample(samples(res.text), 'rankwell_http_requests_total', pricing) === 1 ? res : null
+    })
     expect(ok.status).toBe(200)
     expect(ok.type).toContain('text/plain')
-    expect(
-      sample(samples(ok.text), 'rankwell_http_requests_total', { method: 'GET', route: '/pricing', status: '200' }),
-    ).toBe(1)
     // Not on the app's own port.
     expect((await fetch(`${web.url}/metrics`)).status).toBe(404)
   })
