@@ -27,7 +27,7 @@ import { processWebhookDelivery } from './processors/webhook-deliver'
 import { processPublicationJob, processPublishingSweep, startPublishingSweep } from './processors/publish'
 import { publicationJob, publishingSweepJob } from '#app/jobs/publishing.server'
 import { restoreSchedules } from '#app/server/autopilot.server'
-import { resanitizeStalePosts } from '#app/server/post-html.server'
+import { claimResanitize, resanitizeStalePosts } from '#app/server/post-html.server'
 import { registry } from './registry'
 import { rankingsJobs, scheduleRankings } from '#app/jobs/rankings.server'
 import {
@@ -164,10 +164,13 @@ scheduleRankings().then(
 )
 
 // Posts are sanitized once when written; those stored under older sanitizing rules are sanitized again here.
-resanitizeStalePosts().then(
-  (count) => log('stored post HTML checked against the sanitizer rules', { resanitized: count }),
-  (error: Error) => log('could not re-sanitize stored posts', { error: error.message }),
-)
+// One worker (the first to start after the rules changed) does it; the others skip it.
+claimResanitize()
+  .then(async (claimed) => {
+    if (claimed)
+      log('stored post HTML checked against the sanitizer rules', { resanitized: await resanitizeStalePosts() })
+  })
+  .catch((error: Error) => log('could not re-sanitize stored posts', { error: error.message }))
 
 startPublishingSweep().then(
   () => log('publishing sweep scheduled'),

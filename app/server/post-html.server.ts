@@ -2,6 +2,7 @@ import { and, asc, eq, lt } from 'drizzle-orm'
 import { SANITIZER_VERSION } from '#app/lib/markdown'
 import { renderPostBody, sanitizeHtml } from './sanitize.server'
 import { db, schema } from './db.server'
+import { redis } from './redis.server'
 
 const posts = schema.blogPosts
 
@@ -42,4 +43,22 @@ export async function resanitizeStalePosts(opts: { batchSize?: number; maxRows?:
     }
   }
   return done
+}
+
+/**
+ * Whether this process is the one to run resanitizeStalePosts for the current rules: the first worker to start after
+ * SANITIZER_VERSION was raised claims it in Redis (atomically: several workers start at once in a deploy) and the
+ * others skip it, so the stored posts are sanitized again by one process, once. The key is not under QUEUE_PREFIX:
+ * it is about the database, which every worker shares.
+ */
+export async function claimResanitize(): Promise<boolean> {
+  const claimed = await redis().eval(
+    `local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+     if current < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) return 1 end
+     return 0`,
+    1,
+    'rankwell:sanitizer-version',
+    String(SANITIZER_VERSION),
+  )
+  return claimed === 1
 }

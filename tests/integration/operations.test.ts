@@ -228,7 +228,7 @@ describe('request ids', () => {
     ).toBe(true)
     expect(lines.some((line) => line.includes('"msg":"job completed"'))).toBe(true)
     for (const line of lines.filter((l) => l.startsWith('{'))) expect(JSON.parse(line)).toMatchObject({ requestId })
-  })
+  }, 180_000)
 })
 
 describe('sentry error reports', () => {
