@@ -20,15 +20,11 @@ const styles: Record<Toast['type'], string> = {
  * (a CSS animation hides them); a `description` that is a same-site path becomes a link.
  */
 export function Toaster({ toast }: { toast: Toast | null | undefined }) {
-  // `key` numbers the toasts shown: a new toast is a new element, so its CSS animation (which hides it after
-  // 8 seconds) starts again; reusing the element would hide a toast that arrives within 8 s of the previous one early.
-  const [shown, setShown] = useState<{ toast: Toast; key: number } | null>(toast ? { toast, key: 0 } : null)
+  // Each toast gets its own element (keyed by `seq`), so the CSS expiry of an earlier toast never hides a newer one.
+  const [shown, setShown] = useState<{ toast: Toast; seq: number } | null>(toast ? { toast, seq: 0 } : null)
   useEffect(() => {
-    if (!toast) {
-      setShown(null)
-      return
-    }
-    setShown((prev) => (prev?.toast === toast ? prev : { toast, key: (prev?.key ?? 0) + 1 }))
+    setShown((prev) => (toast ? { toast, seq: (prev?.seq ?? 0) + (prev?.toast === toast ? 0 : 1) } : null))
+    if (!toast) return
     const timer = setTimeout(() => setShown(null), toast.duration ?? 8000)
     return () => clearTimeout(timer)
   }, [toast])
@@ -38,7 +34,7 @@ export function Toaster({ toast }: { toast: Toast | null | undefined }) {
   return (
     <div className="pointer-events-none fixed inset-x-0 top-4 z-50 flex justify-center px-4">
       <div
-        key={shown.key}
+        key={shown.seq}
         role={visible.type === 'error' ? 'alert' : 'status'}
         data-toast={visible.type}
         className={`toast-auto pointer-events-auto flex max-w-lg items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-lg ${styles[visible.type]}`}

@@ -1,4 +1,4 @@
-import { PostNotFound } from '#app/components/post-not-found'
+import { BackLink } from '#app/components/ui/back-link'
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useState } from 'react'
@@ -12,6 +12,7 @@ import { PositionChart } from '#app/components/rank-chart'
 import { getPost } from '#app/server/posts.server'
 import { postRankings } from '#app/server/rankings.server'
 import { requireUser } from '#app/server/session.server'
+import { PostNotFound } from '#app/components/post-not-found'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `${data.post.title} · Rankwell` : 'Blog Post · Rankwell' },
@@ -34,6 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       status: post.status,
       failureReason: post.failureReason,
       reviewStatus: post.reviewStatus,
+      publishedUrl: completed ? post.publishedUrl : null,
       createdAt: post.createdAt.toISOString(),
       markdown: completed ? post.contentMarkdown : '',
       // Sanitized once when the post was written or edited (storedPostBody); served as stored.
@@ -177,11 +179,7 @@ export default function BlogPostPage() {
 
   return (
     <article className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/blogposts" className="text-brand-700 hover:text-brand-800">
-          ← Blog Posts
-        </Link>
-      </p>
+      <BackLink to="/blogposts">Blog Posts</BackLink>
       <header className="mt-4 border-b border-slate-200 pb-6">
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{post.title}</h1>
         <p className="mt-2 text-sm text-slate-500">
@@ -201,6 +199,18 @@ export default function BlogPostPage() {
         {post.status === 'completed' ? (
           <>
             <PostTools post={post} />
+            {post.publishedUrl ? (
+              <p className="mt-3 text-sm text-slate-600" data-testid="post-live">
+                Live at{' '}
+                <a href={safeHref(post.publishedUrl)} className="break-all text-brand-700 underline" rel="noreferrer">
+                  {post.publishedUrl}
+                </a>
+                .{' '}
+                <Link to={`/blogpost/${post.id}/links`} className="font-semibold text-brand-700 underline">
+                  Link to it from older posts
+                </Link>
+              </p>
+            ) : null}
             {typeof post.seoScore === 'number' ? <ScorePanel score={post.seoScore} items={post.checklist} /> : null}
             {post.brief ? <BriefPanel brief={post.brief} claims={post.claims} /> : null}
           </>

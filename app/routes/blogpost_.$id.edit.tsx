@@ -1,8 +1,9 @@
+import { BackLink } from '#app/components/ui/back-link'
 import { PostNotFound } from '#app/components/post-not-found'
 import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useDeferredValue, useMemo, useState } from 'react'
 import { ScorePanel } from '#app/components/score-panel'
 import { Field, SelectField, TextareaField } from '#app/components/ui/field'
@@ -181,11 +182,7 @@ function Editor({
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
-      <p className="text-sm">
-        <Link to={`/blogpost/${post.id}`} className="text-brand-700 hover:text-brand-800">
-          ← Back to the post
-        </Link>
-      </p>
+      <BackLink to={`/blogpost/${post.id}`}>Back to the post</BackLink>
       <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Edit “{post.title}”</h1>
       <Form method="post" className="mt-6 space-y-5" aria-label="Edit post">
         <div className="flex flex-wrap items-center gap-2">

@@ -1,4 +1,4 @@
-import { PostNotFound } from '#app/components/post-not-found'
+import { BackLink } from '#app/components/ui/back-link'
 import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
@@ -22,6 +22,9 @@ import {
 import { approvePost, rejectPost } from '#app/server/publishing/review.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
+import { formatUtcDateTime } from '#app/lib/dates'
+import { PostNotFound } from '#app/components/post-not-found'
+import { ActionButton } from '#app/components/ui/action-button'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `Publish “${data.post.title}” · Rankwell` : 'Publish · Rankwell' },
@@ -117,15 +120,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-  }) + ' UTC'
+const when = (iso: string) => formatUtcDateTime(iso, { year: true })
 
 export default function PublishPage() {
   const data = useLoaderData<typeof loader>()
@@ -146,11 +141,7 @@ export default function PublishPage() {
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to={`/blogpost/${post.id}`} className="text-brand-700 hover:text-brand-800">
-          ← Back to the post
-        </Link>
-      </p>
+      <BackLink to={`/blogpost/${post.id}`}>Back to the post</BackLink>
       <PageHeader title="Publish to…" subtitle={post.title} />
       <Toaster toast={actionData?.toast} />
 
@@ -312,28 +303,34 @@ export default function PublishPage() {
                 </div>
                 <div className="flex flex-wrap gap-2">
                   {p.status === 'published' || p.status === 'failed' ? (
-                    <Form method="post">
-                      <input type="hidden" name="target" value={p.destinationId} />
-                      <SubmitButton intent="update" className="btn-secondary py-2" pendingText="Updating…">
-                        Update on {p.kind === 'wordpress' ? 'WordPress' : p.kind === 'ghost' ? 'Ghost' : 'Webflow'}
-                      </SubmitButton>
-                    </Form>
+                    <ActionButton
+                      field={['target', p.destinationId]}
+                      intent="update"
+                      className="btn-secondary py-2"
+                      pendingText="Updating…"
+                    >
+                      Update on {p.kind === 'wordpress' ? 'WordPress' : p.kind === 'ghost' ? 'Ghost' : 'Webflow'}
+                    </ActionButton>
                   ) : null}
                   {p.status === 'published' ? (
-                    <Form method="post">
-                      <input type="hidden" name="target" value={p.destinationId} />
-                      <SubmitButton intent="unpublish" className="btn-secondary py-2" pendingText="Unpublishing…">
-                        Unpublish
-                      </SubmitButton>
-                    </Form>
+                    <ActionButton
+                      field={['target', p.destinationId]}
+                      intent="unpublish"
+                      className="btn-secondary py-2"
+                      pendingText="Unpublishing…"
+                    >
+                      Unpublish
+                    </ActionButton>
                   ) : null}
                   {p.status === 'missing' ? (
-                    <Form method="post">
-                      <input type="hidden" name="target" value={p.destinationId} />
-                      <SubmitButton intent="recreate" className="btn-primary py-2" pendingText="Publishing…">
-                        Publish it again
-                      </SubmitButton>
-                    </Form>
+                    <ActionButton
+                      field={['target', p.destinationId]}
+                      intent="recreate"
+                      className="btn-primary py-2"
+                      pendingText="Publishing…"
+                    >
+                      Publish it again
+                    </ActionButton>
                   ) : null}
                 </div>
               </li>

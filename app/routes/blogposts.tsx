@@ -240,6 +240,37 @@ function LoadingPosts() {
   )
 }
 
+/** One filter of the library: a select whose first option, `anyLabel`, does not filter. */
+function FilterSelect({
+  label,
+  name,
+  value,
+  anyLabel,
+  options,
+  className,
+}: {
+  label: string
+  name: string
+  value: string
+  anyLabel: string
+  options: Array<[value: string, label: string]>
+  className: string
+}) {
+  return (
+    <label className="block text-sm font-medium text-slate-700">
+      {label}
+      <select name={name} defaultValue={value} className={className}>
+        <option value="">{anyLabel}</option>
+        {options.map(([optionValue, optionLabel]) => (
+          <option key={optionValue} value={optionValue}>
+            {optionLabel}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
 /** Search and filters: a GET form, so the state lives in the URL (shareable, and it works without JavaScript). */
 function LibraryFilters({
   filters,
@@ -271,50 +302,38 @@ function LibraryFilters({
           className={select}
         />
       </label>
-      <label className="block text-sm font-medium text-slate-700">
-        Status
-        <select name="status" defaultValue={filters.status} className={select}>
-          <option value="">All statuses</option>
-          {Object.entries(POST_STATUS_FILTERS).map(([value, f]) => (
-            <option key={value} value={value}>
-              {f.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="block text-sm font-medium text-slate-700">
-        Origin
-        <select name="source" defaultValue={filters.source} className={select}>
-          <option value="">All origins</option>
-          {Object.entries(POST_ORIGIN_FILTERS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="block text-sm font-medium text-slate-700">
-        Language
-        <select name="language" defaultValue={filters.language} className={select}>
-          <option value="">All languages</option>
-          {languages.map((language) => (
-            <option key={language} value={language}>
-              {language}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="block text-sm font-medium text-slate-700">
-        Review
-        <select name="review" defaultValue={filters.review} className={select}>
-          <option value="">Any review state</option>
-          {Object.entries(POST_REVIEW_FILTERS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="Status"
+        name="status"
+        value={filters.status}
+        anyLabel="All statuses"
+        options={Object.entries(POST_STATUS_FILTERS).map(([value, f]) => [value, f.label])}
+        className={select}
+      />
+      <FilterSelect
+        label="Origin"
+        name="source"
+        value={filters.source}
+        anyLabel="All origins"
+        options={Object.entries(POST_ORIGIN_FILTERS)}
+        className={select}
+      />
+      <FilterSelect
+        label="Language"
+        name="language"
+        value={filters.language}
+        anyLabel="All languages"
+        options={languages.map((language) => [language, language])}
+        className={select}
+      />
+      <FilterSelect
+        label="Review"
+        name="review"
+        value={filters.review}
+        anyLabel="Any review state"
+        options={Object.entries(POST_REVIEW_FILTERS)}
+        className={select}
+      />
       <div className="flex items-center gap-3">
         <button type="submit" className="btn-primary">
           Search

@@ -27,6 +27,7 @@ import {
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 import { and, eq, sql } from 'drizzle-orm'
+import { ActionButton } from '#app/components/ui/action-button'
 
 export const meta: MetaFunction = () => [{ title: 'Rankings · Rankwell' }, { name: 'robots', content: 'noindex' }]
 
@@ -272,12 +273,9 @@ export default function RankingsPage() {
                     ) : null}
                   </div>
                   {s.status === 'open' ? (
-                    <Form method="post">
-                      <input type="hidden" name="suggestionId" value={s.id} />
-                      <SubmitButton intent="refresh" pendingText="Refreshing...">
-                        Refresh this post
-                      </SubmitButton>
-                    </Form>
+                    <ActionButton field={['suggestionId', s.id]} intent="refresh" pendingText="Refreshing...">
+                      Refresh this post
+                    </ActionButton>
                   ) : (
                     <span className="text-sm text-slate-600">
                       {s.status === 'refreshing' ? 'Refreshing...' : 'New version waiting for review'}

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { AuthLayout } from '#app/components/auth-layout'
 import { FormMessage } from '#app/components/ui/form-message'
 import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
-import { Field } from '#app/components/ui/field'
+import { PasswordField } from '#app/components/account-fields'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { ACCOUNT_MESSAGES, formFields, resetPasswordSchema } from '#app/lib/account-schemas'
 import { resetPassword, resetTokenIsLive } from '#app/server/account-security.server'
@@ -67,15 +67,7 @@ export default function ResetPassword() {
       {usable ? (
         <Form method="post" className="space-y-4">
           <input type="hidden" name="token" value={token} />
-          <Field
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            error={data?.errors.password}
-          />
+          <PasswordField purpose="new" label="New password" error={data?.errors.password} />
           <SubmitButton className="btn-primary w-full" pendingText="Saving...">
             Save the new password
           </SubmitButton>

@@ -19,6 +19,8 @@ import {
 import { hit } from '#app/server/rate-limit.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
+import { ActionButton } from '#app/components/ui/action-button'
+import { PausedDestinations } from '#app/components/publishing/paused-destinations'
 
 export const meta: MetaFunction = () => [{ title: 'Publishing | Rankwell' }]
 
@@ -163,18 +165,12 @@ export default function PublishingSettings() {
         </Link>
       </p>
 
-      {data.destinations
-        .filter((d) => d.paused)
-        .map((d) => (
-          <p
-            key={d.id}
-            role="alert"
-            data-testid="destination-paused"
-            className="mb-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900"
-          >
-            <strong>{d.name}</strong> is paused: {d.pausedReason ?? 'it kept failing'} Fix it, then resume it.
-          </p>
-        ))}
+      <PausedDestinations
+        destinations={data.destinations}
+        testId="destination-paused"
+        className="mb-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900"
+        fix="Fix it, then resume it."
+      />
 
       <section className="card mb-6" aria-labelledby="destinations-heading">
         <h2 id="destinations-heading" className="text-lg font-semibold text-slate-900">
@@ -203,19 +199,18 @@ export default function PublishingSettings() {
                   ) : null}
                 </div>
                 <div className="flex flex-wrap gap-2">
-                  <Form method="post">
-                    <input type="hidden" name="id" value={d.id} />
-                    <SubmitButton intent="test" className="btn-secondary py-2" pendingText="Testing…">
-                      Test connection
-                    </SubmitButton>
-                  </Form>
+                  <ActionButton
+                    field={['id', d.id]}
+                    intent="test"
+                    className="btn-secondary py-2"
+                    pendingText="Testing…"
+                  >
+                    Test connection
+                  </ActionButton>
                   {d.paused ? (
-                    <Form method="post">
-                      <input type="hidden" name="id" value={d.id} />
-                      <SubmitButton intent="resume" className="btn-secondary py-2">
-                        Resume
-                      </SubmitButton>
-                    </Form>
+                    <ActionButton field={['id', d.id]} intent="resume" className="btn-secondary py-2">
+                      Resume
+                    </ActionButton>
                   ) : null}
                   <Link to={`?edit=${d.id}`} className="btn-secondary py-2">
                     Edit

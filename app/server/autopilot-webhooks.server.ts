@@ -4,6 +4,7 @@ import { formatWindow, retryDelayMs } from '#app/lib/autopilot'
 import { isUuid } from '#app/lib/ids'
 import { isRetryableStatus, parseRetryAfter } from '#app/lib/http-retry'
 import { enqueueWebhookDelivery, removeWebhookDeliveryJob } from '#app/jobs/webhook-delivery.server'
+import { findAutopilotSettings } from './autopilot-settings.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
 import { observeProvider } from './metrics.server'
@@ -89,15 +90,6 @@ export function testEventBody(now = new Date()) {
   })
 }
 
-async function settingsOf(userId: string) {
-  const [row] = await db
-    .select()
-    .from(schema.autopilotSettings)
-    .where(eq(schema.autopilotSettings.userId, userId))
-    .limit(1)
-  return row ?? null
-}
-
 function disabledError(settings: { webhookDisabledReason: string | null }) {
   return `Endpoint disabled: ${settings.webhookDisabledReason ?? 'too many failed deliveries'}`
 }
@@ -115,7 +107,7 @@ export async function createDelivery(input: {
   url: string
   body: string
 }) {
-  const settings = await settingsOf(input.userId)
+  const settings = await findAutopilotSettings(input.userId)
   const disabled = Boolean(settings?.webhookDisabledAt)
   const [row] = await db
     .insert(schema.webhookDeliveries)
@@ -151,7 +143,7 @@ export async function publishPostToWebhook(post: Post, url: string) {
 export type WebhookActionResult = { ok: true } | { ok: false; message: string }
 
 export async function sendTestEvent(userId: string): Promise<WebhookActionResult> {
-  const settings = await settingsOf(userId)
+  const settings = await findAutopilotSettings(userId)
   if (!settings?.webhookUrl) return { ok: false, message: 'Save a webhook URL first.' }
   if (settings.webhookDisabledAt) return { ok: false, message: 'Re-enable the webhook before sending a test event.' }
   await createDelivery({
@@ -167,7 +159,7 @@ export async function sendTestEvent(userId: string): Promise<WebhookActionResult
 /** Sends a finished delivery again: same webhook-id, same body, a fresh round of retries. */
 export async function redeliver(userId: string, deliveryId: string): Promise<WebhookActionResult> {
   if (!isUuid(deliveryId)) return { ok: false, message: 'This delivery cannot be redelivered right now.' }
-  const settings = await settingsOf(userId)
+  const settings = await findAutopilotSettings(userId)
   if (!settings?.webhookUrl) return { ok: false, message: 'Save a webhook URL first.' }
   if (settings.webhookDisabledAt) return { ok: false, message: 'Re-enable the webhook before redelivering.' }
   const [row] = await db
@@ -374,7 +366,7 @@ export async function processDelivery(
     .where(eq(schema.webhookDeliveries.id, deliveryId))
     .limit(1)
   if (!current || current.status !== 'pending') return { skipped: 'not pending' as const }
-  const settings = await settingsOf(current.userId)
+  const settings = await findAutopilotSettings(current.userId)
   if (!settings?.webhookUrl || !settings.webhookSecret) {
     await db
       .update(schema.webhookDeliveries)

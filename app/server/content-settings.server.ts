@@ -4,10 +4,9 @@ import {
   CONTENT_SETTINGS_MESSAGES,
   contentSettingsSchema,
   isOwnPage,
-  TONE_OPTIONS,
+  toneOf,
   type ContentSettingsInput,
   type ContentSettingsValues,
-  type ToneValue,
 } from '#app/lib/content-settings'
 import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
 import { db, schema } from './db.server'
@@ -35,22 +34,28 @@ export async function userWithContentSettings(userId: string) {
   return row ?? null
 }
 
+/** The voice a user's posts are written in: their saved settings, or the defaults when they saved none. */
+export function voiceOf(s: typeof schema.contentSettings.$inferSelect | null) {
+  return {
+    valueProposition: s?.valueProposition ?? '',
+    ctaText: s?.ctaText ?? '',
+    ctaUrl: s?.ctaUrl ?? '',
+    tone: toneOf(s?.tone),
+    toneNotes: s?.toneNotes ?? '',
+    avoid: s?.avoid ?? '',
+    writingSample: s?.writingSample ?? '',
+  }
+}
+
 export async function getContentSettings(userId: string): Promise<ContentSettingsView | null> {
   const row = await userWithContentSettings(userId)
   if (!row) return null
   const s = row.settings
-  const tone = TONE_OPTIONS.some((t) => t.value === s?.tone) ? (s!.tone as ToneValue) : 'friendly'
   return {
     productService: row.user.productService ?? '',
     marketSegment: row.user.marketSegment ?? '',
     website: row.user.website ?? '',
-    valueProposition: s?.valueProposition ?? '',
-    ctaText: s?.ctaText ?? '',
-    ctaUrl: s?.ctaUrl ?? '',
-    tone,
-    toneNotes: s?.toneNotes ?? '',
-    avoid: s?.avoid ?? '',
-    writingSample: s?.writingSample ?? '',
+    ...voiceOf(s),
     writingSampleUrl: s?.writingSampleUrl ?? '',
     updatedAt: s?.updatedAt.toISOString() ?? null,
   }

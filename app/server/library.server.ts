@@ -73,6 +73,23 @@ function postCursorCondition(cursor: string | undefined): SQL | null {
 
 type PostPageOptions = { limit: number; content: boolean }
 
+/** A post's columns for a card, or with `content` the whole Markdown (the API) instead of the card's first 4,000 chars. */
+function postColumns(content: boolean) {
+  return {
+    id: posts.id,
+    title: posts.title,
+    keyword: posts.keyword,
+    status: posts.status,
+    source: posts.source,
+    language: posts.language,
+    failureReason: posts.failureReason,
+    seoScore: posts.seoScore,
+    createdAt: posts.createdAt,
+    at: exactTime(posts.createdAt),
+    text: content ? posts.contentMarkdown : sql<string>`left(${posts.contentMarkdown}, 4000)`,
+  }
+}
+
 /**
  * One page of a user's posts, newest first, with the total of the filtered list and the cursor of the next page.
  * `content: true` adds the whole Markdown (the API); otherwise a card's excerpt is made from its first 4,000 chars.
@@ -81,19 +98,7 @@ export async function pagePosts(userId: string, params: PostListParams, opts: Po
   const filters = postFilters(userId, params)
   const after = postCursorCondition(params.cursor)
   const rowsQuery = db
-    .select({
-      id: posts.id,
-      title: posts.title,
-      keyword: posts.keyword,
-      status: posts.status,
-      source: posts.source,
-      language: posts.language,
-      failureReason: posts.failureReason,
-      seoScore: posts.seoScore,
-      createdAt: posts.createdAt,
-      at: exactTime(posts.createdAt),
-      text: opts.content ? posts.contentMarkdown : sql<string>`left(${posts.contentMarkdown}, 4000)`,
-    })
+    .select(postColumns(opts.content))
     .from(posts)
     .where(after ? and(filters, after) : filters)
     .orderBy(sql`${posts.createdAt} desc`, sql`${posts.id} desc`)
@@ -148,19 +153,7 @@ export async function postCardsById(userId: string, ids: string[]): Promise<Libr
   const valid = ids.filter(isUuid).slice(0, 100)
   if (valid.length === 0) return []
   const rows = await db
-    .select({
-      id: posts.id,
-      title: posts.title,
-      keyword: posts.keyword,
-      status: posts.status,
-      source: posts.source,
-      language: posts.language,
-      failureReason: posts.failureReason,
-      seoScore: posts.seoScore,
-      createdAt: posts.createdAt,
-      at: exactTime(posts.createdAt),
-      text: sql<string>`left(${posts.contentMarkdown}, 4000)`,
-    })
+    .select(postColumns(false))
     .from(posts)
     .where(and(eq(posts.userId, userId), inArray(posts.id, valid)))
   return rows.map(toCard)

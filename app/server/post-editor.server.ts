@@ -107,6 +107,21 @@ export type SaveOutcome =
 
 const notFound = { ok: false, status: 404, message: 'No blog post found.', errors: {} } as const
 
+/** The edit's fields checked, and the user's finished post they apply to; or why the edit cannot be made. */
+async function editTarget(
+  userId: string,
+  postId: string,
+  raw: unknown,
+): Promise<{ ok: true; post: Stored; input: EditInput } | Extract<SaveOutcome, { ok: false }>> {
+  const parsed = editSchema.safeParse(raw)
+  if (!parsed.success) return { ok: false, status: 400, ...describeErrors(parsed.error) }
+  const post = await getPost(userId, postId)
+  if (!post) return notFound
+  if (post.status !== 'completed')
+    return { ok: false, status: 409, message: 'This blog post is not ready yet.', errors: {} }
+  return { ok: true, post, input: parsed.data }
+}
+
 /** Saves an edit (or a rewrite or restore): finish, score, sanitize, write, keep the version, prune old ones. */
 export async function saveEdit(
   userId: string,
@@ -114,13 +129,9 @@ export async function saveEdit(
   raw: unknown,
   origin: 'edit' | 'rewrite' | 'restore' = 'edit',
 ): Promise<SaveOutcome> {
-  const parsed = editSchema.safeParse(raw)
-  if (!parsed.success) return { ok: false, status: 400, ...describeErrors(parsed.error) }
-  const post = await getPost(userId, postId)
-  if (!post) return notFound
-  if (post.status !== 'completed')
-    return { ok: false, status: 409, message: 'This blog post is not ready yet.', errors: {} }
-  return writeEdit(post, parsed.data, origin)
+  const target = await editTarget(userId, postId, raw)
+  if (!target.ok) return target
+  return writeEdit(target.post, target.input, origin)
 }
 
 async function writeEdit(post: Stored, input: EditInput, origin: 'edit' | 'rewrite' | 'restore'): Promise<SaveOutcome> {
@@ -234,15 +245,12 @@ export async function rewriteSection(
   raw: unknown,
   rewrite: unknown,
 ): Promise<SaveOutcome> {
-  const parsed = editSchema.safeParse(raw)
-  if (!parsed.success) return { ok: false, status: 400, ...describeErrors(parsed.error) }
+  const target = await editTarget(userId, postId, raw)
+  if (!target.ok) return target
   const wanted = rewriteSchema.safeParse(rewrite)
   if (!wanted.success) return { ok: false, status: 400, ...describeErrors(wanted.error) }
-  const post = await getPost(userId, postId)
-  if (!post) return notFound
-  if (post.status !== 'completed')
-    return { ok: false, status: 409, message: 'This blog post is not ready yet.', errors: {} }
-  const body = stripFinish(splitTitle(parsed.data.body).body)
+  const { post, input } = target
+  const body = stripFinish(splitTitle(input.body).body)
   const section = sectionsOf(body)[wanted.data.section]
   if (!section)
     return { ok: false, status: 400, message: 'Choose a section.', errors: { section: ['Choose a section.'] } }
@@ -255,7 +263,7 @@ export async function rewriteSection(
       ...rewritePrompt({
         keyword: post.keyword,
         language: post.language || 'English',
-        title: parsed.data.title,
+        title: input.title,
         heading: section.heading,
         body: section.body,
         instruction: wanted.data.instruction,
@@ -286,5 +294,5 @@ export async function rewriteSection(
   const cleaned = cleanSectionBody(filterLinks(stripRawHtml(answer), allowed))
   if (!cleaned)
     return { ok: false, status: 502, message: 'The section could not be rewritten: the answer was empty.', errors: {} }
-  return writeEdit(post, { ...parsed.data, body: replaceSection(body, wanted.data.section, cleaned) }, 'rewrite')
+  return writeEdit(post, { ...input, body: replaceSection(body, wanted.data.section, cleaned) }, 'rewrite')
 }

@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { and, eq, inArray, lt, sql } from 'drizzle-orm'
 import { isUuid } from '#app/lib/ids'
 import { stripControlCharacters } from '#app/lib/safe-text'
 import { enqueueGeneratePost, generatePostJobState, requeueGeneratePost } from '#app/jobs/post-generation.server'
-import { excerpt, POST_MESSAGES, type PostStatus } from '#app/lib/posts'
+import { POST_MESSAGES, type PostStatus } from '#app/lib/posts'
 import { findOverlap, type Overlap } from './cannibalisation.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
@@ -240,69 +240,6 @@ export async function markPostFailed(postId: string, reason: string): Promise<{ 
 // ---------------------------------------------------------------------------------------------------------------
 // Reads
 // ---------------------------------------------------------------------------------------------------------------
-
-export type PostCard = {
-  id: string
-  title: string
-  keyword: string
-  status: PostStatus
-  failureReason: string | null
-  createdAt: string
-  excerpt: string
-  seoScore: number | null
-}
-
-/** The library: the user's posts, newest first, with plain-text excerpts. */
-export async function listPostCards(userId: string): Promise<PostCard[]> {
-  const rows = await db
-    .select({
-      id: posts.id,
-      title: posts.title,
-      keyword: posts.keyword,
-      status: posts.status,
-      failureReason: posts.failureReason,
-      createdAt: posts.createdAt,
-      head: sql<string>`left(${posts.contentMarkdown}, 4000)`,
-      seoScore: posts.seoScore,
-    })
-    .from(posts)
-    .where(eq(posts.userId, userId))
-    .orderBy(desc(posts.createdAt), desc(posts.id))
-    .limit(500)
-  return rows.map((r) => ({
-    id: r.id,
-    title: r.title || r.keyword,
-    keyword: r.keyword,
-    status: r.status,
-    failureReason: r.failureReason,
-    createdAt: r.createdAt.toISOString(),
-    excerpt: r.status === 'completed' ? excerpt(r.head, { title: r.title }) : '',
-    seoScore: r.status === 'completed' ? r.seoScore : null,
-  }))
-}
-
-/** Full posts for the API, newest first. */
-export async function listPosts(userId: string) {
-  return db
-    .select({
-      id: posts.id,
-      title: posts.title,
-      keyword: posts.keyword,
-      content: posts.contentMarkdown,
-      status: posts.status,
-      failureReason: posts.failureReason,
-      createdAt: posts.createdAt,
-      seoScore: posts.seoScore,
-      seoChecklist: posts.seoChecklist,
-      claims: posts.claims,
-      jsonLd: posts.jsonLd,
-      researchStatus: posts.researchStatus,
-    })
-    .from(posts)
-    .where(eq(posts.userId, userId))
-    .orderBy(desc(posts.createdAt), desc(posts.id))
-    .limit(500)
-}
 
 /** One post of this user, or null (unknown id, malformed id, or someone else's post). */
 export async function getPost(userId: string, postId: string) {

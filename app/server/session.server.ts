@@ -4,22 +4,14 @@ import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm'
 import { safeRedirect } from '#app/lib/redirect'
 import { rememberDevice, requestIpPrefix } from './account-security.server'
 import { db, schema, sqlClient } from './db.server'
-import { getEnv } from './env.server'
+import { signedCookieOptions } from './cookies.server'
 import { currentRequestScope, forgetRequestMemo, memoizeInRequest } from './request-scope.server'
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
 
 /** The cookie carries only the session id; the session itself is a row, so it can be revoked. */
 export function sessionCookie() {
-  const env = getEnv()
-  return createCookie('rw_session', {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: env.NODE_ENV === 'production',
-    path: '/',
-    secrets: env.SESSION_SECRETS,
-    maxAge: SESSION_TTL_MS / 1000,
-  })
+  return createCookie('rw_session', signedCookieOptions(SESSION_TTL_MS / 1000))
 }
 
 export function newSessionId() {

@@ -1,8 +1,15 @@
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 
-/** A saved keyword for the United States in the given language, as a search would have saved it. */
-export async function addKeyword(user: { id: string }, keyword: string, languageName = 'English') {
+type KeywordSource = (typeof schema.savedKeywords.$inferInsert)['source']
+
+/** A saved keyword for the United States in the given language, as a search with that source would have saved it. */
+export async function addKeyword(
+  user: { id: string },
+  keyword: string,
+  languageName = 'English',
+  source: KeywordSource = 'ai_estimate',
+) {
   const [row] = await db
     .insert(schema.savedKeywords)
     .values({
@@ -12,7 +19,7 @@ export async function addKeyword(user: { id: string }, keyword: string, language
       countryName: 'United States',
       languageCode: '1000',
       languageName,
-      source: 'ai_estimate',
+      source,
     })
     .returning()
   return row!
