@@ -8,6 +8,7 @@ import { getEnv } from '#app/server/env.server'
 import { letRemixReplaceHeaders } from '#app/server/http-cache.server'
 import { guardBuild } from '#app/server/outage.server'
 import { bodyLimitFor, BODY_MESSAGES } from '#app/server/http/body.server'
+import { lingerIfBodyUnread } from '#app/server/http/linger.server'
 import { renderRefusal, type Refusal } from '#app/server/http/refusal.server'
 import { installRequestIdLogging, logJson } from '#app/server/log.server'
 import { recordHttpRequest, routeLabel, startMetricsServer } from '#app/server/metrics.server'
@@ -79,10 +80,16 @@ app.use((req: Request, res: Response, next: NextFunction) => {
     res.setHeader(name, value)
   next()
 })
+// An answer sent before the request's body was all received (a refusal below, a 413 counted while streaming) ends
+// its connection with a lingering close, so that a client still sending reads the answer instead of a reset.
+app.use((req: Request, res: Response, next: NextFunction) => {
+  lingerIfBodyUnread(req, res)
+  next()
+})
 function refuse(req: Request, res: Response, refusal: Refusal) {
   const { contentType, body } = renderRefusal(req.path, refusal)
-  // Nothing more is read from this connection: a client still sending a huge body is cut off.
-  res.status(refusal.status).set({ 'Content-Type': contentType, 'Cache-Control': 'no-store', Connection: 'close' })
+  // The body is not read: the connection ends after the answer (lingerIfBodyUnread above).
+  res.status(refusal.status).set({ 'Content-Type': contentType, 'Cache-Control': 'no-store' })
   res.end(body)
 }
 // Writes must come from our own site (on top of SameSite=Lax): a clear 403 page or JSON, never Remix's 500.

@@ -197,3 +197,28 @@ export function withParams(base: string, params: URLSearchParams, changes: Recor
   const query = next.toString()
   return query ? `${base}?${query}` : base
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Bulk 'Create posts' and cannibalisation
+// ---------------------------------------------------------------------------------------------------------------
+
+type Skipped = { keyword: string; overlapTitle: string }
+
+function quotedList(items: string[], max = 3) {
+  const shown = items.slice(0, max).map((t) => `“${t}”`)
+  return items.length > max ? `${shown.join(', ')} and ${items.length - max} more` : shown.join(', ')
+}
+
+/** What bulk 'Create posts' says about the selected keywords it left out: the user covers them already. */
+export function skippedKeywordsMessage(skipped: Skipped[]): string {
+  if (skipped.length === 1)
+    return `Skipped “${skipped[0]!.keyword}”: you already have “${skipped[0]!.overlapTitle}” for a very similar search.`
+  return `Skipped ${skipped.length} keywords you already have posts for: ${quotedList(skipped.map((s) => s.keyword))}.`
+}
+
+/** The refusal when every selected keyword is covered already (one: the single post's overlap message). */
+export function allSkippedMessage(skipped: Skipped[]): string {
+  if (skipped.length === 1)
+    return `You already have "${skipped[0]!.overlapTitle}" for a very similar search: update it instead?`
+  return `You already have posts for very similar searches: ${quotedList(skipped.map((s) => s.overlapTitle))}. Update them instead?`
+}

@@ -19,7 +19,13 @@ import {
   type KeywordSearchInput,
   type KeywordSource,
 } from '#app/lib/keywords'
-import { keywordListSchema, parseParams, type KeywordListParams } from '#app/lib/library'
+import {
+  allSkippedMessage,
+  keywordListSchema,
+  parseParams,
+  skippedKeywordsMessage,
+  type KeywordListParams,
+} from '#app/lib/library'
 import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/lib/markets'
 import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { quotaRefusal } from '#app/server/quota.server'
@@ -214,15 +220,22 @@ async function bulkAction(userId: string, intent: string, form: FormData) {
   if (intent === 'create-posts') {
     const requestKey = String(form.get('requestKey') ?? '') || crypto.randomUUID()
     const result = await createPostsForKeywords({ userId, keywordIds: ids, requestKey })
-    if (result.ok) return toast().redirectWithSuccess(back, { message: POST_MESSAGES.created, duration: TOAST_MS })
+    if (result.ok)
+      return toast().redirectWithSuccess(back, {
+        message: POST_MESSAGES.created,
+        description: result.skipped.length ? skippedKeywordsMessage(result.skipped) : undefined,
+        duration: TOAST_MS,
+      })
     const message =
-      result.reason === 'quota'
-        ? (await quotaRefusal(userId, 'blogPosts')).message
-        : result.reason === 'not_found'
-          ? POST_MESSAGES.keywordNotFound
-          : result.reason === 'in_progress'
-            ? POST_MESSAGES.inProgress
-            : POST_MESSAGES.failed
+      result.reason === 'overlap'
+        ? allSkippedMessage(result.skipped)
+        : result.reason === 'quota'
+          ? (await quotaRefusal(userId, 'blogPosts')).message
+          : result.reason === 'not_found'
+            ? POST_MESSAGES.keywordNotFound
+            : result.reason === 'in_progress'
+              ? POST_MESSAGES.inProgress
+              : POST_MESSAGES.failed
     return toast().redirectWithError(back, { message, duration: TOAST_MS })
   }
   const deleted = await deleteKeywords(userId, ids)

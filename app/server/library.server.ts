@@ -16,6 +16,7 @@ import {
   type SortOrder,
 } from '#app/lib/library'
 import { excerpt, type PostStatus } from '#app/lib/posts'
+import { findOverlaps } from './cannibalisation.server'
 import { db, schema } from './db.server'
 import { aiConfigured } from './openai.server'
 import { isInProgressConflict } from './posts.server'
@@ -340,9 +341,13 @@ export async function deleteKeywords(userId: string, ids: string[]): Promise<str
 
 class QuotaExceeded extends Error {}
 
+/** A selected keyword left out because the user already has a post (or page) for a very similar search. */
+export type SkippedKeyword = { keyword: string; overlapTitle: string }
+
 export type BulkCreateResult =
-  | { ok: true; created: number; postIds: string[] }
+  | { ok: true; created: number; postIds: string[]; skipped: SkippedKeyword[] }
   | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' }
+  | { ok: false; reason: 'overlap'; skipped: SkippedKeyword[] }
 
 /**
  * 'Create posts' for several saved keywords in one transaction: the posts (one per keyword and request key, so a
@@ -379,6 +384,18 @@ export async function createPostsForKeywords(input: {
     )
     .limit(1)
   if (busy.length > 0) return { ok: false, reason: 'in_progress' }
+  // No cannibalisation: a keyword the user already covers is left out (and named); a repeat of this very request
+  // is not an overlap with its own posts.
+  const overlaps = await findOverlaps(
+    input.userId,
+    keywords.map((k) => ({ keyword: k.keyword, exceptRequestKey: `${requestKey}:${k.id}` })),
+  )
+  const skipped = keywords.flatMap((k, i) => {
+    const o = overlaps[i]
+    return o ? [{ keyword: k.keyword, overlapTitle: o.title }] : []
+  })
+  const toWrite = keywords.filter((_, i) => !overlaps[i])
+  if (!toWrite.length) return { ok: false, reason: 'overlap', skipped }
 
   let created: string[]
   try {
@@ -386,7 +403,7 @@ export async function createPostsForKeywords(input: {
       const inserted = await tx
         .insert(posts)
         .values(
-          keywords.map((k) => ({
+          toWrite.map((k) => ({
             userId: input.userId,
             keywordId: k.id,
             requestKey: `${requestKey}:${k.id}`,
@@ -419,5 +436,5 @@ export async function createPostsForKeywords(input: {
       ),
     ),
   )
-  return { ok: true, created: created.length, postIds: created }
+  return { ok: true, created: created.length, postIds: created, skipped }
 }

@@ -95,3 +95,45 @@ describe('guardBuild', () => {
     expect(guarded.routes.root.module.default).toBe(module.default)
   })
 })
+
+describe('guardBuild: bad input that reached SQL', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs()
+    vi.restoreAllMocks()
+  })
+
+  it('answers a value Postgres refuses (malformed uuid, NUL byte, too many parameters) with 404 from a loader and 400 from an action', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const { guardBuild } = await load()
+    const refusal = (code: string) => new DrizzleQueryError('Failed query', { cause: new PostgresError(code) })
+    let next: unknown = null
+    const module = {
+      loader: async (_args: { request: Request }) => {
+        throw next
+      },
+      action: async (_args: { request: Request }) => {
+        throw next
+      },
+    }
+    const build = { routes: { root: { id: 'root', path: '', module } } } as never
+    const guarded = guardBuild(build) as unknown as { routes: { root: { module: typeof module } } }
+    const args = { request: new Request('http://app.test/blogpost/not-a-uuid') }
+    for (const code of ['22P02', '22021', '22003', '22001', '54000']) {
+      next = refusal(code)
+      const fromLoader = (await guarded.routes.root.module.loader(args).catch((e: unknown) => e)) as Response
+      expect(fromLoader.status, code).toBe(404)
+      expect(await fromLoader.json()).toEqual({ message: 'Not found.' })
+      const fromAction = (await guarded.routes.root.module.action(args).catch((e: unknown) => e)) as Response
+      expect(fromAction.status, code).toBe(400)
+      expect(await fromAction.json()).toEqual({
+        message: 'Some of what was sent is not valid. Please check it and try again.',
+      })
+    }
+    next = Object.assign(new Error('MAX_PARAMETERS_EXCEEDED'), { code: 'MAX_PARAMETERS_EXCEEDED' })
+    expect(((await guarded.routes.root.module.action(args).catch((e: unknown) => e)) as Response).status).toBe(400)
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('[bad-input] GET /blogpost/not-a-uuid: Postgres 22P02'))
+    // Errors that are not about the input stay what they are: a missing table is a bug (500), a crash an outage.
+    next = refusal('42P01')
+    await expect(guarded.routes.root.module.loader(args)).rejects.toBe(next)
+  })
+})

@@ -1,6 +1,7 @@
 import { json, type ServerBuild } from '@remix-run/node'
 import { OUTAGE_MESSAGE, OUTAGE_RETRY_AFTER_SECONDS } from '#app/lib/outage'
 import { getEnv } from './env.server'
+import { badInputError, badInputResponse, logBadInput } from './http/bad-input.server'
 
 /**
  * Outages of Postgres and Redis, recognised in one place. Every loader and action of the build is wrapped
@@ -131,11 +132,17 @@ function logOutage(kind: OutageKind, error: unknown) {
 
 type DataFunction = (args: { request: Request }) => unknown
 
-function guard<F extends DataFunction>(fn: F): F {
+function guard<F extends DataFunction>(fn: F, role: 'loader' | 'action'): F {
   const guarded = async (args: Parameters<F>[0]) => {
     try {
       return await fn(args)
     } catch (error) {
+      // Input Postgres refuses (a malformed id, a NUL byte): 404/400, not a 500 (app/server/http/bad-input.server.ts).
+      const badInput = badInputError(error)
+      if (badInput) {
+        logBadInput(args.request, badInput)
+        throw badInputResponse(role)
+      }
       const kind = classifyOutage(error)
       if (!kind) throw error
       logOutage(kind, error)
@@ -145,7 +152,7 @@ function guard<F extends DataFunction>(fn: F): F {
   return guarded as F
 }
 
-/** The build with every route's loader and action wrapped by the outage guard. */
+/** The build with every route's loader and action wrapped by the outage guard and the bad-input safety net. */
 export function guardBuild(build: ServerBuild): ServerBuild {
   const routes: ServerBuild['routes'] = {}
   for (const [id, route] of Object.entries(build.routes)) {
@@ -154,8 +161,8 @@ export function guardBuild(build: ServerBuild): ServerBuild {
       ...route,
       module: {
         ...route.module,
-        ...(loader ? { loader: guard(loader as DataFunction) } : {}),
-        ...(action ? { action: guard(action as DataFunction) } : {}),
+        ...(loader ? { loader: guard(loader as DataFunction, 'loader') } : {}),
+        ...(action ? { action: guard(action as DataFunction, 'action') } : {}),
       } as typeof route.module,
     }
   }

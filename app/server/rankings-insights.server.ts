@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
+import { isUuid } from '#app/lib/ids'
 import { storedPostBody } from './sanitize.server'
 import { cleanSectionBody } from '#app/lib/posts'
 import { addDays, describeReason, isoWeek, utcDay, type StrikingQuery, type SuggestionReason } from '#app/lib/rankings'
@@ -131,7 +132,7 @@ export async function listSuggestions(userId: string) {
 
 /** Claims a suggestion for refreshing (only an open one of this user): the job does the work. */
 export async function startRefresh(userId: string, suggestionId: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(suggestionId)) return null
+  if (!isUuid(suggestionId)) return null
   const [row] = await db
     .update(schema.refreshSuggestions)
     .set({ status: 'refreshing' })

@@ -142,10 +142,17 @@ export function forgetRequestUser() {
   forgetRequestMemo('user:')
 }
 
+/**
+ * The longest address kept as the way back after signing in. A longer one (a hostile or broken query string) would
+ * echo into a Location header past what clients and proxies accept (16 kB in Node, often 4–8 kB in proxies), which
+ * turns a redirect into a failed request; the page itself (without its query) is kept instead, or nothing.
+ */
+export const MAX_REDIRECT_TO_LENGTH = 2000
+
 function signInRedirect(request: Request) {
   const url = new URL(request.url)
-  const back = `${url.pathname}${url.search}`
-  return redirect(`/signin?${new URLSearchParams({ redirectTo: back })}`)
+  const back = [`${url.pathname}${url.search}`, url.pathname].find((to) => to.length <= MAX_REDIRECT_TO_LENGTH)
+  return redirect(back ? `/signin?${new URLSearchParams({ redirectTo: back })}` : '/signin')
 }
 
 export async function requireUserId(request: Request): Promise<string> {

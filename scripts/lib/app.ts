@@ -147,6 +147,6 @@ export function startWorker(env: NodeJS.ProcessEnv, opts: { quiet: boolean; clea
 
 /** Resolves once the app at APP_URL answers its health check. */
 export function waitForApp(env: NodeJS.ProcessEnv) {
-  // A loaded machine can take longer than a minute to start the web process: APP_START_TIMEOUT_MS raises the wait.
-  return waitForHttp(`${env.APP_URL}/healthz`, Number(process.env.APP_START_TIMEOUT_MS ?? 60_000))
+  // A loaded machine (CI shares its cores) can take minutes to start the web process: APP_START_TIMEOUT_MS changes the wait.
+  return waitForHttp(`${env.APP_URL}/healthz`, Number(process.env.APP_START_TIMEOUT_MS ?? 180_000))
 }

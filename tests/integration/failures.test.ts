@@ -5,12 +5,14 @@
  */
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { SEARCH_VALIDATION_MESSAGE } from '#app/lib/keywords'
 import { POST_MESSAGES } from '#app/lib/posts'
 import { NOT_ALLOWED_CHARACTERS } from '#app/lib/safe-text'
 import { db, schema } from '#app/server/db.server'
 import { api, appUrl, createTestUser, uniqueIp } from '#tests/setup/app'
+import { rssKb, startWeb, type WebProcess } from '#tests/setup/processes'
+import { rawRequest } from '#tests/setup/raw-http'
 import { addKeyword } from '#tests/setup/records'
 
 const tag = () => crypto.randomBytes(4).toString('hex')
@@ -161,6 +163,34 @@ describe('failures: hostile input answers 4xx with its message', () => {
     expect(redeliver.text).toContain('This delivery cannot be redelivered right now.')
   })
 
+  it('answers at once when the answer does not need the body, and keeps the way back after sign-in short', async () => {
+    const user = await createTestUser()
+    // A body the route never reads (405, 404, 401) used to stall its connection until the client gave up.
+    const body = JSON.stringify({ padding: 'x'.repeat(300_000) })
+    for (const path of ['/api/user/export', `/api/no-such-endpoint/${tag()}`, '/api/settings/content']) {
+      for (const auth of [{}, { Authorization: `Bearer ${user.token}` }] as Array<Record<string, string>>) {
+        const res = await fetch(`${appUrl()}${path}`, {
+          method: 'POST',
+          body,
+          headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': uniqueIp(), ...auth },
+          signal: AbortSignal.timeout(10_000),
+        })
+        expect(res.status, path).toBeGreaterThanOrEqual(400)
+        expect(res.status, path).toBeLessThan(500)
+        expect(await res.json()).toHaveProperty('message')
+      }
+    }
+    // Signed out, a page with a huge query string sends to sign-in with the page alone as the way back (an echo of
+    // the whole address would make a Location header larger than clients accept).
+    const huge = await fetch(`${appUrl()}/profile?ids=${Array.from({ length: 2500 }, (_, i) => i).join(',')}`, {
+      redirect: 'manual',
+    })
+    expect(huge.status).toBe(302)
+    expect(huge.headers.get('location')).toBe('/signin?redirectTo=%2Fprofile')
+    const usual = await fetch(`${appUrl()}/profile?edit=1`, { redirect: 'manual' })
+    expect(usual.headers.get('location')).toBe('/signin?redirectTo=%2Fprofile%3Fedit%3D1')
+  })
+
   it('answers 404 JSON at once for an unknown /api endpoint, whatever the method', async () => {
     for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
       const res = await api(`/api/no-such-endpoint/${tag()}`, { method, body: method === 'GET' ? undefined : '{}' })
@@ -171,6 +201,9 @@ describe('failures: hostile input answers 4xx with its message', () => {
 })
 
 describe('failures: request size limits', () => {
+  const webs: WebProcess[] = []
+  afterAll(() => Promise.all(webs.map((w) => w.stop())))
+
   it('does not charge a search for a query that is only markup, and keeps emoji and right-to-left text', async () => {
     const user = await createTestUser()
     const market = { countryCode: '2840', languageCode: '1000' }
@@ -186,6 +219,73 @@ describe('failures: request size limits', () => {
     expect((await counts(user.id)).searches).toBe(before)
     const keywords = await db.select().from(schema.savedKeywords).where(eq(schema.savedKeywords.userId, user.id))
     expect(keywords).toEqual([])
+  })
+
+  it('refuses a body over its limit with 413 from Content-Length and while streaming a chunked body', async () => {
+    const user = await createTestUser()
+    const json = { 'Content-Type': 'application/json', Authorization: `Bearer ${user.token}` }
+    const cases: Array<{ path: string; size: number; headers: Record<string, string> }> = [
+      { path: '/api/search', size: 1024 * 1024 + 1, headers: json },
+      { path: '/api/events', size: 16 * 1024 + 1, headers: { 'Content-Type': 'application/json' } },
+      { path: '/api/stripe/webhook', size: 512 * 1024 + 1, headers: { 'Content-Type': 'application/json' } },
+      {
+        path: '/help',
+        size: 1024 * 1024 + 1,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: user.cookie, Origin: appUrl() },
+      },
+    ]
+    for (const c of cases) {
+      for (const chunked of [false, true]) {
+        const res = await rawRequest(appUrl(), { path: c.path, size: c.size, headers: c.headers, chunked })
+        expect(res.status, `${c.path} ${chunked ? 'chunked' : 'with length'}`).toBe(413)
+        if (c.path.startsWith('/api')) expect(JSON.parse(res.text)).toEqual({ message: 'The request is too large.' })
+        else expect(res.text).toContain('Request too large')
+      }
+    }
+    // Just under the limit is read (and then judged on its content).
+    const events = await rawRequest(appUrl(), {
+      path: '/api/events',
+      body: JSON.stringify({ type: 'pageview', path: `/${'a'.repeat(15 * 1024)}` }),
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': uniqueIp() },
+    })
+    expect(events.status).toBe(400)
+  })
+
+  it('refuses 60 MB bodies with 413 without the web process growing', async () => {
+    const web = await startWeb()
+    webs.push(web)
+    const user = await createTestUser()
+    const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${user.token}` }
+    const form = { 'Content-Type': 'multipart/form-data; boundary=x', Cookie: user.cookie, Origin: web.url }
+    /** Four concurrent uploads to the API (with length and chunked), then one chunked form upload. */
+    const uploads = async (size: number) => {
+      const answers = await Promise.all(
+        [false, true, false, true].map((chunked) =>
+          rawRequest(web.url, { path: '/api/search', size, headers, chunked, timeoutMs: 30_000 }),
+        ),
+      )
+      const formAnswer = await rawRequest(web.url, {
+        path: '/help',
+        size,
+        chunked: true,
+        headers: form,
+        timeoutMs: 30_000,
+      })
+      return [...answers, formAnswer]
+    }
+    // Warm the process up with the same requests at 2 MB (also refused), so that only the size differs.
+    for (let i = 0; i < 2; i++) for (const a of await uploads(2 * 1024 * 1024)) expect(a.status).toBe(413)
+    const before = rssKb(web.pid)
+    const sixtyMb = 60 * 1024 * 1024
+    for (const a of await uploads(sixtyMb)) {
+      expect(a.status).toBe(413)
+      // Answered long before the body was through.
+      expect(a.sentBytes).toBeLessThan(sixtyMb)
+    }
+    // Five 60 MB bodies held in memory would be 300 MB.
+    const growthMb = (rssKb(web.pid) - before) / 1024
+    expect(growthMb).toBeLessThan(40)
+    expect((await fetch(`${web.url}/healthz`)).status).toBe(200)
   })
 })
 

@@ -4,6 +4,7 @@
  * They inherit the test run's environment (scripts/test.ts). TEST_VERBOSE=1 shows their logs.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
 import { freePort, waitForHttp } from '../../scripts/lib/services'
 import { waitFor } from '#tests/setup/app'
 
@@ -62,6 +63,12 @@ export async function startWeb(
     throw error
   }
   return { url, pid: child.pid!, stop }
+}
+
+/** A process's resident memory in kB (Linux /proc), to check that it does not grow. */
+export function rssKb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? NaN)
 }
 
 export type WorkerProcess = { stop: (signal?: NodeJS.Signals) => Promise<void>; output: () => string }

@@ -44,12 +44,12 @@ export class BodyError extends Error {
   }
 }
 
-/** A refusal as the thrown Response of an action (JSON `{ message }`; the connection closes after a 413). */
+/**
+ * A refusal as the thrown Response of an action (JSON `{ message }`). After a 413 the rest of the body is not read:
+ * server.ts ends the connection with a lingering close (app/server/http/linger.server.ts).
+ */
 export function bodyErrorResponse(error: BodyError) {
-  return json(
-    { message: error.message },
-    { status: error.status, headers: error.status === 413 ? { Connection: 'close' } : undefined },
-  )
+  return json({ message: error.message }, { status: error.status })
 }
 
 type ReadOptions = { limit?: number }
@@ -71,7 +71,8 @@ export async function readBytes(request: Request, opts: ReadOptions = {}): Promi
       if (done) break
       size += value.byteLength
       if (size > limit) {
-        await reader.cancel().catch(() => {})
+        // Stop reading, but do not cancel: cancelling destroys the request's socket before the 413 can be sent.
+        reader.releaseLock()
         throw new BodyError(413, BODY_MESSAGES.tooLarge)
       }
       chunks.push(value)
