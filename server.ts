@@ -7,16 +7,27 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { getEnv } from '#app/server/env.server'
 import { letRemixReplaceHeaders } from '#app/server/http-cache.server'
 import { guardBuild } from '#app/server/outage.server'
-import { newRequestScope, runInRequestScope, type RequestScope } from '#app/server/request-scope.server'
 import { bodyLimitFor, BODY_MESSAGES } from '#app/server/http/body.server'
 import { lingerIfBodyUnread } from '#app/server/http/linger.server'
 import { renderRefusal, type Refusal } from '#app/server/http/refusal.server'
+import { installRequestIdLogging, logJson } from '#app/server/log.server'
+import { recordHttpRequest, routeLabel, startMetricsServer } from '#app/server/metrics.server'
+import { newRequestScope, requestIdFrom, runInRequestScope, type RequestScope } from '#app/server/request-scope.server'
 import { checkOrigin, formTargets, securityHeaders } from '#app/server/security.server'
 import { staticFiles } from '#app/server/static-files.server'
 
 installGlobals({ nativeFetch: true })
 
 const env = getEnv()
+// Issue 20: error reports when SENTRY_DSN is set, request ids on every log line, /metrics on METRICS_PORT.
+const { initSentry, flushSentry } = await import('#app/server/sentry.server')
+initSentry('web')
+installRequestIdLogging()
+const metricsServer = startMetricsServer({
+  port: env.METRICS_PORT,
+  token: env.METRICS_TOKEN,
+  log: (msg, extra) => logJson({ process: 'web', msg, ...extra }),
+})
 const isProduction = env.NODE_ENV === 'production'
 const buildDir = path.resolve(process.env.REMIX_BUILD_DIR ?? 'build')
 const headerOptions = { dev: !isProduction, formTargets: formTargets(env), analytics: Boolean(env.ANALYTICS_GA4_ID) }
@@ -28,6 +39,30 @@ const viteDevServer = isProduction
 const app = express()
 app.disable('x-powered-by')
 app.set('trust proxy', true)
+// One scope per request (issue 17's memoised lookups, issue 20's request id): the client's valid X-Request-Id or a
+// new one, echoed in the response, on every log line of the request and on the jobs it enqueues. Each answered
+// request is counted and timed for /metrics and logged once.
+app.use((req: Request, res: Response, next: NextFunction) => {
+  const started = performance.now()
+  const scope = newRequestScope(requestIdFrom(req.get('x-request-id')))
+  res.locals.scope = scope
+  res.setHeader('X-Request-Id', scope.requestId)
+  res.once('finish', () => {
+    const seconds = (performance.now() - started) / 1000
+    recordHttpRequest(req.method, req.path, res.statusCode, seconds)
+    if (req.path.startsWith('/assets/') || req.path === '/healthz') return
+    logJson({
+      msg: 'request',
+      requestId: scope.requestId,
+      method: req.method,
+      route: routeLabel(req.path, res.statusCode),
+      status: res.statusCode,
+      ms: Math.round(seconds * 1000),
+      ...(scope.userId ? { userId: scope.userId } : {}),
+    })
+  })
+  runInRequestScope(scope, next)
+})
 app.use(compression())
 
 // The socket's address, for rate limits; never taken from the client.
@@ -88,12 +123,10 @@ if (viteDevServer) {
   app.use(staticFiles(path.join(buildDir, 'client')))
 }
 
-// One scope per request for memoised lookups (the signed-in user), reachable from loaders and session helpers.
+// The request's scope (opened by the first middleware) is reachable from loaders and session helpers.
 app.use((_req: Request, res: Response, next: NextFunction) => {
-  const scope = newRequestScope()
-  res.locals.scope = scope
   letRemixReplaceHeaders(res)
-  runInRequestScope(scope, next)
+  next()
 })
 
 // Every loader and action answers 503 'briefly unavailable' (with Retry-After) when Postgres or Redis is down.
@@ -130,7 +163,8 @@ async function shutdown(signal: string) {
     const { closeDb } = await import('#app/server/db.server')
     const { closeRedis } = await import('#app/server/redis.server')
     const { closeQueues } = await import('#app/jobs/queues.server')
-    await Promise.allSettled([closeDb(), closeRedis(), closeQueues(), viteDevServer?.close()])
+    metricsServer?.close()
+    await Promise.allSettled([closeDb(), closeRedis(), closeQueues(), viteDevServer?.close(), flushSentry()])
     process.exit(0)
   })
   server.closeIdleConnections?.()

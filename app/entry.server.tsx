@@ -5,6 +5,8 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { NonceProvider } from '#app/components/nonce'
 import { OUTAGE_RETRY_AFTER_SECONDS } from '#app/lib/outage'
 import { defaultNoStore, finishDocument, isPublicDocument } from '#app/server/http-cache.server'
+import { routeLabel } from '#app/server/metrics.server'
+import { reportError } from '#app/server/sentry.server'
 
 const ABORT_DELAY = 5_000
 
@@ -77,7 +79,10 @@ export const handleDataRequest: HandleDataRequestFunction = (response) => {
   return response
 }
 
+/** Unexpected errors of loaders, actions and rendering: logged (with the request id) and reported to Sentry. */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return
   console.error(error)
+  const url = new URL(request.url)
+  reportError(error, { route: routeLabel(url.pathname, 500), method: request.method })
 }

@@ -2,6 +2,7 @@ import { Queue, type JobsOptions } from 'bullmq'
 import type { ZodType } from 'zod'
 import { getEnv } from '#app/server/env.server'
 import { createRedis } from '#app/server/redis.server'
+import { currentRequestId } from '#app/server/request-scope.server'
 import type { Redis } from 'ioredis'
 
 /**
@@ -32,6 +33,37 @@ export const defaultJobOptions: JobsOptions = {
   backoff: { type: 'exponential', delay: 2_000 },
   removeOnComplete: { age: 24 * 3600, count: 1000 },
   removeOnFail: { age: 7 * 24 * 3600 },
+}
+
+/**
+ * Every job added during a request carries that request's id in its data (`requestId`; payload schemas ignore the
+ * extra key), and the worker runs and logs the job under the same id (issue 20).
+ */
+class TracedQueue extends Queue {
+  override add(...[name, data, opts]: Parameters<Queue['add']>): ReturnType<Queue['add']> {
+    const requestId = currentRequestId()
+    const traced =
+      requestId && data && typeof data === 'object' && !Array.isArray(data) && !('requestId' in data)
+        ? { ...(data as Record<string, unknown>), requestId }
+        : data
+    return super.add(name, traced, opts)
+  }
+}
+
+/** The request id a job was enqueued under, if any. */
+export function jobRequestId(data: unknown): string | undefined {
+  const id = data && typeof data === 'object' ? (data as { requestId?: unknown }).requestId : undefined
+  return typeof id === 'string' ? id : undefined
+}
+
+/** Jobs per queue and state, for the worker's metrics. */
+export async function queueDepths(): Promise<Array<{ queue: QueueName; counts: Record<string, number> }>> {
+  return Promise.all(
+    Object.values(QUEUES).map(async (name) => ({
+      queue: name,
+      counts: await queue(name).getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized'),
+    })),
+  )
 }
 
 declare global {
@@ -80,7 +112,7 @@ export function queue(name: QueueName): Queue {
   const reg = registry()
   let q = reg.queues.get(name)
   if (!q) {
-    q = new Queue(name, { connection: reg.connection, prefix: getEnv().QUEUE_PREFIX, defaultJobOptions })
+    q = new TracedQueue(name, { connection: reg.connection, prefix: getEnv().QUEUE_PREFIX, defaultJobOptions })
     q.on('error', (err) => console.error(`[queue ${name}]`, err.message))
     reg.queues.set(name, q)
   }

@@ -7,7 +7,6 @@ import { PostProgress } from '#app/components/post-card'
 import { ScorePanel } from '#app/components/score-panel'
 import { jsonLdScript } from '#app/lib/content'
 import type { ChecklistItem } from '#app/lib/seo-checklist'
-import { renderPostBody } from '#app/lib/markdown'
 import { formatLongDate, withoutLeadingTitle } from '#app/lib/posts'
 import { PositionChart } from '#app/components/rank-chart'
 import { getPost } from '#app/server/posts.server'
@@ -39,8 +38,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       publishedUrl: completed ? post.publishedUrl : null,
       createdAt: post.createdAt.toISOString(),
       markdown: completed ? post.contentMarkdown : '',
-      // Stored HTML (rendered from the Markdown when the post was written) is sanitized again on every read.
-      html: completed ? renderPostBody(post.contentHtml || post.contentMarkdown) : '',
+      // Sanitized once when the post was written or edited (storedPostBody); served as stored.
+      html: completed ? post.contentHtml : '',
       seoScore: completed ? post.seoScore : null,
       checklist: completed ? ((post.seoChecklist ?? []) as ChecklistItem[]) : [],
       claims: completed ? ((post.claims ?? []) as Array<{ text: string; sourceUrl: string | null }>) : [],
@@ -243,7 +242,7 @@ export default function BlogPostPage() {
       {post.status === 'completed' ? (
         <div
           className="post-body mt-8 break-words text-slate-800 [&_a]:text-brand-700 [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:border-slate-200 [&_blockquote]:pl-4 [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_h1]:mt-8 [&_h1]:text-3xl [&_h1]:font-bold [&_h2]:mt-10 [&_h2]:text-2xl [&_h2]:font-semibold [&_h3]:mt-6 [&_h3]:text-xl [&_h3]:font-semibold [&_img]:my-4 [&_img]:max-w-full [&_li]:mt-1 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 [&_p]:leading-7 [&_pre]:mt-4 [&_pre]:overflow-x-auto [&_table]:mt-4 [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6"
-          // Sanitized on the server with DOMPurify (renderPostBody).
+          // Sanitized with DOMPurify when the post was written or edited (storedPostBody), stored in content_html.
           dangerouslySetInnerHTML={{ __html: withoutLeadingTitle(post.html, post.title) }}
         />
       ) : null}

@@ -21,13 +21,14 @@ import { SubmitButton } from '#app/components/ui/submit-button'
 import { useHydrated } from '#app/components/ui/use-hydrated'
 import type { FieldErrors } from '#app/lib/field-errors'
 import { stripRawHtml } from '#app/lib/content'
-import { markdownToHtml, sanitizeHtml } from '#app/lib/markdown'
+import { markdownToHtml, sanitizeInBrowser } from '#app/lib/markdown'
 import { EDITOR_FAILED_MESSAGES, EDITOR_LIMITS, sectionsOf, splitTitle } from '#app/lib/post-editor'
 import { formatLongDate } from '#app/lib/posts'
 import type { ChecklistItem } from '#app/lib/seo-checklist'
 import { listVersions, restoreVersion, rewriteSection, saveEdit } from '#app/server/post-editor.server'
 import { getPost } from '#app/server/posts.server'
 import { hit } from '#app/server/rate-limit.server'
+import { sanitizeHtml } from '#app/server/sanitize.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 
@@ -109,7 +110,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   switch (intent) {
     case 'preview':
-      return json<ActionData>({ intent, values, errors: {}, preview: previewHtml(values.body) })
+      return json<ActionData>({ intent, values, errors: {}, preview: sanitizeHtml(previewSource(values.body)) })
     case 'save': {
       const r = await saveEdit(user.id, id, values)
       return r.ok ? saved('Saved.', r.score.score) : fail(r)
@@ -134,9 +135,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-/** The body as a save would render it: raw HTML dropped (as the finish does), Markdown to sanitized HTML. */
-function previewHtml(markdown: string) {
-  return sanitizeHtml(markdownToHtml(stripRawHtml(markdown)))
+/**
+ * The body as a save would render it: raw HTML dropped (as the finish does), Markdown to HTML, not yet sanitized.
+ * The preview action sanitizes it on the server (jsdom), the live preview in the browser, under the same rules.
+ */
+function previewSource(markdown: string) {
+  return markdownToHtml(stripRawHtml(markdown))
 }
 
 /**
@@ -228,7 +232,7 @@ function Editor({
 }) {
   const [body, setBody] = useState(values.body)
   const deferred = useDeferredValue(body)
-  const livePreview = useMemo(() => (hydrated ? previewHtml(deferred) : ''), [deferred, hydrated])
+  const livePreview = useMemo(() => (hydrated ? sanitizeInBrowser(previewSource(deferred)) : ''), [deferred, hydrated])
   const sections = sectionsOf(body).filter((s) => !/^sources$/i.test(s.heading.trim()))
   const errors = answer?.errors ?? {}
   const preview = hydrated ? livePreview : (answer?.preview ?? null)
@@ -293,7 +297,7 @@ function Editor({
               <div
                 data-testid="editor-preview"
                 className="post-body mt-2 max-h-[44rem] overflow-y-auto rounded-lg border border-slate-200 p-4 text-slate-800 [&_a]:text-brand-700 [&_a]:underline [&_h2]:mt-6 [&_h2]:text-xl [&_h2]:font-semibold [&_h3]:mt-4 [&_h3]:font-semibold [&_li]:mt-1 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-3 [&_ul]:list-disc [&_ul]:pl-6"
-                // Sanitized with DOMPurify (previewHtml), on the server or in the browser.
+                // Sanitized with DOMPurify (previewSource, then sanitizeHtml or sanitizeInBrowser), on the server or in the browser.
                 dangerouslySetInnerHTML={{ __html: preview }}
               />
             )}

@@ -7,6 +7,7 @@ import { enqueueWebhookDelivery, removeWebhookDeliveryJob } from '#app/jobs/webh
 import { findAutopilotSettings } from './autopilot-settings.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
+import { observeProvider } from './metrics.server'
 import { BlockedAddressError, guardedPost, RequestTimeoutError } from './ssrf.server'
 
 /**
@@ -237,18 +238,23 @@ async function attempt(url: string, secret: string, messageId: string, body: str
   const timestamp = Math.floor(Date.now() / 1000)
   const started = performance.now()
   try {
-    const res = await guardedPost(url, {
-      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
-      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
-      body,
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': USER_AGENT,
-        'webhook-id': messageId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(secret, messageId, timestamp, body),
-      },
-    })
+    const res = await observeProvider(
+      'webhook',
+      () =>
+        guardedPost(url, {
+          allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+          timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+          body,
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': USER_AGENT,
+            'webhook-id': messageId,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signWebhook(secret, messageId, timestamp, body),
+          },
+        }),
+      (answer) => answer.status < 200 || answer.status >= 300,
+    )
     if (res.status >= 200 && res.status < 300)
       return { kind: 'delivered', statusCode: res.status, durationMs: res.durationMs }
     const snippet = res.body.replace(/\s+/g, ' ').trim().slice(0, 200)

@@ -99,6 +99,17 @@ const schema = z.object({
   OFFLINE_SERVICES: optional,
   /** BullMQ key prefix, so that several apps (or test runs) can share one Redis. */
   QUEUE_PREFIX: z.string().default('rankwell'),
+  /**
+   * Issue 20: Prometheus metrics (/metrics) on a port of their own, reachable on the private network only (Fly's
+   * [metrics] scraper); 0 turns the endpoint off. The worker serves its own on WORKER_METRICS_PORT.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9091),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9092),
+  /** When set, /metrics also requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: optional,
+  /** Issue 20: error reports through the official Sentry SDK; nothing is sent when unset. */
+  SENTRY_DSN: optional,
+  SENTRY_ENVIRONMENT: optional,
   /** Postgres connections per process. */
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
   /**

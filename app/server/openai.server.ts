@@ -2,6 +2,7 @@ import OpenAI from 'openai'
 import type { z } from 'zod'
 import { isRetryableStatus } from '#app/lib/http-retry'
 import { getEnv } from './env.server'
+import { instrumentedFetch } from './metrics.server'
 
 /**
  * The one way the app talks to a language model: the official OpenAI SDK, pointed at OPENAI_BASE_URL when set
@@ -29,6 +30,8 @@ export function openai(opts: { maxRetries?: number; timeoutMs?: number } = {}): 
       baseURL: env.OPENAI_BASE_URL,
       maxRetries: opts.maxRetries ?? 2,
       timeout: opts.timeoutMs ?? 120_000,
+      // Calls, errors and latency for /metrics (each HTTP attempt of the SDK, retries included).
+      fetch: instrumentedFetch('openai'),
     })
     clientKey = key
   }

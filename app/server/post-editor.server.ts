@@ -3,7 +3,7 @@ import { and, desc, eq, notInArray } from 'drizzle-orm'
 import { z } from 'zod'
 import { filterLinks, linkUrls, stripRawHtml, urlSet, type LinkTarget } from '#app/lib/content'
 import { EDITOR_LIMITS, sectionsOf, replaceSection, splitTitle } from '#app/lib/post-editor'
-import { renderPostBody } from '#app/lib/markdown'
+import { storedPostBody } from '#app/server/sanitize.server'
 import { cleanSectionBody, slugify } from '#app/lib/posts'
 import { bareDomain } from '#app/lib/serp'
 import type { ScoreResult } from '#app/lib/seo-checklist'
@@ -158,7 +158,9 @@ async function writeEdit(post: Stored, input: EditInput, origin: 'edit' | 'rewri
     authorLinks: true,
     faqFromText: true,
   })
-  const html = renderPostBody(finished.markdown)
+  // Sanitized once, here, with the version of the rules that made it (served as stored).
+  const body = storedPostBody(finished.markdown)
+  const html = body.contentHtml
   const versionId = await db.transaction(async (tx) => {
     await tx
       .update(posts)
@@ -167,7 +169,7 @@ async function writeEdit(post: Stored, input: EditInput, origin: 'edit' | 'rewri
         slug: input.slug,
         metaDescription: input.metaDescription,
         contentMarkdown: finished.markdown,
-        contentHtml: html,
+        ...body,
         seoScore: finished.score.score,
         seoChecklist: finished.score.items,
         claims: finished.claims,

@@ -1,4 +1,5 @@
 import { getEnv, type Env } from './env.server'
+import { recordQuotaRefusal } from './metrics.server'
 import { redisUnlessDown } from './redis.server'
 
 /**
@@ -17,6 +18,13 @@ const secondsLeft = (windowSeconds: number, now = Date.now()) =>
   Math.max(1, (windowOf(windowSeconds, now) + 1) * windowSeconds - Math.floor(now / 1000))
 
 export async function hit(bucket: string, opts: Limit): Promise<RateLimitResult> {
+  const result = await count(bucket, opts)
+  // Refusals count on /metrics by the bucket's family (its name up to the first ':'), never per user or address.
+  if (!result.allowed) recordQuotaRefusal(`rate_limit:${bucket.split(':')[0]}`)
+  return result
+}
+
+async function count(bucket: string, opts: Limit): Promise<RateLimitResult> {
   const key = `rl:${bucket}:${windowOf(opts.windowSeconds)}`
   const client = redisUnlessDown()
   if (client) {

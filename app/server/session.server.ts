@@ -5,7 +5,7 @@ import { safeRedirect } from '#app/lib/redirect'
 import { rememberDevice, requestIpPrefix } from './account-security.server'
 import { db, schema, sqlClient } from './db.server'
 import { signedCookieOptions } from './cookies.server'
-import { forgetRequestMemo, memoizeInRequest } from './request-scope.server'
+import { currentRequestScope, forgetRequestMemo, memoizeInRequest } from './request-scope.server'
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
 
@@ -119,7 +119,15 @@ export type SessionUser = typeof schema.users.$inferSelect
 export async function getUser(request: Request): Promise<SessionUser | null> {
   const cookie = request.headers.get('Cookie')
   if (!cookie) return null
-  const read = () => getSessionId(request).then((sessionId) => (sessionId ? lookupSessionUser(sessionId) : null))
+  const read = () =>
+    getSessionId(request)
+      .then((sessionId) => (sessionId ? lookupSessionUser(sessionId) : null))
+      .then((user) => {
+        // Error reports name the user of the request (issue 20).
+        const scope = currentRequestScope()
+        if (scope && user) scope.userId = user.id
+        return user
+      })
   const method = request.method.toUpperCase()
   if (method !== 'GET' && method !== 'HEAD') return read()
   return memoizeInRequest(`user:${cookie}`, read)

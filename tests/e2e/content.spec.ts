@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import { fakeControl } from '#tests/fakes/client'
-import { ownClientIp, signedIn } from '#tests/setup/browser'
+import { ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
 import { chatCompletion } from '#tests/setup/openai'
 import { makePost } from '../integration/publishing-helpers'
 
@@ -53,6 +53,7 @@ test.describe('content settings', () => {
 
 test.describe('content editor', () => {
   test('edits with a preview, saves with a new score, rewrites a section and restores a version', async ({ page }) => {
+    const errors = pageErrors(page)
     const user = await signedIn(page)
     const tag = crypto.randomUUID().slice(0, 8)
     const post = await makePost(user, {
@@ -104,6 +105,8 @@ test.describe('content editor', () => {
     const [row] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, post.id))
     expect(row!.title).toBe(`Edited guide ${tag}`)
     expect(row!.contentHtml).toContain('<strong>bold</strong>')
+    // The editor's route module loads in the browser (it once bundled jsdom and failed: Remix reloaded the page).
+    expect(errors).toEqual([])
   })
 })
 

@@ -80,7 +80,8 @@ test.describe('keywords', () => {
     }
 
     const seed = row(page, query)
-    await expect(seed).toBeVisible()
+    // The search itself (held 1.2 s above, then the provider and the list) can take a while on a loaded machine.
+    await expect(seed).toBeVisible({ timeout: 30_000 })
     await expect(page.getByRole('heading', { name: 'Analyzing Keywords' })).toHaveCount(0)
     await expect(page).toHaveURL(/\/keywords$/)
     await expect(page.getByRole('status').filter({ hasText: /Found \d+ keyword ideas/ })).toBeVisible()

@@ -9,6 +9,7 @@ import { formatLongDate } from '#app/lib/posts'
 import { db, schema } from '#app/server/db.server'
 import { createPost, markPostFailed } from '#app/server/posts.server'
 import { generatePost } from '#app/server/posts-pipeline.server'
+import { storedPostBody } from '#app/server/sanitize.server'
 import { fakeControl } from '#tests/fakes/client'
 import type { RecordedRequest } from '#tests/fakes/http'
 import { api, appUrl, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
@@ -222,8 +223,10 @@ describe('posts: create, generate and read', () => {
     expect(own.text).toContain('Secret Plans')
   })
 
-  it('renders stored HTML content sanitized on the post page', async () => {
+  it('renders hostile content sanitized on the post page (sanitized once, when written)', async () => {
     const user = await createTestUser()
+    const hostile =
+      '<h2>Hello</h2><p onmouseover="alert(1)">Hi <a href="javascript:alert(2)">x</a><script>alert(3)</script></p>'
     const [post] = await db
       .insert(schema.blogPosts)
       .values({
@@ -232,8 +235,9 @@ describe('posts: create, generate and read', () => {
         keyword: 'xss',
         title: 'Unsafe',
         status: 'completed',
-        contentMarkdown:
-          '<h2>Hello</h2><p onmouseover="alert(1)">Hi <a href="javascript:alert(2)">x</a><script>alert(3)</script></p>',
+        contentMarkdown: hostile,
+        // What every write path stores: the sanitized body and the version of the rules (served as stored).
+        ...storedPostBody(hostile),
       })
       .returning()
     const page = await api(`/blogpost/${post!.id}`, { as: user, auth: 'cookie' })
@@ -395,7 +399,8 @@ describe('posts: the Auto Pilot contract', () => {
     })
     const publish = await waitFor(() => autopilot.getJob(jobId('publish', postId)))
     expect(publish.name).toBe('publish-post')
-    expect(publish.data).toEqual({ postId })
+    // The publish job carries the trace id of the generation job that enqueued it (no request started that one).
+    expect(publish.data).toEqual({ postId, requestId: expect.stringMatching(/^job-post-generation-/) })
   })
 })
 

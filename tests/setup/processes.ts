@@ -10,6 +10,12 @@ import { waitFor } from '#tests/setup/app'
 
 export { freePort }
 
+/**
+ * Extra processes serve no /metrics unless a test asks (overrides win): the run's own web process and worker hold
+ * METRICS_PORT and WORKER_METRICS_PORT.
+ */
+const NO_METRICS = { METRICS_PORT: '0', WORKER_METRICS_PORT: '0' }
+
 const STARTUP_TIMEOUT_MS = 120_000
 const verbose = () => Boolean(process.env.TEST_VERBOSE)
 
@@ -40,7 +46,13 @@ export async function startWeb(
   const port = await freePort()
   const url = `http://${opts.host ?? '127.0.0.1'}:${port}`
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    env: { ...process.env, PORT: String(port), ...(opts.ownAppUrl ? { APP_URL: url } : {}), ...overrides },
+    env: {
+      ...process.env,
+      ...NO_METRICS,
+      PORT: String(port),
+      ...(opts.ownAppUrl ? { APP_URL: url } : {}),
+      ...overrides,
+    },
     stdio: verbose() ? 'inherit' : 'ignore',
   })
   const stop = stopper(child)
@@ -64,7 +76,7 @@ export type WorkerProcess = { stop: (signal?: NodeJS.Signals) => Promise<void>; 
 /** Another worker process (worker/index.ts), like `npm run worker`. Resolves once it has started its BullMQ workers. */
 export async function startWorker(overrides: Record<string, string> = {}): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
-    env: { ...process.env, ...overrides },
+    env: { ...process.env, ...NO_METRICS, ...overrides },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -227,6 +227,11 @@ export const blogPosts = pgTable(
     metaDescription: text('meta_description').notNull().default(''),
     contentMarkdown: text('content_markdown').notNull().default(''),
     contentHtml: text('content_html').notNull().default(''),
+    /**
+     * Issue 20: the SANITIZER_VERSION (app/lib/markdown.ts) whose rules made `content_html`. The body is sanitized
+     * once when written or edited; rows with an older version are sanitized again by the worker. 0: not yet.
+     */
+    sanitizerVersion: integer('sanitizer_version').notNull().default(0),
     model: text('model'),
     promptVersion: text('prompt_version'),
     /** Checkpointed model outputs, so a retried job resumes instead of paying twice. */
@@ -272,6 +277,9 @@ export const blogPosts = pgTable(
     index('blog_posts_language_idx').on(t.userId, t.language),
     index('blog_posts_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
     index('blog_posts_keyword_trgm_idx').using('gin', sql`${t.keyword} gin_trgm_ops`),
+    index('blog_posts_sanitizer_idx')
+      .on(t.sanitizerVersion)
+      .where(sql`${t.status} = 'completed'`),
     index('blog_posts_scheduled_idx')
       .on(t.scheduledPublishAt)
       .where(sql`${t.scheduledPublishAt} IS NOT NULL`),
