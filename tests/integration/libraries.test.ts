@@ -377,6 +377,32 @@ describe('deletes', () => {
 })
 
 describe("bulk 'Create posts'", () => {
+  /** The user's bulk 'Create posts', their posts, their used post quota, and the toast a redirect carries. */
+  function bulkFor(user: TestUser) {
+    return {
+      bulk: (ids: string[], requestKey: string) =>
+        api('/keywords', {
+          method: 'POST',
+          as: user,
+          auth: 'cookie',
+          body: form({ intent: 'create-posts', keywordId: ids, requestKey, redirectTo: '/keywords' }),
+        }),
+      posts: () => db.select().from(schema.blogPosts).where(eq(schema.blogPosts.userId, user.id)),
+      used: async () =>
+        (await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, user.id)))[0]!
+          .blogPostCount,
+      /** The page the redirect leads to, with the toast it carries. */
+      toastOf: async (res: Awaited<ReturnType<typeof api>>) => {
+        const cookie = res.headers.getSetCookie().find((c) => c.startsWith('rw_toast='))
+        if (!cookie) throw new Error('no toast cookie was set')
+        const page = await api(res.headers.get('location') ?? '/keywords', {
+          headers: { Cookie: `${user.cookie}; ${cookie.split(';')[0]!}` },
+        })
+        return page.text
+      },
+    }
+  }
+
   it('creates posts for the selected keywords within the quota, and refuses a selection over it whole', async () => {
     const user = await createTestUser()
     const stranger = await createTestUser()
@@ -387,25 +413,7 @@ describe("bulk 'Create posts'", () => {
     const [foreign] = await addKeywords(stranger, [{ keyword: 'not yours' }])
     // A trial allows 5 posts: 3 are used, so 2 are left.
     await db.update(schema.subscriptions).set({ blogPostCount: 3 }).where(eq(schema.subscriptions.userId, user.id))
-    const posts = () => db.select().from(schema.blogPosts).where(eq(schema.blogPosts.userId, user.id))
-    const used = async () =>
-      (await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, user.id)))[0]!.blogPostCount
-    const bulk = (ids: string[], requestKey: string) =>
-      api('/keywords', {
-        method: 'POST',
-        as: user,
-        auth: 'cookie',
-        body: form({ intent: 'create-posts', keywordId: ids, requestKey, redirectTo: '/keywords' }),
-      })
-    /** The page the redirect leads to, with the toast it carries. */
-    const toastOf = async (res: Awaited<ReturnType<typeof api>>) => {
-      const cookie = res.headers.getSetCookie().find((c) => c.startsWith('rw_toast='))
-      if (!cookie) throw new Error('no toast cookie was set')
-      const page = await api(res.headers.get('location') ?? '/keywords', {
-        headers: { Cookie: `${user.cookie}; ${cookie.split(';')[0]!}` },
-      })
-      return page.text
-    }
+    const { bulk, posts, used, toastOf } = bulkFor(user)
 
     const over = await bulk(
       kws.slice(0, 3).map((k) => k.id),
@@ -463,24 +471,7 @@ describe("bulk 'Create posts'", () => {
         completedAt: new Date(),
       })
       .returning()
-    const mine = () => db.select().from(schema.blogPosts).where(eq(schema.blogPosts.userId, user.id))
-    const used = async () =>
-      (await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, user.id)))[0]!.blogPostCount
-    const bulk = (ids: string[], requestKey: string) =>
-      api('/keywords', {
-        method: 'POST',
-        as: user,
-        auth: 'cookie',
-        body: form({ intent: 'create-posts', keywordId: ids, requestKey, redirectTo: '/keywords' }),
-      })
-    const toastOf = async (res: Awaited<ReturnType<typeof api>>) => {
-      const cookie = res.headers.getSetCookie().find((c) => c.startsWith('rw_toast='))
-      if (!cookie) throw new Error('no toast cookie was set')
-      const page = await api(res.headers.get('location') ?? '/keywords', {
-        headers: { Cookie: `${user.cookie}; ${cookie.split(';')[0]!}` },
-      })
-      return page.text
-    }
+    const { bulk, posts: mine, used, toastOf } = bulkFor(user)
 
     const onlyCovered = await bulk([covered!.id], `only-${tag}`)
     expect(onlyCovered.status).toBe(302)
