@@ -297,6 +297,36 @@ describe('auto pilot runs', () => {
     expect(new Set(posts.map((p) => p.keyword.toLowerCase())).size).toBe(2)
   })
 
+  it('skips a keyword that overlaps an existing post (issue 14), and writes the next best one', async () => {
+    const user = await newUser()
+    await enableWithoutSchedule(user.id)
+    const slot = `overlap-${Date.now()}`
+    await queue(QUEUES.autopilot).add('run', { userId: user.id, slot }, { jobId: `test-${slot}` })
+    const first = (await finishedJob(`test-${slot}`))!.returnvalue as {
+      status: string
+      keyword: string
+      postId: string
+    }
+    expect(first.status).toBe('completed')
+    // Its post goes, and a post of another keyword whose title is that very search takes its place: the keyword is
+    // unused again, but it overlaps what the user has.
+    await db.delete(schema.blogPosts).where(eq(schema.blogPosts.id, first.postId))
+    await db.insert(schema.blogPosts).values({
+      userId: user.id,
+      requestKey: `overlap-${slot}`,
+      keyword: `an older post ${slot}`,
+      title: first.keyword,
+      status: 'completed',
+      completedAt: new Date(),
+    })
+    const next = `${slot}-next`
+    await queue(QUEUES.autopilot).add('run', { userId: user.id, slot: next }, { jobId: `test-${next}` })
+    const second = (await finishedJob(`test-${next}`))!.returnvalue as { status: string; keyword: string }
+    expect(second.status).toBe('completed')
+    expect(second.keyword).toBeTruthy()
+    expect(second.keyword.toLowerCase()).not.toBe(first.keyword.toLowerCase())
+  })
+
   it('pauses with a notice when the blog post quota is used up', async () => {
     const user = await newUser()
     await enableWithoutSchedule(user.id)
