@@ -57,6 +57,7 @@ async function main() {
   const { generatePost } = await import('#app/server/posts-pipeline.server')
   const { createUser } = await import('#app/server/users.server')
   const { getEnv } = await import('#app/server/env.server')
+  const { addKeyword } = await import('#tests/setup/records')
 
   const env = getEnv()
   log(
@@ -91,21 +92,10 @@ async function main() {
   const scores: number[] = []
   let failed = 0
   for (const keyword of keywords) {
-    const [kw] = await db
-      .insert(schema.savedKeywords)
-      .values({
-        userId: user.id,
-        keyword,
-        countryCode: '2840',
-        countryName: 'United States',
-        languageCode: '1000',
-        languageName: 'English',
-        source: 'dataforseo',
-      })
-      .returning()
+    const kw = await addKeyword(user, keyword, 'English', 'dataforseo')
     const [post] = await db
       .insert(schema.blogPosts)
-      .values({ userId: user.id, keywordId: kw!.id, requestKey: `eval-${kw!.id}`, keyword, title: keyword })
+      .values({ userId: user.id, keywordId: kw.id, requestKey: `eval-${kw.id}`, keyword, title: keyword })
       .returning()
     const started = Date.now()
     let outcome: string

@@ -104,6 +104,9 @@ async function main() {
     PUBLISH_RETRY_BASE_MS: '300',
     PUBLISH_CLAIM_LEASE_MS: '3000',
     PUBLISH_SWEEP_EVERY_MS: '2000',
+    // Tests run extra workers on queue prefixes of their own against this one database: the main worker must not
+    // take their posts for lost ones, so a post counts as stale after 15 minutes here (a minute by default).
+    POST_STALE_AFTER_MS: '900000',
   })
 
   await stage('build', () => buildApp(env))

@@ -1,6 +1,7 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
-import { HelpForm, type HelpActionData } from './help-form'
+import type { clientAction } from '#app/routes/help'
+import { HelpForm, helpResult } from './help-form'
 import { Dialog } from './ui/dialog'
 
 /**
@@ -10,8 +11,8 @@ import { Dialog } from './ui/dialog'
  * question kept and the error shown.
  */
 export function HelpDialog({ open, onClose, redirectTo }: { open: boolean; onClose: () => void; redirectTo: string }) {
-  const fetcher = useFetcher<HelpActionData>({ key: 'help-question' })
-  const result = fetcher.data
+  const fetcher = useFetcher<typeof clientAction>({ key: 'help-question' })
+  const result = helpResult(fetcher.data)
 
   // Close once a question went through: when the fetcher turns idle again after a submission, with a good answer.
   const previousState = useRef(fetcher.state)

@@ -193,7 +193,7 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
               {cancelConfirmMessage(renewal)}
             </p>
             <cancel.Form method="post" action="/billing/cancel" className="mt-6 flex flex-wrap justify-end gap-3">
-              <button type="button" className="btn-secondary" onClick={() => setConfirming(false)}>
+              <button type="button" className="btn-secondary" onClick={() => setConfirming(false)} data-autofocus>
                 Close
               </button>
               <button

@@ -1,3 +1,4 @@
+import { safeText } from './safe-text'
 import { z } from 'zod'
 
 /**
@@ -5,13 +6,21 @@ import { z } from 'zod'
  * the /settings/content form (form data) and PUT /api/settings/content (JSON). Product/service, ideal customer and
  * website live on the user (the profile shows them too); the rest in `content_settings`.
  */
-export const TONE_OPTIONS = [
+/** The voices a post can be written in (the first is the default): the one list for the form, the API and the prompts. */
+export const TONES = ['friendly', 'expert', 'direct', 'playful'] as const
+export type Tone = (typeof TONES)[number]
+
+export const TONE_OPTIONS: ReadonlyArray<{ value: Tone; label: string; hint: string }> = [
   { value: 'friendly', label: 'Friendly', hint: 'Warm and encouraging, plain words.' },
   { value: 'expert', label: 'Expert', hint: 'Precise and authoritative, explains the why.' },
   { value: 'direct', label: 'Direct', hint: 'Short sentences, no fluff, clear instructions.' },
   { value: 'playful', label: 'Playful', hint: 'Light and witty where it fits.' },
-] as const
-export type ToneValue = (typeof TONE_OPTIONS)[number]['value']
+]
+
+/** A stored tone, or the default when none was saved (or it is no longer offered). */
+export function toneOf(value: string | null | undefined): Tone {
+  return (TONES as readonly string[]).includes(value ?? '') ? (value as Tone) : TONES[0]
+}
 
 export const CONTENT_SETTINGS_LIMITS = {
   productService: 500,
@@ -41,11 +50,10 @@ const text = (label: string, max: number) =>
     .union([z.string(), z.null()], { invalid_type_error: `${label} must be text.` })
     .optional()
     .transform((v) => (v ?? '').replace(/\r\n/g, '\n').trim())
-    .pipe(z.string().max(max, `${label} must be at most ${max} characters.`))
+    .pipe(safeText().max(max, `${label} must be at most ${max} characters.`))
 
 const required = (label: string, max: number) =>
-  z
-    .string({ required_error: `${label} is required.`, invalid_type_error: `${label} must be text.` })
+  safeText({ required_error: `${label} is required.`, invalid_type_error: `${label} must be text.` })
     .trim()
     .min(1, `${label} is required.`)
     .max(max, `${label} must be at most ${max} characters.`)
@@ -72,7 +80,7 @@ export const contentSettingsSchema = z
     ),
     ctaText: text('Call to action text', L.ctaText),
     ctaUrl: httpUrl('Call to action URL', 'https://example.com/signup'),
-    tone: z.enum(['friendly', 'expert', 'direct', 'playful'], {
+    tone: z.enum(TONES, {
       errorMap: () => ({ message: 'Please choose a tone from the list.' }),
     }),
     toneNotes: text('Tone notes', L.toneNotes),

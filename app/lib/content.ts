@@ -1,5 +1,6 @@
 import { comparableUrl } from './serp'
 import { headings, markdownText } from './seo-checklist'
+import { faqJsonLd } from './seo'
 
 /**
  * The deterministic steps of the content engine that come after the model: links (only research sources and the
@@ -299,16 +300,7 @@ export function buildJsonLd(input: JsonLdInput): Array<Record<string, unknown>> 
   }
   const faq = input.faq?.length ? input.faq : faqFromMarkdown(input.markdown)
   const out = [article]
-  if (faq.length)
-    out.push({
-      '@context': 'https://schema.org',
-      '@type': 'FAQPage',
-      mainEntity: faq.map((f) => ({
-        '@type': 'Question',
-        name: f.question,
-        acceptedAnswer: { '@type': 'Answer', text: f.answer },
-      })),
-    })
+  if (faq.length) out.push(faqJsonLd(faq))
   return out
 }
 

@@ -4,6 +4,13 @@
  */
 export const EDITOR_LIMITS = { title: 200, metaDescription: 300, body: 100_000, instruction: 500 } as const
 
+/** What the editor says when a save, rewrite or restore never got the app's answer (issue 12): nothing was saved. */
+export const EDITOR_FAILED_MESSAGES: Record<string, string> = {
+  save: 'Your changes could not be saved. Please try again.',
+  rewrite: 'The section could not be rewritten. Please try again.',
+  restore: 'The version could not be restored. Please try again.',
+}
+
 /** Splits a leading `# Title` line off the Markdown. */
 export function splitTitle(markdown: string): { title: string | null; body: string } {
   const text = markdown.replace(/\r\n?/g, '\n').replace(/^\s+/, '')

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { jsonLdScript } from '#app/lib/content'
-import { htmlDocument, renderPostBody } from '#app/lib/markdown'
+import { htmlDocument } from '#app/lib/markdown'
 import { LANGUAGE_OPTIONS } from '#app/lib/markets'
 import { downloadName } from '#app/lib/posts'
 import { getPost, POST_MESSAGES } from '#app/server/posts.server'
@@ -36,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           title: post.title,
           description: post.metaDescription,
           language: LANGUAGE_OPTIONS.find((l) => l.label === post.language)?.iso ?? 'en',
-          bodyHtml: renderPostBody(post.contentHtml || post.contentMarkdown),
+          bodyHtml: post.contentHtml,
         }).replace('</head>', `${jsonLdTags(post.jsonLd)}</head>`)
   const filename = downloadName(post.slug || post.title, format)
   const asciiName = filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')

@@ -1,7 +1,19 @@
+import { BackLink } from '#app/components/ui/back-link'
+import { PostNotFound } from '#app/components/post-not-found'
+import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { useDeferredValue, useMemo, useState } from 'react'
+import { Form, useActionData, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
+import {
+  clientFailureOf,
+  failureMessage,
+  guardServerAction,
+  revalidateUnlessFailed,
+  withoutFailure,
+  type ClientFailure,
+} from '#app/components/ui/client-failure'
+import { useDeferredValue, useEffect, useMemo, useState } from 'react'
+import { showToast } from '#app/components/toaster'
 import { ScorePanel } from '#app/components/score-panel'
 import { Field, SelectField, TextareaField } from '#app/components/ui/field'
 import { FormMessage } from '#app/components/ui/form-message'
@@ -9,13 +21,14 @@ import { SubmitButton } from '#app/components/ui/submit-button'
 import { useHydrated } from '#app/components/ui/use-hydrated'
 import type { FieldErrors } from '#app/lib/field-errors'
 import { stripRawHtml } from '#app/lib/content'
-import { markdownToHtml, sanitizeHtml } from '#app/lib/markdown'
-import { EDITOR_LIMITS, sectionsOf, splitTitle } from '#app/lib/post-editor'
-import { formatLongDate, POST_MESSAGES } from '#app/lib/posts'
+import { markdownToHtml, sanitizeInBrowser } from '#app/lib/markdown'
+import { EDITOR_FAILED_MESSAGES, EDITOR_LIMITS, sectionsOf, splitTitle } from '#app/lib/post-editor'
+import { formatLongDate } from '#app/lib/posts'
 import type { ChecklistItem } from '#app/lib/seo-checklist'
 import { listVersions, restoreVersion, rewriteSection, saveEdit } from '#app/server/post-editor.server'
 import { getPost } from '#app/server/posts.server'
 import { hit } from '#app/server/rate-limit.server'
+import { sanitizeHtml } from '#app/server/sanitize.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 
@@ -61,7 +74,15 @@ type Values = {
   section: string
   instruction: string
 }
-type ActionData = { intent: string; values: Values; errors: FieldErrors; message?: string; preview?: string }
+type ActionData = {
+  intent: string
+  values: Values
+  errors: FieldErrors
+  message?: string
+  preview?: string
+  /** A failed request's id (a second failure with the same fields still remounts the editor with its message). */
+  id?: string
+}
 
 const text = (form: FormData, name: string) => {
   const v = form.get(name)
@@ -71,7 +92,7 @@ const text = (form: FormData, name: string) => {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const id = params.id ?? ''
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = text(form, 'intent')
   const values: Values = {
     title: text(form, 'title'),
@@ -89,7 +110,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   switch (intent) {
     case 'preview':
-      return json<ActionData>({ intent, values, errors: {}, preview: previewHtml(values.body) })
+      return json<ActionData>({ intent, values, errors: {}, preview: sanitizeHtml(previewSource(values.body)) })
     case 'save': {
       const r = await saveEdit(user.id, id, values)
       return r.ok ? saved('Saved.', r.score.score) : fail(r)
@@ -114,9 +135,39 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-/** The body as a save would render it: raw HTML dropped (as the finish does), Markdown to sanitized HTML. */
-function previewHtml(markdown: string) {
-  return sanitizeHtml(markdownToHtml(stripRawHtml(markdown)))
+/**
+ * The body as a save would render it: raw HTML dropped (as the finish does), Markdown to HTML, not yet sanitized.
+ * The preview action sanitizes it on the server (jsdom), the live preview in the browser, under the same rules.
+ */
+function previewSource(markdown: string) {
+  return markdownToHtml(stripRawHtml(markdown))
+}
+
+/**
+ * With JavaScript (issue 12): a save, rewrite or restore whose request fails in the browser (no answer, a 5xx, a
+ * proxy's page) keeps the editor with what was typed and says that nothing was saved.
+ */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
+
+/** A failed save or rewrite as the action's own failure answer: its message, and the fields as they were sent. */
+function failedEdit(failure: ClientFailure): ActionData {
+  const intent = failure.intent ?? 'save'
+  const v = failure.values
+  return {
+    intent,
+    values: {
+      title: v.title ?? '',
+      slug: v.slug ?? '',
+      metaDescription: v.metaDescription ?? '',
+      body: v.body ?? '',
+      section: v.section ?? '',
+      instruction: v.instruction ?? '',
+    },
+    errors: {},
+    message: failureMessage(failure, EDITOR_FAILED_MESSAGES[intent] ?? EDITOR_FAILED_MESSAGES.save!),
+    id: failure.id,
+  }
 }
 
 const ORIGIN_LABELS: Record<string, string> = {
@@ -129,18 +180,17 @@ const ORIGIN_LABELS: Record<string, string> = {
 
 export default function EditPost() {
   const { post, versions } = useLoaderData<typeof loader>()
-  const answer = useActionData<typeof action>()
+  const response = useActionData<typeof clientAction>()
   const hydrated = useHydrated()
-  if (!post)
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <p className="text-lg text-slate-700">{POST_MESSAGES.notFound}</p>
-        <Link to="/blogposts" className="btn-secondary mt-6">
-          Back to Blog Posts
-        </Link>
-      </div>
-    )
-  const values: Values = answer?.values ?? {
+  // A failed restore (its form sends no fields) is a toast: the editor stays as it is, with what was typed.
+  const failure = clientFailureOf(response)
+  const restoreFailure = failure?.intent === 'restore' ? failure : null
+  useEffect(() => {
+    if (restoreFailure)
+      showToast({ type: 'error', message: failureMessage(restoreFailure, EDITOR_FAILED_MESSAGES.restore!) })
+  }, [restoreFailure])
+  if (!post) return <PostNotFound />
+  const saved: Values = {
     title: post.title,
     slug: post.slug,
     metaDescription: post.metaDescription,
@@ -148,10 +198,16 @@ export default function EditPost() {
     section: '',
     instruction: '',
   }
+  const answer = failure ? (restoreFailure ? undefined : failedEdit(failure)) : withoutFailure(response)
+  const values: Values = answer?.values ?? saved
   return (
     <Editor
       // A new answer or a new save remounts the fields with what they must show.
-      key={answer ? JSON.stringify(answer.values) + (answer.message ?? '') : (versions[0]?.id ?? 'none')}
+      key={
+        answer
+          ? JSON.stringify(answer.values) + (answer.message ?? '') + (answer.id ?? '')
+          : (versions[0]?.id ?? 'none')
+      }
       post={post}
       versions={versions}
       values={values}
@@ -176,18 +232,14 @@ function Editor({
 }) {
   const [body, setBody] = useState(values.body)
   const deferred = useDeferredValue(body)
-  const livePreview = useMemo(() => (hydrated ? previewHtml(deferred) : ''), [deferred, hydrated])
+  const livePreview = useMemo(() => (hydrated ? sanitizeInBrowser(previewSource(deferred)) : ''), [deferred, hydrated])
   const sections = sectionsOf(body).filter((s) => !/^sources$/i.test(s.heading.trim()))
   const errors = answer?.errors ?? {}
   const preview = hydrated ? livePreview : (answer?.preview ?? null)
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
-      <p className="text-sm">
-        <Link to={`/blogpost/${post.id}`} className="text-brand-700 hover:text-brand-800">
-          ← Back to the post
-        </Link>
-      </p>
+      <BackLink to={`/blogpost/${post.id}`}>Back to the post</BackLink>
       <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Edit “{post.title}”</h1>
       <Form method="post" className="mt-6 space-y-5" aria-label="Edit post">
         <div className="flex flex-wrap items-center gap-2">
@@ -245,7 +297,7 @@ function Editor({
               <div
                 data-testid="editor-preview"
                 className="post-body mt-2 max-h-[44rem] overflow-y-auto rounded-lg border border-slate-200 p-4 text-slate-800 [&_a]:text-brand-700 [&_a]:underline [&_h2]:mt-6 [&_h2]:text-xl [&_h2]:font-semibold [&_h3]:mt-4 [&_h3]:font-semibold [&_li]:mt-1 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-3 [&_ul]:list-disc [&_ul]:pl-6"
-                // Sanitized with DOMPurify (previewHtml), on the server or in the browser.
+                // Sanitized with DOMPurify (previewSource, then sanitizeHtml or sanitizeInBrowser), on the server or in the browser.
                 dangerouslySetInnerHTML={{ __html: preview }}
               />
             )}

@@ -1,12 +1,22 @@
+import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
+import {
+  clientFailureOf,
+  failureMessage,
+  guardServerAction,
+  revalidateUnlessFailed,
+  withoutFailure,
+  type ClientFailure,
+} from '#app/components/ui/client-failure'
 import { Field, TextareaField } from '#app/components/ui/field'
 import { FormMessage } from '#app/components/ui/form-message'
 import { PageHeader } from '#app/components/ui/page-header'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import {
   CONTENT_SETTINGS_LIMITS as L,
+  CONTENT_SETTINGS_FIELDS,
   CONTENT_SETTINGS_MESSAGES,
   contentSettingsFromForm,
   TONE_OPTIONS,
@@ -30,11 +40,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ settings }, { headers: { 'Cache-Control': 'private, no-store' } })
 }
 
-type ActionData = { message: string; errors: FieldErrors; values: ContentSettingsValues }
+type ActionData = {
+  message: string
+  errors: FieldErrors
+  values: ContentSettingsValues
+  /** A failed request's id (a second failure with the same fields still remounts the form). */
+  id?: string
+}
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const raw = contentSettingsFromForm(form)
   const values = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v ?? ''])) as ContentSettingsValues
   // A sample URL costs an outgoing request: at most 20 saves a minute.
@@ -53,9 +69,26 @@ export async function action({ request }: ActionFunctionArgs) {
   })
 }
 
+/**
+ * With JavaScript (issue 12): a save whose request fails in the browser (no answer, a 5xx, a proxy's page) keeps
+ * the page and what was typed, with the answer's message or 'Failed to save your content settings.'.
+ */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
+
+/** A failed request as the action's own failure answer: the message and the fields as they were sent. */
+function failedSave(failure: ClientFailure): ActionData {
+  const values = Object.fromEntries(
+    CONTENT_SETTINGS_FIELDS.map((name) => [name, failure.values[name] ?? '']),
+  ) as ContentSettingsValues
+  return { message: failureMessage(failure, CONTENT_SETTINGS_MESSAGES.failed), errors: {}, values, id: failure.id }
+}
+
 export default function ContentSettings() {
   const { settings } = useLoaderData<typeof loader>()
-  const failed = useActionData<typeof action>()
+  const answer = useActionData<typeof clientAction>()
+  const failure = clientFailureOf(answer)
+  const failed = failure ? failedSave(failure) : withoutFailure(answer)
   const values: ContentSettingsValues = failed?.values ?? settings
   const errors: FieldErrors = failed?.errors ?? {}
 

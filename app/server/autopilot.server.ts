@@ -11,6 +11,7 @@ import {
 import { MAX_QUERY_LENGTH, normalizeQuery } from '#app/lib/keywords'
 import { isAutopilotScheduled, scheduleAutopilot, unscheduleAutopilot } from '#app/jobs/autopilot.server'
 import { canUseAutopilot } from './billing.server'
+import { findAutopilotSettings } from './autopilot-settings.server'
 import { findOverlap } from './cannibalisation.server'
 import { db, schema } from './db.server'
 import { researchKeywordsWithoutQuota } from './keywords.server'
@@ -30,12 +31,10 @@ type Settings = typeof schema.autopilotSettings.$inferSelect
 
 /** The user's settings row (created on first use). */
 export async function getSettings(userId: string): Promise<Settings> {
-  const read = async () =>
-    (await db.select().from(schema.autopilotSettings).where(eq(schema.autopilotSettings.userId, userId)).limit(1))[0]
-  let row = await read()
+  let row = await findAutopilotSettings(userId)
   if (!row) {
     await db.insert(schema.autopilotSettings).values({ userId }).onConflictDoNothing()
-    row = await read()
+    row = await findAutopilotSettings(userId)
   }
   if (!row) throw new Error(`no autopilot settings for user ${userId}`)
   return row

@@ -1,8 +1,7 @@
 import { and, desc, eq, ne } from 'drizzle-orm'
-import { terms } from '#app/lib/content'
 import { normalizeSerpKeyword } from '#app/lib/serp'
 import { db, schema } from './db.server'
-import { pageText, relevance } from './embeddings.server'
+import { pageText, relevanceMany } from './embeddings.server'
 import { sitemapUrls } from './research.server'
 
 /**
@@ -43,12 +42,25 @@ function titleFromUrl(url: string) {
   }
 }
 
+/** The strongest overlap of one keyword with the user's posts and sitemap pages (null when none is strong). */
 export async function findOverlap(
   userId: string,
   keyword: string,
   opts: { exceptRequestKey?: string } = {},
 ): Promise<Overlap | null> {
-  const wanted = normalizeSerpKeyword(keyword)
+  const [found] = await findOverlaps(userId, [{ keyword, exceptRequestKey: opts.exceptRequestKey }])
+  return found ?? null
+}
+
+/**
+ * The same for several keywords at once (bulk 'Create posts'): the posts and the sitemap are read once and one
+ * embeddings call compares every keyword. `exceptRequestKey` leaves out the post of a repeated request.
+ */
+export async function findOverlaps(
+  userId: string,
+  keywords: Array<{ keyword: string; exceptRequestKey?: string }>,
+): Promise<Array<Overlap | null>> {
+  if (!keywords.length) return []
   const [user] = await db
     .select({ website: schema.users.website })
     .from(schema.users)
@@ -60,27 +72,29 @@ export async function findOverlap(
       keyword: schema.blogPosts.keyword,
       title: schema.blogPosts.title,
       url: schema.blogPosts.publishedUrl,
+      requestKey: schema.blogPosts.requestKey,
     })
     .from(schema.blogPosts)
-    .where(
-      and(
-        eq(schema.blogPosts.userId, userId),
-        ne(schema.blogPosts.status, 'failed'),
-        opts.exceptRequestKey ? ne(schema.blogPosts.requestKey, opts.exceptRequestKey) : undefined,
-      ),
-    )
+    .where(and(eq(schema.blogPosts.userId, userId), ne(schema.blogPosts.status, 'failed')))
     .orderBy(desc(schema.blogPosts.createdAt))
     .limit(300)
-  const same = existing.find((p) => normalizeSerpKeyword(p.keyword) === wanted)
-  if (same)
-    return {
-      kind: 'post',
-      postId: same.id,
-      title: same.title || same.keyword,
-      url: same.url,
-      similarity: 1,
-      method: 'same-keyword',
-    }
+
+  const results: Array<Overlap | null> = keywords.map(({ keyword, exceptRequestKey }) => {
+    const wanted = normalizeSerpKeyword(keyword)
+    const same = existing.find((p) => p.requestKey !== exceptRequestKey && normalizeSerpKeyword(p.keyword) === wanted)
+    return same
+      ? {
+          kind: 'post',
+          postId: same.id,
+          title: same.title || same.keyword,
+          url: same.url,
+          similarity: 1,
+          method: 'same-keyword',
+        }
+      : null
+  })
+  const open = keywords.map((k, i) => ({ ...k, i })).filter((k) => !results[k.i])
+  if (!open.length) return results
 
   let pages: string[] = []
   if (user?.website) {
@@ -92,32 +106,37 @@ export async function findOverlap(
   }
   const own = new Set(existing.map((p) => p.url).filter(Boolean))
   pages = pages.filter((u) => !own.has(u)).slice(0, 200)
-  type Candidate = { text: string; overlap: Omit<Overlap, 'similarity' | 'method'> }
+  type Candidate = { text: string; requestKey: string | null; overlap: Omit<Overlap, 'similarity' | 'method'> }
   const candidates: Candidate[] = [
     ...existing.flatMap((p) => {
       const o = { kind: 'post' as const, postId: p.id, title: p.title || p.keyword, url: p.url }
       return [
-        { text: p.keyword, overlap: o },
-        ...(p.title && p.title !== p.keyword ? [{ text: p.title, overlap: o }] : []),
+        { text: p.keyword, requestKey: p.requestKey, overlap: o },
+        ...(p.title && p.title !== p.keyword ? [{ text: p.title, requestKey: p.requestKey, overlap: o }] : []),
       ]
     }),
     ...pages.map((url) => ({
       text: pageText({ url, title: titleFromUrl(url) }),
+      requestKey: null,
       overlap: { kind: 'page' as const, postId: null, title: titleFromUrl(url), url },
     })),
   ]
-  if (!candidates.length) return null
-  const r = await relevance(
-    keyword,
+  if (!candidates.length) return results
+  const r = await relevanceMany(
+    open.map((k) => k.keyword),
     candidates.map((c) => c.text),
+    jaccard,
   )
-  const wantedTerms = terms(keyword)
-  let best: Overlap | null = null
-  candidates.forEach((c, i) => {
-    const score = r.method === 'embeddings' ? r.scores[i]! : jaccard(wantedTerms, terms(c.text))
-    const min = r.method === 'embeddings' ? OVERLAP_MIN_SIMILARITY : OVERLAP_MIN_TERMS
-    if (score >= min && (!best || score > best.similarity))
-      best = { ...c.overlap, similarity: Math.round(score * 1000) / 1000, method: r.method }
+  const min = r.method === 'embeddings' ? OVERLAP_MIN_SIMILARITY : OVERLAP_MIN_TERMS
+  open.forEach((k, t) => {
+    let best: Overlap | null = null
+    candidates.forEach((c, i) => {
+      const score = r.scores[t]![i]!
+      if (c.requestKey === k.exceptRequestKey) return
+      if (score >= min && (!best || score > best.similarity))
+        best = { ...c.overlap, similarity: Math.round(score * 1000) / 1000, method: r.method }
+    })
+    results[k.i] = best
   })
-  return best
+  return results
 }

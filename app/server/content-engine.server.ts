@@ -15,7 +15,8 @@ import {
 } from '#app/lib/content'
 import { scorePost, type ScoreResult } from '#app/lib/seo-checklist'
 import { bareDomain, comparableUrl } from '#app/lib/serp'
-import { TONES, type Brief, type BriefInput, type BusinessContext, type Tone } from './brief-prompts.server'
+import type { Brief, BriefInput, BusinessContext } from './brief-prompts.server'
+import { userWithContentSettings, voiceOf } from './content-settings.server'
 import { db, schema } from './db.server'
 import { researchUrls, sitemapUrls, type Research } from './research.server'
 
@@ -36,29 +37,17 @@ export function targetWords(research: Research | null): number {
 }
 
 export async function businessContext(userId: string): Promise<BusinessContext | null> {
-  const [row] = await db
-    .select({ user: schema.users, settings: schema.contentSettings })
-    .from(schema.users)
-    .leftJoin(schema.contentSettings, eq(schema.contentSettings.userId, schema.users.id))
-    .where(eq(schema.users.id, userId))
-    .limit(1)
+  const row = await userWithContentSettings(userId)
   if (!row) return null
   const u = row.user
   const s = row.settings
   if (!u.productService && !u.website && !s) return null
-  const tone = (TONES as readonly string[]).includes(s?.tone ?? '') ? (s!.tone as Tone) : 'friendly'
   return {
     name: u.website ? bareDomain(u.website) : u.name || 'Rankwell user',
     product: u.productService ?? '',
     idealCustomer: u.marketSegment ?? '',
     website: u.website ? (/^https?:\/\//i.test(u.website) ? u.website : `https://${u.website}`) : null,
-    valueProposition: s?.valueProposition ?? '',
-    ctaText: s?.ctaText ?? '',
-    ctaUrl: s?.ctaUrl ?? '',
-    tone,
-    toneNotes: s?.toneNotes ?? '',
-    avoid: s?.avoid ?? '',
-    writingSample: s?.writingSample ?? '',
+    ...voiceOf(s),
   }
 }
 

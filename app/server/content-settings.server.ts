@@ -4,10 +4,9 @@ import {
   CONTENT_SETTINGS_MESSAGES,
   contentSettingsSchema,
   isOwnPage,
-  TONE_OPTIONS,
+  toneOf,
   type ContentSettingsInput,
   type ContentSettingsValues,
-  type ToneValue,
 } from '#app/lib/content-settings'
 import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
 import { db, schema } from './db.server'
@@ -24,27 +23,39 @@ export const SAMPLE_TIMEOUT_MS = 5_000
 
 export type ContentSettingsView = ContentSettingsValues & { updatedAt: string | null }
 
-export async function getContentSettings(userId: string): Promise<ContentSettingsView | null> {
+/** The user's row with their content settings (null when none were saved): one read for the screen and the engine. */
+export async function userWithContentSettings(userId: string) {
   const [row] = await db
     .select({ user: schema.users, settings: schema.contentSettings })
     .from(schema.users)
     .leftJoin(schema.contentSettings, eq(schema.contentSettings.userId, schema.users.id))
     .where(eq(schema.users.id, userId))
     .limit(1)
+  return row ?? null
+}
+
+/** The voice a user's posts are written in: their saved settings, or the defaults when they saved none. */
+export function voiceOf(s: typeof schema.contentSettings.$inferSelect | null) {
+  return {
+    valueProposition: s?.valueProposition ?? '',
+    ctaText: s?.ctaText ?? '',
+    ctaUrl: s?.ctaUrl ?? '',
+    tone: toneOf(s?.tone),
+    toneNotes: s?.toneNotes ?? '',
+    avoid: s?.avoid ?? '',
+    writingSample: s?.writingSample ?? '',
+  }
+}
+
+export async function getContentSettings(userId: string): Promise<ContentSettingsView | null> {
+  const row = await userWithContentSettings(userId)
   if (!row) return null
   const s = row.settings
-  const tone = TONE_OPTIONS.some((t) => t.value === s?.tone) ? (s!.tone as ToneValue) : 'friendly'
   return {
     productService: row.user.productService ?? '',
     marketSegment: row.user.marketSegment ?? '',
     website: row.user.website ?? '',
-    valueProposition: s?.valueProposition ?? '',
-    ctaText: s?.ctaText ?? '',
-    ctaUrl: s?.ctaUrl ?? '',
-    tone,
-    toneNotes: s?.toneNotes ?? '',
-    avoid: s?.avoid ?? '',
-    writingSample: s?.writingSample ?? '',
+    ...voiceOf(s),
     writingSampleUrl: s?.writingSampleUrl ?? '',
     updatedAt: s?.updatedAt.toISOString() ?? null,
   }

@@ -60,17 +60,36 @@ export type Relevance = {
 
 /** How related each candidate text is to the topic: embeddings when they work, else term overlap. */
 export async function relevance(topic: string, candidates: string[]): Promise<Relevance> {
-  if (!candidates.length) return { scores: [], method: 'terms', tokens: 0, ms: 0 }
+  const r = await relevanceMany([topic], candidates)
+  return { scores: r.scores[0] ?? [], method: r.method, tokens: r.tokens, ms: r.ms }
+}
+
+/**
+ * The same for several topics against one candidate list, in one embeddings call (`scores[topic][candidate]`).
+ * With term overlap, `termScore` decides (the links' overlap by default).
+ */
+export async function relevanceMany(
+  topics: string[],
+  candidates: string[],
+  termScore: (a: Set<string>, b: Set<string>) => number = overlap,
+): Promise<Omit<Relevance, 'scores'> & { scores: number[][] }> {
+  if (!candidates.length || !topics.length) return { scores: topics.map(() => []), method: 'terms', tokens: 0, ms: 0 }
   try {
-    const limited = candidates.slice(0, EMBED_MAX_INPUTS)
-    const { vectors, tokens, ms } = await embed([topic, ...limited])
-    const [t, ...rest] = vectors
-    const scores = candidates.map((_, i) => (i < rest.length ? cosine(t!, rest[i]!) : 0))
+    const limited = candidates.slice(0, Math.max(0, EMBED_MAX_INPUTS - topics.length))
+    const { vectors, tokens, ms } = await embed([...topics, ...limited])
+    const rest = vectors.slice(topics.length)
+    const scores = topics.map((_, t) =>
+      candidates.map((_c, i) => (i < rest.length ? cosine(vectors[t]!, rest[i]!) : 0)),
+    )
     return { scores, method: 'embeddings', tokens, ms }
   } catch (error) {
     console.warn('[embeddings] falling back to term overlap:', (error as Error).message)
-    const topicTerms = terms(topic)
-    return { scores: candidates.map((c) => overlap(topicTerms, terms(c))), method: 'terms', tokens: 0, ms: 0 }
+    const candidateTerms = candidates.map((c) => terms(c))
+    const scores = topics.map((topic) => {
+      const topicTerms = terms(topic)
+      return candidateTerms.map((c) => termScore(topicTerms, c))
+    })
+    return { scores, method: 'terms', tokens: 0, ms: 0 }
   }
 }
 

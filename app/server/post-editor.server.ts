@@ -1,8 +1,9 @@
+import { safeText } from '#app/lib/safe-text'
 import { and, desc, eq, notInArray } from 'drizzle-orm'
 import { z } from 'zod'
 import { filterLinks, linkUrls, stripRawHtml, urlSet, type LinkTarget } from '#app/lib/content'
 import { EDITOR_LIMITS, sectionsOf, replaceSection, splitTitle } from '#app/lib/post-editor'
-import { renderPostBody } from '#app/lib/markdown'
+import { storedPostBody } from '#app/server/sanitize.server'
 import { cleanSectionBody, slugify } from '#app/lib/posts'
 import { bareDomain } from '#app/lib/serp'
 import type { ScoreResult } from '#app/lib/seo-checklist'
@@ -25,37 +26,29 @@ export const MAX_VERSIONS = 20
 const posts = schema.blogPosts
 
 export const editSchema = z.object({
-  title: z
-    .string({ required_error: 'Title is required.' })
+  title: safeText({ required_error: 'Title is required.' })
     .transform((v) => v.replace(/\s+/g, ' ').trim())
     .pipe(
-      z
-        .string()
+      safeText()
         .min(1, 'Title is required.')
         .max(EDITOR_LIMITS.title, `Title must be at most ${EDITOR_LIMITS.title} characters.`),
     ),
-  slug: z
-    .string({ required_error: 'Slug is required.' })
+  slug: safeText({ required_error: 'Slug is required.' })
     .transform((v) => slugify(v))
-    .pipe(z.string().min(1, 'Slug needs at least one letter or digit.')),
-  metaDescription: z
-    .string()
+    .pipe(safeText().min(1, 'Slug needs at least one letter or digit.')),
+  metaDescription: safeText()
     .optional()
     .transform((v) => (v ?? '').replace(/\s+/g, ' ').trim())
     .pipe(
-      z
-        .string()
-        .max(
-          EDITOR_LIMITS.metaDescription,
-          `Meta description must be at most ${EDITOR_LIMITS.metaDescription} characters.`,
-        ),
+      safeText().max(
+        EDITOR_LIMITS.metaDescription,
+        `Meta description must be at most ${EDITOR_LIMITS.metaDescription} characters.`,
+      ),
     ),
-  body: z
-    .string({ required_error: 'The post cannot be empty.' })
+  body: safeText({ required_error: 'The post cannot be empty.' })
     .transform((v) => v.replace(/\r\n?/g, '\n').trim())
     .pipe(
-      z
-        .string()
+      safeText()
         .min(1, 'The post cannot be empty.')
         .max(EDITOR_LIMITS.body, `The post must be at most ${EDITOR_LIMITS.body} characters.`),
     ),
@@ -64,8 +57,7 @@ export type EditInput = z.infer<typeof editSchema>
 
 export const rewriteSchema = z.object({
   section: z.coerce.number({ invalid_type_error: 'Choose a section.' }).int().min(0, 'Choose a section.'),
-  instruction: z
-    .string({ required_error: 'Tell us how to rewrite the section.' })
+  instruction: safeText({ required_error: 'Tell us how to rewrite the section.' })
     .trim()
     .min(3, 'Tell us how to rewrite the section.')
     .max(EDITOR_LIMITS.instruction, `The instruction must be at most ${EDITOR_LIMITS.instruction} characters.`),
@@ -115,6 +107,21 @@ export type SaveOutcome =
 
 const notFound = { ok: false, status: 404, message: 'No blog post found.', errors: {} } as const
 
+/** The edit's fields checked, and the user's finished post they apply to; or why the edit cannot be made. */
+async function editTarget(
+  userId: string,
+  postId: string,
+  raw: unknown,
+): Promise<{ ok: true; post: Stored; input: EditInput } | Extract<SaveOutcome, { ok: false }>> {
+  const parsed = editSchema.safeParse(raw)
+  if (!parsed.success) return { ok: false, status: 400, ...describeErrors(parsed.error) }
+  const post = await getPost(userId, postId)
+  if (!post) return notFound
+  if (post.status !== 'completed')
+    return { ok: false, status: 409, message: 'This blog post is not ready yet.', errors: {} }
+  return { ok: true, post, input: parsed.data }
+}
+
 /** Saves an edit (or a rewrite or restore): finish, score, sanitize, write, keep the version, prune old ones. */
 export async function saveEdit(
   userId: string,
@@ -122,13 +129,9 @@ export async function saveEdit(
   raw: unknown,
   origin: 'edit' | 'rewrite' | 'restore' = 'edit',
 ): Promise<SaveOutcome> {
-  const parsed = editSchema.safeParse(raw)
-  if (!parsed.success) return { ok: false, status: 400, ...describeErrors(parsed.error) }
-  const post = await getPost(userId, postId)
-  if (!post) return notFound
-  if (post.status !== 'completed')
-    return { ok: false, status: 409, message: 'This blog post is not ready yet.', errors: {} }
-  return writeEdit(post, parsed.data, origin)
+  const target = await editTarget(userId, postId, raw)
+  if (!target.ok) return target
+  return writeEdit(target.post, target.input, origin)
 }
 
 async function writeEdit(post: Stored, input: EditInput, origin: 'edit' | 'rewrite' | 'restore'): Promise<SaveOutcome> {
@@ -155,7 +158,9 @@ async function writeEdit(post: Stored, input: EditInput, origin: 'edit' | 'rewri
     authorLinks: true,
     faqFromText: true,
   })
-  const html = renderPostBody(finished.markdown)
+  // Sanitized once, here, with the version of the rules that made it (served as stored).
+  const body = storedPostBody(finished.markdown)
+  const html = body.contentHtml
   const versionId = await db.transaction(async (tx) => {
     await tx
       .update(posts)
@@ -164,7 +169,7 @@ async function writeEdit(post: Stored, input: EditInput, origin: 'edit' | 'rewri
         slug: input.slug,
         metaDescription: input.metaDescription,
         contentMarkdown: finished.markdown,
-        contentHtml: html,
+        ...body,
         seoScore: finished.score.score,
         seoChecklist: finished.score.items,
         claims: finished.claims,
@@ -240,15 +245,12 @@ export async function rewriteSection(
   raw: unknown,
   rewrite: unknown,
 ): Promise<SaveOutcome> {
-  const parsed = editSchema.safeParse(raw)
-  if (!parsed.success) return { ok: false, status: 400, ...describeErrors(parsed.error) }
+  const target = await editTarget(userId, postId, raw)
+  if (!target.ok) return target
   const wanted = rewriteSchema.safeParse(rewrite)
   if (!wanted.success) return { ok: false, status: 400, ...describeErrors(wanted.error) }
-  const post = await getPost(userId, postId)
-  if (!post) return notFound
-  if (post.status !== 'completed')
-    return { ok: false, status: 409, message: 'This blog post is not ready yet.', errors: {} }
-  const body = stripFinish(splitTitle(parsed.data.body).body)
+  const { post, input } = target
+  const body = stripFinish(splitTitle(input.body).body)
   const section = sectionsOf(body)[wanted.data.section]
   if (!section)
     return { ok: false, status: 400, message: 'Choose a section.', errors: { section: ['Choose a section.'] } }
@@ -261,7 +263,7 @@ export async function rewriteSection(
       ...rewritePrompt({
         keyword: post.keyword,
         language: post.language || 'English',
-        title: parsed.data.title,
+        title: input.title,
         heading: section.heading,
         body: section.body,
         instruction: wanted.data.instruction,
@@ -292,5 +294,5 @@ export async function rewriteSection(
   const cleaned = cleanSectionBody(filterLinks(stripRawHtml(answer), allowed))
   if (!cleaned)
     return { ok: false, status: 502, message: 'The section could not be rewritten: the answer was empty.', errors: {} }
-  return writeEdit(post, { ...parsed.data, body: replaceSection(body, wanted.data.section, cleaned) }, 'rewrite')
+  return writeEdit(post, { ...input, body: replaceSection(body, wanted.data.section, cleaned) }, 'rewrite')
 }

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import OpenAI from 'openai'
 import { z } from 'zod'
 import { isRetryableStatus } from '#app/lib/http-retry'
-import { renderPostBody } from '#app/lib/markdown'
+import { storedPostBody } from './sanitize.server'
 import { pickInternalLinks, type LinkTarget } from '#app/lib/content'
 import { assembleArticle, clampText, countWords, slugify, titleWithKeyword } from '#app/lib/posts'
 import {
@@ -273,7 +273,8 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     modifiedAt: null,
   })
   const markdown = finished.markdown
-  const html = renderPostBody(markdown)
+  const body = storedPostBody(markdown)
+  const html = body.contentHtml
   const usage = sumUsage([brief, ...sections])
   const modelMs = brief.ms + Math.max(0, ...sections.map((s) => s.ms))
   const storedBrief = {
@@ -327,6 +328,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
       metaDescription,
       contentMarkdown: markdown,
       contentHtml: html,
+      sanitizerVersion: body.sanitizerVersion,
       brief: storedBrief,
       researchStatus: input.research.status,
       seoScore: finished.score.score,

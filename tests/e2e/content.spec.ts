@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import { fakeControl } from '#tests/fakes/client'
-import { ownClientIp, signedIn } from '#tests/setup/browser'
+import { ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
 import { chatCompletion } from '#tests/setup/openai'
 import { makePost } from '../integration/publishing-helpers'
 
@@ -53,6 +53,7 @@ test.describe('content settings', () => {
 
 test.describe('content editor', () => {
   test('edits with a preview, saves with a new score, rewrites a section and restores a version', async ({ page }) => {
+    const errors = pageErrors(page)
     const user = await signedIn(page)
     const tag = crypto.randomUUID().slice(0, 8)
     const post = await makePost(user, {
@@ -60,6 +61,7 @@ test.describe('content editor', () => {
     })
     await page.goto(`/blogpost/${post.id}`)
     await page.getByRole('link', { name: 'Edit', exact: true }).click()
+    await expect(page).toHaveURL(new RegExp(`/blogpost/${post.id}/edit$`), { timeout: 20_000 })
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Edit “')
 
     const body = page.getByLabel('Post (Markdown)')
@@ -103,5 +105,54 @@ test.describe('content editor', () => {
     const [row] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, post.id))
     expect(row!.title).toBe(`Edited guide ${tag}`)
     expect(row!.contentHtml).toContain('<strong>bold</strong>')
+    // The editor's route module loads in the browser (it once bundled jsdom and failed: Remix reloaded the page).
+    expect(errors).toEqual([])
+  })
+})
+
+test.describe('links from older posts', () => {
+  test('a live post offers its older related posts; Add link changes the older post and the offer goes', async ({
+    page,
+  }) => {
+    const user = await signedIn(page)
+    const tag = crypto.randomUUID().slice(0, 8)
+    const url = `https://example.com/blog/churn-surveys-${tag}`
+    const fresh = await makePost(user, {
+      keyword: `churn surveys ${tag}`,
+      title: `Churn surveys that explain ${tag}`,
+      contentMarkdown: `# Churn surveys that explain ${tag}\n\nAsk why.\n`,
+      publishedUrl: url,
+      publishedAt: new Date(),
+    })
+    const older = await makePost(user, {
+      keyword: `reduce churn ${tag}`,
+      title: `Reduce churn ${tag}`,
+      contentMarkdown: `# Reduce churn ${tag}\n\nRun churn surveys ${tag} every month.\n\n## Next steps\n\nCall customers.\n`,
+      createdAt: new Date(Date.now() - 7 * 86_400_000),
+    })
+
+    await page.goto(`/blogpost/${fresh.id}`)
+    await expect(page.getByTestId('post-live')).toContainText(url)
+    await page.getByRole('link', { name: 'Link to it from older posts' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Link to this post from older posts' })).toBeVisible({
+      timeout: 20_000,
+    })
+    const offer = page.getByTestId('link-suggestion').filter({ hasText: `Reduce churn ${tag}` })
+    await expect(offer).toContainText('Links the first mention of this post’s keyword:')
+    await expect(offer.locator('blockquote')).toContainText(`Run churn surveys ${tag} every month.`)
+
+    await offer.getByRole('button', { name: `Add the link to “Reduce churn ${tag}”` }).click()
+    await expect(page.locator('[data-toast]').filter({ hasText: `Link added to “Reduce churn ${tag}”.` })).toBeVisible()
+    await expect(page.getByTestId('link-suggestion').filter({ hasText: `Reduce churn ${tag}` })).toHaveCount(0)
+    await expect
+      .poll(async () => {
+        const [row] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, older.id))
+        return row?.contentMarkdown ?? ''
+      })
+      .toContain(`Run [churn surveys ${tag}](${url}) every month.`)
+
+    // The older post shows the link.
+    await page.goto(`/blogpost/${older.id}`)
+    await expect(page.locator('article a', { hasText: `churn surveys ${tag}` })).toHaveAttribute('href', url)
   })
 })

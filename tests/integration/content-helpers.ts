@@ -5,6 +5,7 @@ import { expect } from 'vitest'
 import { db, schema } from '#app/server/db.server'
 import { webControl } from '#tests/fakes/client'
 import { api, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
+import { addKeyword } from '#tests/setup/records'
 
 export const siteUrl = () => process.env.FAKE_SITE_URL!.replace(/\/+$/, '')
 export const tag = () => `zc${crypto.randomBytes(4).toString('hex')}`
@@ -35,19 +36,8 @@ export async function setUp(keyword: string) {
     publishedUrl,
     publishedAt: new Date(),
   })
-  const [kw] = await db
-    .insert(schema.savedKeywords)
-    .values({
-      userId: user.id,
-      keyword,
-      countryCode: '2840',
-      countryName: 'United States',
-      languageCode: '1000',
-      languageName: 'English',
-      source: 'dataforseo',
-    })
-    .returning()
-  return { user, keywordId: kw!.id, publishedUrl }
+  const kw = await addKeyword(user, keyword, 'English', 'dataforseo')
+  return { user, keywordId: kw.id, publishedUrl }
 }
 
 export async function writePost(user: TestUser, keywordId: string) {

@@ -33,7 +33,7 @@ export function ConfirmDialog({
         <h2 id="confirm-dialog-title" className="text-lg font-semibold text-slate-900">
           {title}
         </h2>
-        <p id="confirm-dialog-message" className="mt-2 text-slate-700">
+        <p id="confirm-dialog-message" className="mt-2 break-words text-slate-700">
           {message}
         </p>
         <div className="mt-6 flex flex-wrap justify-end gap-3">
