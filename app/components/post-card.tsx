@@ -61,12 +61,14 @@ export function PostProgress({
         {label}
       </p>
     )
+  // A <div>, not a <p>: a <form> cannot sit in a paragraph (the browser's parser closes the paragraph before it, and
+  // the page then no longer matches what React rendered on the server: hydration error #418).
   if (post.status === 'failed')
     return (
-      <p className="mt-3 text-sm text-red-700" data-post-status="failed">
+      <div className="mt-3 text-sm text-red-700" data-post-status="failed">
         {`Failed: ${post.failureReason ?? 'Something went wrong while writing the post.'} `}
         <RetryPostForm postId={post.id} redirectTo={redirectTo} />
-      </p>
+      </div>
     )
   return null
 }

@@ -296,6 +296,10 @@ function Editor({
             ) : (
               <div
                 data-testid="editor-preview"
+                // It scrolls when the post is long: focusable and named, so that keyboard users can scroll it too.
+                role="region"
+                aria-label="Post preview"
+                tabIndex={0}
                 className="post-body mt-2 max-h-[44rem] overflow-y-auto rounded-lg border border-slate-200 p-4 text-slate-800 [&_a]:text-brand-700 [&_a]:underline [&_h2]:mt-6 [&_h2]:text-xl [&_h2]:font-semibold [&_h3]:mt-4 [&_h3]:font-semibold [&_li]:mt-1 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-3 [&_ul]:list-disc [&_ul]:pl-6"
                 // Sanitized with DOMPurify (previewSource, then sanitizeHtml or sanitizeInBrowser), on the server or in the browser.
                 dangerouslySetInnerHTML={{ __html: preview }}

@@ -96,7 +96,7 @@ for (const mode of MODES) {
       await page.getByRole('button', { name: 'Find Keywords' }).click()
       await expect(page.getByTestId('dialog-message')).toHaveText(SEARCH_ERROR_MESSAGE)
       await pageStillThere(page)
-      await page.getByRole('link', { name: 'Close' }).click()
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
       await expect(page.getByLabel('Keyword/Topic')).toHaveValue('failing search topic')
       await expect(page.getByRole('button', { name: 'Find Keywords' })).toBeEnabled()
     })

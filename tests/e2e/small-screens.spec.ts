@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import { ownClientIp, signedIn, signInAs } from '#tests/setup/browser'
-import { LONG_WORD, PUBLIC_SCREENS, seedAccount, signedInScreens } from '#tests/setup/screens'
+import { LONG_WORD, PUBLIC_SCREENS, screenPath, seedAccount, SIGNED_IN_SCREENS } from '#tests/setup/screens'
 
 // A phone: 390×844 (an iPhone 12–15). Every check runs with JavaScript on and off (the js and no-js projects).
 const WIDTH = 390
@@ -57,17 +57,23 @@ test.describe('small screens', () => {
     })
   }
 
-  // The signed-in screens, by their path in a seeded account (ids replaced by ':id').
-  const SIGNED_IN = signedInScreens({ user: null as never, postId: ':id', keywordIds: [] })
-  const SHOTS = ['/blogposts', '/rankings', '/calendar', '/settings/publishing', '/profile', '/blogpost/:id']
-  for (const screen of SIGNED_IN) {
+  // The signed-in screens, by their path in a seeded account (with its ids as placeholders).
+  const SHOTS: string[] = [
+    '/blogposts',
+    '/rankings',
+    '/calendar',
+    '/settings/publishing',
+    '/profile',
+    '/blogpost/:post',
+  ]
+  for (const screen of SIGNED_IN_SCREENS) {
     test(`signed-in page ${screen} fits a phone, long unbroken names wrapping`, async ({ page }) => {
       const account = await seedAccount()
       await signInAs(page, account.user)
-      const path = screen.replace(':id', account.postId)
+      const path = screenPath(screen, account)
       await page.goto(path)
       await expectFitsTheScreen(page, path)
-      if (screen === '/blogpost/:id') {
+      if (screen === '/blogpost/:post') {
         await expectWithinWidth(page, page.getByRole('heading', { level: 1, name: LONG_WORD }))
       }
       if (screen === '/profile') await expectWithinWidth(page, page.getByText(LONG_WORD, { exact: true }).first())

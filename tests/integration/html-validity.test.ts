@@ -5,7 +5,7 @@ import path from 'node:path'
 import { FileSystemConfigLoader, HtmlValidate, type Message } from 'html-validate'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api, createTestUser } from '#tests/setup/app'
-import { PUBLIC_SCREENS, seedAccount, signedInScreens, type SeededAccount } from '#tests/setup/screens'
+import { PUBLIC_SCREENS, screenPath, seedAccount, SIGNED_IN_SCREENS, type SeededAccount } from '#tests/setup/screens'
 
 const validator = new HtmlValidate(new FileSystemConfigLoader())
 
@@ -36,12 +36,9 @@ describe('server HTML is valid', () => {
     expect(await problems(pagePath)).toEqual([])
   })
 
-  it.each(signedInScreens({ user: null as never, postId: ':id', keywordIds: [] }))(
-    'signed-in page %s',
-    async (screen) => {
-      expect(await problems(screen.replace(':id', account.postId), account.user.cookie)).toEqual([])
-    },
-  )
+  it.each(SIGNED_IN_SCREENS)('signed-in page %s', async (screen) => {
+    expect(await problems(screenPath(screen, account), account.user.cookie)).toEqual([])
+  })
 
   it('onboarding', async () => {
     const user = await createTestUser({ onboarded: false })

@@ -1,8 +1,8 @@
 /**
  * Every screen of the app, for the tests that go over all of them (small screens, axe, HTML validity): the public
  * pages, and the signed-in ones of a user whose account has something on every screen (saved keywords, a post,
- * Auto Pilot with its status and a failed webhook delivery, a tracked keyword), with names long enough to test
- * wrapping (one unbroken 70-character word).
+ * Auto Pilot with its status and a failed webhook delivery, a tracked keyword with a few days of positions), with
+ * names long enough to test wrapping (one unbroken 70-character word).
  */
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
@@ -31,34 +31,51 @@ export const PUBLIC_SCREENS = [
   '/no-such-page',
 ] as const
 
-export type SeededAccount = { user: TestUser; postId: string; keywordIds: string[] }
+export type SeededAccount = { user: TestUser; postId: string; keywordIds: string[]; trackedId: string }
 
-/** The signed-in screens of a seeded account (`seedAccount`), including the states with a dialog open. */
-export function signedInScreens(account: SeededAccount) {
-  return [
-    '/keywords',
-    '/keywords?dialog=error',
-    '/blogposts',
-    `/blogposts?delete=${account.postId}`,
-    `/blogpost/${account.postId}`,
-    `/blogpost/${account.postId}/publish`,
-    '/rankings',
-    '/calendar',
-    '/calendar?view=week',
-    '/settings/publishing',
-    '/profile',
-    '/billing/cancel',
-    '/autopilot',
-    '/help?redirectTo=%2Fprofile',
-    '/how-grow',
-    '/no-such-page',
-  ]
+/**
+ * The signed-in screens, as paths with placeholders for the seeded account's records (`:post`, `:keyword` (the
+ * second saved keyword, which has no post yet), `:tracked`): `screenPath` fills them in. The states with a dialog
+ * open are screens of their own.
+ */
+export const SIGNED_IN_SCREENS = [
+  '/keywords',
+  '/keywords?dialog=error',
+  '/keywords/:keyword/write',
+  '/blogposts',
+  '/blogposts?delete=:post',
+  '/blogpost/:post',
+  '/blogpost/:post/edit',
+  '/blogpost/:post/links',
+  '/blogpost/:post/publish',
+  '/rankings',
+  '/rankings?keyword=:tracked',
+  '/calendar',
+  '/calendar?view=week',
+  '/settings/content',
+  '/settings/publishing',
+  '/profile',
+  '/billing/cancel',
+  '/autopilot',
+  '/help?redirectTo=%2Fprofile',
+  '/how-grow',
+  '/blog',
+  '/no-such-page',
+] as const
+
+/** A signed-in screen's path for a seeded account (`seedAccount`). */
+export function screenPath(screen: string, account: SeededAccount) {
+  return screen
+    .replace(':post', account.postId)
+    .replace(':keyword', account.keywordIds[1]!)
+    .replace(':tracked', account.trackedId)
 }
 
 /**
  * A user with something on every screen: two saved keywords (one a long unbroken word), a finished post written
- * from it, Auto Pilot on (in the database only: no schedule, so nothing runs behind the test's back) with a run and a
- * failed webhook delivery, a tracked keyword, and an active subscription (so that /billing/cancel has a question).
+ * from it, a failed post, Auto Pilot on (in the database only: no schedule, so nothing runs behind the test's back)
+ * with a run and a failed webhook delivery, a tracked keyword with a few days of positions, and an active
+ * subscription (so that /billing/cancel has a question).
  */
 export async function seedAccount(opts: { name?: string } = {}): Promise<SeededAccount> {
   const user = await createTestUser({ name: opts.name ?? LONG_WORD })
@@ -103,6 +120,16 @@ export async function seedAccount(opts: { name?: string } = {}): Promise<SeededA
       completedAt: new Date(),
     })
     .returning()
+  // A post that failed: its card says why, with a 'Try again' form.
+  await db.insert(schema.blogPosts).values({
+    userId: user.id,
+    requestKey: crypto.randomUUID(),
+    status: 'failed',
+    keyword: 'churn surveys',
+    title: 'Churn surveys that founders answer',
+    failureReason: 'The AI service did not answer after several attempts.',
+    createdAt: new Date(Date.now() - 86_400_000),
+  })
   const now = new Date()
   await db
     .insert(schema.autopilotSettings)
@@ -136,16 +163,26 @@ export async function seedAccount(opts: { name?: string } = {}): Promise<SeededA
     lastError: `Internal Server Error from ${LONG_WORD}`,
     lastDurationMs: 120,
   })
-  await db.insert(schema.trackedKeywords).values({
-    userId: user.id,
-    keyword: LONG_WORD,
-    keywordNorm: LONG_WORD,
-    countryCode: market.countryCode,
-    countryName: market.countryName,
-    languageCode: market.languageCode,
-    postId: post!.id,
-    savedKeywordId: keywords[0]!.id,
-  })
+  const [tracked] = await db
+    .insert(schema.trackedKeywords)
+    .values({
+      userId: user.id,
+      keyword: LONG_WORD,
+      keywordNorm: LONG_WORD,
+      countryCode: market.countryCode,
+      countryName: market.countryName,
+      languageCode: market.languageCode,
+      postId: post!.id,
+      savedKeywordId: keywords[0]!.id,
+    })
+    .returning()
+  // Three days of positions, so that the rankings chart and the post's chart have a line to draw.
+  const day = (n: number) => new Date(now.getTime() - n * 86_400_000).toISOString().slice(0, 10)
+  await db.insert(schema.keywordPositions).values([
+    { trackedKeywordId: tracked!.id, day: day(2), status: 'not_ranked' as const, position: null },
+    { trackedKeywordId: tracked!.id, day: day(1), status: 'ranked' as const, position: 14 },
+    { trackedKeywordId: tracked!.id, day: day(0), status: 'ranked' as const, position: 9 },
+  ])
   const periodEnd = new Date(now.getTime() + 30 * 86_400_000)
   await db
     .update(schema.subscriptions)
@@ -162,5 +199,5 @@ export async function seedAccount(opts: { name?: string } = {}): Promise<SeededA
       stripeSubscriptionId: `sub_${crypto.randomBytes(6).toString('hex')}`,
     })
     .where(eq(schema.subscriptions.userId, user.id))
-  return { user, postId: post!.id, keywordIds: keywords.map((k) => k.id) }
+  return { user, postId: post!.id, keywordIds: keywords.map((k) => k.id), trackedId: tracked!.id }
 }

@@ -10,6 +10,29 @@ function tabStops(root: HTMLElement) {
 }
 
 /**
+ * The element outside any dialog that last had the focus. A dialog that opens after a form submission finds the
+ * focus on the page's body (the submit button disabled itself while busy, which drops its focus); that button is
+ * still where the focus should return when the dialog closes.
+ */
+let lastFocused: HTMLElement | null = null
+if (typeof document !== 'undefined') {
+  document.addEventListener(
+    'focusin',
+    (e) => {
+      if (e.target instanceof HTMLElement && !e.target.closest('dialog')) lastFocused = e.target
+    },
+    true,
+  )
+}
+
+/** The element a dialog opening now returns the focus to when it closes. */
+function openerNow(dialog: HTMLElement) {
+  const active = document.activeElement
+  if (active instanceof HTMLElement && active !== document.body && !dialog.contains(active)) return active
+  return lastFocused?.isConnected && !dialog.contains(lastFocused) ? lastFocused : null
+}
+
+/**
  * The one accessible dialog of the app: a native `<dialog>` opened with `showModal()`, so that the page behind is
  * inert and Escape closes it. It moves the focus inside (to the element marked `data-autofocus`, else to the first
  * control), keeps Tab and Shift+Tab inside, and gives the focus back to the element that opened it when it closes.
@@ -52,8 +75,7 @@ export function Dialog({
     const el = ref.current
     if (!el) return
     if (open && !el.matches(':modal')) {
-      const active = document.activeElement
-      if (active instanceof HTMLElement && active !== document.body && !el.contains(active)) opener.current = active
+      opener.current = openerNow(el)
       if (el.open) el.close() // the server's non-modal dialog: reopened as a modal one (its close event is ignored)
       el.showModal()
       const first = el.querySelector<HTMLElement>('[data-autofocus]') ?? tabStops(el)[0]
