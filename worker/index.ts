@@ -66,17 +66,24 @@ const concurrency: Record<QueueName, number> = {
 }
 
 const workers: Worker[] = []
+/** Jobs running in this process with their lock token, so that a shutdown can hand them back to the queue. */
+const running = new Map<Job, string | undefined>()
 for (const name of Object.values(QUEUES)) {
   const connection = createRedis({ maxRetriesPerRequest: null })
   const worker: Worker = new Worker(
     name,
-    async (job: Job) => {
+    async (job: Job, token?: string) => {
       const entry = registry.get(name, job.name)
       if (!entry) throw new UnrecoverableError(`No handler for job ${name}/${job.name}`)
       const parsed = (entry.schema as ZodType).safeParse(job.data)
       if (!parsed.success) throw new UnrecoverableError(`Bad payload for ${job.name}: ${parsed.error.message}`)
       const ctx: ProcessorContext = { job, worker, workerId, log }
-      return (entry.handler as Processor<unknown>)(parsed.data, ctx)
+      running.set(job, token)
+      try {
+        return await (entry.handler as Processor<unknown>)(parsed.data, ctx)
+      } finally {
+        running.delete(job)
+      }
     },
     {
       connection,
@@ -118,14 +125,38 @@ startPublishingSweep().then(
   (error: Error) => log('could not schedule the publishing sweep', { error: error.message }),
 )
 
+/**
+ * SIGTERM (a deploy): stop taking jobs at once (BullMQ's worker.close() stops fetching and waits for the active
+ * jobs), let running jobs finish for up to SHUTDOWN_TIMEOUT_MS (below fly.toml's kill_timeout), then hand whatever
+ * still runs back to its queue (moveToWait with our lock token: another worker starts it at once, without waiting
+ * for the lock to expire, and without using up an attempt) and exit. Generation is checkpointed and its final write
+ * is guarded, so a handed-back job is neither lost nor written (nor charged) twice.
+ */
 let stopping = false
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
-  log('worker stopping: letting active jobs finish', { signal })
-  const force = setTimeout(() => process.exit(1), 30_000)
-  force.unref()
-  await Promise.all(workers.map((w) => w.close()))
+  log('worker stopping: no new jobs; letting running jobs finish', {
+    signal,
+    running: running.size,
+    boundMs: env.SHUTDOWN_TIMEOUT_MS,
+  })
+  // Handing back needs Redis: if it does not answer either, exit anyway (the lock expires and BullMQ's stalled
+  // check puts the job back).
+  setTimeout(() => process.exit(1), env.SHUTDOWN_TIMEOUT_MS + 3_000).unref()
+  const closing = Promise.all(workers.map((w) => w.close()))
+  const finished = await Promise.race([
+    closing.then(() => true),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), env.SHUTDOWN_TIMEOUT_MS).unref()),
+  ])
+  if (!finished) {
+    const jobs = [...running.entries()]
+    const handedBack = await Promise.allSettled(jobs.map(([job, token]) => job.moveToWait(token)))
+    log('worker stopping: handed running jobs back to their queues', {
+      jobs: jobs.map(([job], i) => ({ queue: job.queueName, id: job.id, ok: handedBack[i].status === 'fulfilled' })),
+    })
+    process.exit(1)
+  }
   await closeQueues()
   await closeRedis()
   await closeDb()
