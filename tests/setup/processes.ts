@@ -12,9 +12,16 @@ export { freePort }
 const STARTUP_TIMEOUT_MS = 120_000
 const verbose = () => Boolean(process.env.TEST_VERBOSE)
 
+export type Exit = { code: number | null; signal: NodeJS.Signals | null }
+
+/** Resolves with the child's exit code or signal once it has exited. */
+function exitOf(child: ChildProcess) {
+  return new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+}
+
 /** Stops the child with `signal` (SIGKILL after 15 s if it is still running) and resolves once it has exited. */
 function stopper(child: ChildProcess) {
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const exited = exitOf(child)
   return async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode !== null || child.signalCode !== null) return
     child.kill(signal)
@@ -25,7 +32,15 @@ function stopper(child: ChildProcess) {
   }
 }
 
-export type WebProcess = { url: string; stop: (signal?: NodeJS.Signals) => Promise<void> }
+export type WebProcess = {
+  url: string
+  stop: (signal?: NodeJS.Signals) => Promise<void>
+  /** Sends a signal without waiting (a graceful stop to watch). */
+  signal: (signal: NodeJS.Signals) => void
+  /** Resolves once the process has exited. */
+  exited: Promise<Exit>
+  output: () => string
+}
 
 /**
  * Another web process of the built app (server.ts) on a free port. Resolves once `ready` (default /healthz)
@@ -40,8 +55,10 @@ export async function startWeb(
   const url = `http://${opts.host ?? '127.0.0.1'}:${port}`
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     env: { ...process.env, PORT: String(port), ...(opts.ownAppUrl ? { APP_URL: url } : {}), ...overrides },
-    stdio: verbose() ? 'inherit' : 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
+  const output = collectOutput(child)
+  const exited = exitOf(child)
   const stop = stopper(child)
   try {
     await waitForHttp(`${url}${opts.ready ?? '/healthz'}`, STARTUP_TIMEOUT_MS)
@@ -49,17 +66,11 @@ export async function startWeb(
     await stop('SIGKILL')
     throw error
   }
-  return { url, stop }
+  return { url, stop, signal: (signal) => child.kill(signal), exited, output }
 }
 
-export type WorkerProcess = { stop: (signal?: NodeJS.Signals) => Promise<void>; output: () => string }
-
-/** Another worker process (worker/index.ts), like `npm run worker`. Resolves once it has started its BullMQ workers. */
-export async function startWorker(overrides: Record<string, string> = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
-    env: { ...process.env, ...overrides },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+/** The child's stdout and stderr so far (also shown with TEST_VERBOSE=1). */
+function collectOutput(child: ChildProcess) {
   let output = ''
   const collect = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
     output += chunk.toString()
@@ -67,9 +78,29 @@ export async function startWorker(overrides: Record<string, string> = {}): Promi
   }
   child.stdout!.on('data', collect(process.stdout))
   child.stderr!.on('data', collect(process.stderr))
+  return () => output
+}
+
+export type WorkerProcess = {
+  stop: (signal?: NodeJS.Signals) => Promise<void>
+  output: () => string
+  /** Sends a signal without waiting (a graceful stop to watch). */
+  signal: (signal: NodeJS.Signals) => void
+  /** Resolves once the process has exited. */
+  exited: Promise<Exit>
+}
+
+/** Another worker process (worker/index.ts), like `npm run worker`. Resolves once it has started its BullMQ workers. */
+export async function startWorker(overrides: Record<string, string> = {}): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
+    env: { ...process.env, ...overrides },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const output = collectOutput(child)
+  const exited = exitOf(child)
   const stop = stopper(child)
   try {
-    await waitFor(async () => output.includes('worker started') || child.exitCode !== null, {
+    await waitFor(async () => output().includes('worker started') || child.exitCode !== null, {
       timeout: STARTUP_TIMEOUT_MS,
       interval: 250,
     })
@@ -77,6 +108,6 @@ export async function startWorker(overrides: Record<string, string> = {}): Promi
     await stop('SIGKILL')
     throw error
   }
-  if (child.exitCode !== null) throw new Error(`worker exited: ${output}`)
-  return { stop, output: () => output }
+  if (child.exitCode !== null) throw new Error(`worker exited: ${output()}`)
+  return { stop, output, signal: (signal) => child.kill(signal), exited }
 }
