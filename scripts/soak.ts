@@ -283,6 +283,9 @@ async function recovery(probe: () => Promise<boolean>) {
 }
 
 async function main() {
+  // Chaos restarts Postgres and Redis: the soak always starts its own, even where DATABASE_URL/REDIS_URL name others.
+  delete process.env.DATABASE_URL
+  delete process.env.REDIS_URL
   const runId = `soak${Date.now().toString(36)}`
   const services: Services = await provisionServices({
     purpose: 'soak',

@@ -1,6 +1,7 @@
 // `npm test`: typecheck, lint, unit tests, then — against fresh Postgres and Redis, the production build and
 // local fakes of every third-party service — integration tests over HTTP and the Playwright suite in Chromium.
-// Usage: npm test [-- --only=unit|integration|e2e] [-- --grep=pattern]
+// Last, a 3-minute chaos soak (scripts/soak.ts) on services of its own, reusing this run's build.
+// Usage: npm test [-- --only=static|unit|integration|e2e|soak] [-- --grep=pattern]
 import fs from 'node:fs'
 import path from 'node:path'
 import {
@@ -84,7 +85,7 @@ async function main() {
     )
     countVitest(out)
   }
-  if (!want('integration') && !want('e2e')) return
+  if (!want('integration') && !want('e2e') && !want('soak')) return
 
   // Fresh services for this run only: nothing is shared with `npm run dev` or with another run.
   const runId = `t${Date.now().toString(36)}${process.pid}`
@@ -148,6 +149,12 @@ async function main() {
       }),
     )
     countPlaywright(out)
+  }
+  if (want('soak')) {
+    // Its own Postgres and Redis (it restarts them), so it gets this process's environment, not the app's.
+    await stage('chaos soak (3 minutes)', () =>
+      run(bin('tsx'), ['scripts/soak.ts', '--minutes=3', '--chaos', `--build-dir=${services.buildDir}`], process.env),
+    )
   }
 }
 
