@@ -230,7 +230,7 @@ async function virtualUser(lb: Lb, n: number, until: () => boolean, premium: (em
         user = { email, token: (res.body as { token: string }).token, keywordIds: [] }
         searches.set(email, { ok: 0, unknown: 0 })
         acceptedPosts.set(email, new Set())
-        if (n % 3 === 0) await premium(email)
+        if (n % 3 === 0) await premium(email).catch(() => {})
       } else if (!user) {
         await sleep(500)
         continue
@@ -340,10 +340,18 @@ async function main() {
   await Promise.all(procs.map((p) => waitForApp({ ...env, APP_URL: p.url })))
   log(`soak: ${minutes} min, ${VIRTUAL_USERS} virtual users${chaos ? ', with chaos' : ''}`)
 
-  // The app's own modules, for the checks in Postgres and to make some users Premium (Auto Pilot).
-  const { db, schema, closeDb } = await import('#app/server/db.server')
+  // Postgres clients of the soak's own (the app's schema), for the checks and to make some users Premium (Auto
+  // Pilot). The final checks use a client opened after the faults, so nothing of the restarts is carried over.
+  const { default: postgres } = await import('postgres')
+  const { drizzle } = await import('drizzle-orm/postgres-js')
+  const schema = await import('#app/server/db/schema')
   const { eq, inArray, sql } = await import('drizzle-orm')
-  cleanups.push(async () => closeDb())
+  const openDb = () => {
+    const client = postgres(services.databaseUrl, { max: 2, connect_timeout: 5, idle_timeout: 5, onnotice: () => {} })
+    cleanups.push(async () => client.end({ timeout: 1 }))
+    return drizzle(client, { schema })
+  }
+  let db = openDb()
   const premium = async (email: string) => {
     const [row] = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email))
     if (!row) return
@@ -418,55 +426,60 @@ async function main() {
     return res.status === 200
   }
 
-  const schedule: Array<{ name: string; run: () => Promise<void>; probe: () => Promise<boolean>; probeName: string }> =
-    [
-      {
-        name: 'SIGKILL worker (restarted)',
-        run: () => killAndRestart(worker),
-        probe: jobRoundTrip,
-        probeName: 'job round trip',
+  const schedule: Array<{
+    name: string
+    run: () => Promise<void>
+    probe: () => Promise<boolean>
+    probeName: string
+    settle?: () => Promise<void>
+  }> = [
+    {
+      name: 'SIGKILL worker (restarted)',
+      run: () => killAndRestart(worker),
+      probe: jobRoundTrip,
+      probeName: 'job round trip',
+    },
+    {
+      // Users are served by web-2 meanwhile: recovery is the app working end to end; web-1 coming back (its own
+      // start-up time) is waited for before the next fault.
+      name: 'SIGKILL web-1 (restarted)',
+      run: () => killAndRestart(procs[0]!),
+      probe: jobRoundTrip,
+      probeName: 'job round trip',
+      settle: () => waitForApp({ ...env, APP_URL: procs[0]!.url }).catch(() => {}),
+    },
+    {
+      name: 'restart Redis',
+      run: () => services.redis.restart!(),
+      probe: jobRoundTrip,
+      probeName: 'job round trip',
+    },
+    {
+      name: 'restart Postgres',
+      run: () => services.postgres.restart!(),
+      probe: jobRoundTrip,
+      probeName: 'job round trip',
+    },
+    {
+      name: 'model provider hangs 30 s',
+      run: async () => {
+        await control(fakes.FAKE_OPENAI_URL, 'stall', { ms: HANG_MS })
+        await sleep(HANG_MS)
       },
-      {
-        name: 'SIGKILL web-1 (restarted)',
-        run: async () => {
-          await killAndRestart(procs[0]!)
-          await waitForApp({ ...env, APP_URL: procs[0]!.url }).catch(() => {})
-        },
-        probe: async () => (await fetch(`${procs[0]!.url}/healthz`).catch(() => null))?.status === 200,
-        probeName: 'web-1 /healthz',
+      probe: modelAnswers,
+      probeName: 'free tool answers',
+    },
+    {
+      name: "Stripe's API hangs 30 s",
+      run: async () => {
+        await control(fakes.FAKE_STRIPE_URL, 'hang', { on: true })
+        await sleep(HANG_MS)
+        await control(fakes.FAKE_STRIPE_URL, 'hang', { on: false })
       },
-      {
-        name: 'restart Redis',
-        run: () => services.redis.restart!(),
-        probe: jobRoundTrip,
-        probeName: 'job round trip',
-      },
-      {
-        name: 'restart Postgres',
-        run: () => services.postgres.restart!(),
-        probe: jobRoundTrip,
-        probeName: 'job round trip',
-      },
-      {
-        name: 'model provider hangs 30 s',
-        run: async () => {
-          await control(fakes.FAKE_OPENAI_URL, 'stall', { ms: HANG_MS })
-          await sleep(HANG_MS)
-        },
-        probe: modelAnswers,
-        probeName: 'free tool answers',
-      },
-      {
-        name: "Stripe's API hangs 30 s",
-        run: async () => {
-          await control(fakes.FAKE_STRIPE_URL, 'hang', { on: true })
-          await sleep(HANG_MS)
-          await control(fakes.FAKE_STRIPE_URL, 'hang', { on: false })
-        },
-        probe: stripeAnswers,
-        probeName: 'checkout answers',
-      },
-    ]
+      probe: stripeAnswers,
+      probeName: 'checkout answers',
+    },
+  ]
 
   const endAt = now() + minutes * 60_000
   let trafficOn = true
@@ -484,6 +497,7 @@ async function main() {
         await step.run()
         fault.endedAt = now()
         fault.recoveredAt = await recovery(step.probe)
+        await step.settle?.()
         await sleep(5_000)
       }
     }
@@ -492,6 +506,7 @@ async function main() {
   trafficOn = false
   await Promise.all(users)
   log('soak: traffic stopped; waiting for every accepted post to finish')
+  db = openDb()
 
   // No post lost: every post the app accepted ends completed or failed (failed posts give their unit back).
   const allAccepted = [...acceptedPosts.values()].flatMap((s) => [...s])
@@ -508,11 +523,13 @@ async function main() {
       (id) => !rows.some((r) => r.id === id && ['completed', 'failed'].includes(r.status)),
     )
     if (unfinished.length === 0) break
+    log(`soak: ${unfinished.length} of ${allAccepted.length} accepted posts still running`)
     await sleep(2_000)
   }
   sampling = false
   await sampler
   await lb.stop()
+  log('soak: checking posts and quotas in Postgres')
 
   const violations: string[] = []
   for (const id of unfinished) violations.push(`post ${id} was accepted but never finished (lost)`)
