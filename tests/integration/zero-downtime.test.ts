@@ -208,7 +208,7 @@ describe('zero-downtime deploys: the web process', () => {
     expect(load.failures).toEqual([])
     expect(servedBefore).toBeGreaterThan(0)
     expect(load.served.get(second.url)!).toBeGreaterThan(servedSecond)
-    expect(load.total()).toBeGreaterThan(50)
+    expect(load.total()).toBeGreaterThan(10)
     expect(first.output()).toContain('Rankwell web stopped')
   }, 240_000)
 })
