@@ -24,7 +24,7 @@ import { VerifyEmailBanner } from '#app/components/verify-banner'
 import { Toaster } from '#app/components/toaster'
 import { getEnv, publicEnv } from '#app/server/env.server'
 import { billingBanner } from '#app/server/billing.server'
-import { getUser } from '#app/server/session.server'
+import { getUser, sessionSubscriptionStatus } from '#app/server/session.server'
 import { toast } from '#app/server/toast.server'
 import stylesheet from './tailwind.css?url'
 
@@ -41,7 +41,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getUser(request),
     hasToast ? toast().getToast(request) : { toast: undefined, headers: new Headers() },
   ])
-  const billing = user ? await billingBanner(user.id) : null
+  // The banner's subscription status comes with the session lookup (no statement of its own on every page).
+  const status = user ? sessionSubscriptionStatus(user) : undefined
+  const billing = user
+    ? status !== undefined
+      ? { pastDue: status === 'past_due' }
+      : await billingBanner(user.id)
+    : null
   return json(
     {
       user: user

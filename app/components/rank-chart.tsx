@@ -189,24 +189,35 @@ function addOne(day: string) {
 }
 
 /** A small position line for the table (decorative: the row's figures say the same in text). */
-export function Sparkline({ points }: { points: PositionPoint[] }) {
-  const w = 96
-  const h = 24
-  if (points.length < 2) return <svg width={w} height={h} aria-hidden="true" />
+const SPARK_W = 96
+const SPARK_H = 24
+
+/**
+ * The sparkline's SVG path for a row of the table, computed once on the server so the page carries one short
+ * string per row instead of every point (200 rows × 28 days would otherwise be serialised twice: HTML and data).
+ */
+export function sparklinePath(points: PositionPoint[]): string | null {
+  if (points.length < 2) return null
   const x = scaleLinear()
     .domain([0, points.length - 1])
-    .range([2, w - 2])
+    .range([2, SPARK_W - 2])
   const worst = Math.max(10, ...points.map((p) => p.position ?? 0))
   const y = scaleLinear()
     .domain([1, worst])
-    .range([2, h - 2])
-  const d = line<PositionPoint>()
-    .defined((p) => p.status === 'ranked' && p.position !== null)
-    .x((_, i) => x(i))
-    .y((p) => y(p.position!))(points)
+    .range([2, SPARK_H - 2])
   return (
-    <svg width={w} height={h} aria-hidden="true" data-testid="sparkline">
-      {d ? <path d={d} fill="none" stroke="#4f46e5" strokeWidth={1.5} /> : null}
+    line<PositionPoint>()
+      .digits(1)
+      .defined((p) => p.status === 'ranked' && p.position !== null)
+      .x((_, i) => x(i))
+      .y((p) => y(p.position!))(points) || null
+  )
+}
+
+export function Sparkline({ path }: { path: string | null }) {
+  return (
+    <svg width={SPARK_W} height={SPARK_H} aria-hidden="true" data-testid="sparkline">
+      {path ? <path d={path} fill="none" stroke="#4f46e5" strokeWidth={1.5} /> : null}
     </svg>
   )
 }

@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react'
-import { PositionChart, Sparkline } from '#app/components/rank-chart'
+import { PositionChart, Sparkline, sparklinePath } from '#app/components/rank-chart'
 import { PageHeader } from '#app/components/ui/page-header'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { describeReason, formatChange, formatPosition, RANKINGS_MESSAGES } from '#app/lib/rankings'
@@ -77,6 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(
     {
       ...rankings,
+      rows: rankings.rows.map(({ spark, ...row }) => ({ ...row, sparkPath: sparklinePath(spark) })),
       selected,
       usage,
       savedKeywords,
@@ -382,7 +383,7 @@ export default function RankingsPage() {
                       )}
                     </td>
                     <td className="py-2 pr-3">
-                      <Sparkline points={r.spark} />
+                      <Sparkline path={r.sparkPath} />
                     </td>
                     <td className="py-2 pr-3">{r.starred ? <StarButton keywordId={r.id} starred /> : null}</td>
                   </tr>

@@ -78,9 +78,11 @@ function prepareSessionUser() {
       user: getTableColumns(schema.users),
       sessionId: schema.sessions.id,
       lastUsedAt: schema.sessions.lastUsedAt,
+      subscriptionStatus: schema.subscriptions.status,
     })
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
+    .leftJoin(schema.subscriptions, eq(schema.subscriptions.userId, schema.sessions.userId))
     .where(and(eq(schema.sessions.id, sql.placeholder('sessionId')), gt(schema.sessions.expiresAt, sql`now()`)))
     .limit(1)
     .prepare('session_user')
@@ -90,6 +92,7 @@ async function lookupSessionUser(sessionId: string) {
   if (sessionUserQuery?.client !== client) sessionUserQuery = { client, query: prepareSessionUser() }
   const [row] = await sessionUserQuery.query.execute({ sessionId })
   if (!row) return null
+  subscriptionStatusByUser.set(row.user, row.subscriptionStatus)
   if (Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     // "Last used" for /profile's list, written at most every few minutes per session.
     await db
@@ -102,6 +105,17 @@ async function lookupSessionUser(sessionId: string) {
 }
 
 const LAST_USED_RESOLUTION_MS = 5 * 60 * 1000
+
+/** The subscription status read in the same statement as the session (for the layout's billing banner). */
+const subscriptionStatusByUser = new WeakMap<object, string | null>()
+
+/**
+ * The subscription status of a user returned by `getUser`/`requireUser`, read with the session at no extra cost;
+ * `undefined` for a user object that did not come from a session lookup.
+ */
+export function sessionSubscriptionStatus(user: object): string | null | undefined {
+  return subscriptionStatusByUser.get(user)
+}
 
 export type SessionUser = typeof schema.users.$inferSelect
 

@@ -423,6 +423,31 @@ describe('billing', () => {
     expect((await row(user.id)).cancelAtPeriodEnd).toBe(true)
   })
 
+  it('cancels the Stripe subscription at once when a paying user deletes the account, and keeps it when Stripe fails', async () => {
+    const user = await createTestUser()
+    const { subscriptionId } = await subscribe(user)
+    const cancels = () => stripeFake.requests({ method: 'DELETE', path: `/v1/subscriptions/${subscriptionId}` })
+    const before = (await cancels()).length
+
+    await stripeFake.enqueue({ status: 400, path: `/v1/subscriptions/${subscriptionId}`, times: 1 })
+    const failed = await api('/api/user', { method: 'DELETE', as: user, json: { password: user.password } })
+    expect(failed.status).toBe(502)
+    expect(failed.body.message).toEqual(expect.any(String))
+    expect((await row(user.id)).status).toBe('active')
+
+    const ok = await api('/api/user', { method: 'DELETE', as: user, json: { password: user.password } })
+    expect(ok.status).toBe(200)
+    expect((await cancels()).length).toBeGreaterThan(before)
+    const stripe = new Stripe(process.env.STRIPE_SECRET_KEY!, {
+      host: new URL(stripeFake.url).hostname,
+      port: Number(new URL(stripeFake.url).port),
+      protocol: 'http',
+    })
+    expect((await stripe.subscriptions.retrieve(subscriptionId)).status).toBe('canceled')
+    const [gone] = await db.select().from(schema.users).where(eq(schema.users.id, user.id))
+    expect(gone).toBeUndefined()
+  })
+
   it('marks the subscription past due when a renewal payment fails, and active again once paid', async () => {
     const user = await createTestUser()
     const { subscriptionId } = await subscribe(user)
