@@ -6,13 +6,28 @@ import compression from 'compression'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { getEnv } from '#app/server/env.server'
 import { letRemixReplaceHeaders } from '#app/server/http-cache.server'
-import { newRequestScope, runInRequestScope, type RequestScope } from '#app/server/request-scope.server'
+import { guardBuild } from '#app/server/outage.server'
+import { bodyLimitFor, BODY_MESSAGES } from '#app/server/http/body.server'
+import { lingerIfBodyUnread } from '#app/server/http/linger.server'
+import { renderRefusal, type Refusal } from '#app/server/http/refusal.server'
+import { installRequestIdLogging, logJson } from '#app/server/log.server'
+import { recordHttpRequest, routeLabel, startMetricsServer } from '#app/server/metrics.server'
+import { newRequestScope, requestIdFrom, runInRequestScope, type RequestScope } from '#app/server/request-scope.server'
 import { checkOrigin, formTargets, securityHeaders } from '#app/server/security.server'
 import { staticFiles } from '#app/server/static-files.server'
 
 installGlobals({ nativeFetch: true })
 
 const env = getEnv()
+// Issue 20: error reports when SENTRY_DSN is set, request ids on every log line, /metrics on METRICS_PORT.
+const { initSentry, flushSentry } = await import('#app/server/sentry.server')
+initSentry('web')
+installRequestIdLogging()
+const metricsServer = startMetricsServer({
+  port: env.METRICS_PORT,
+  token: env.METRICS_TOKEN,
+  log: (msg, extra) => logJson({ process: 'web', msg, ...extra }),
+})
 const isProduction = env.NODE_ENV === 'production'
 const buildDir = path.resolve(process.env.REMIX_BUILD_DIR ?? 'build')
 const headerOptions = { dev: !isProduction, formTargets: formTargets(env), analytics: Boolean(env.ANALYTICS_GA4_ID) }
@@ -24,6 +39,30 @@ const viteDevServer = isProduction
 const app = express()
 app.disable('x-powered-by')
 app.set('trust proxy', true)
+// One scope per request (issue 17's memoised lookups, issue 20's request id): the client's valid X-Request-Id or a
+// new one, echoed in the response, on every log line of the request and on the jobs it enqueues. Each answered
+// request is counted and timed for /metrics and logged once.
+app.use((req: Request, res: Response, next: NextFunction) => {
+  const started = performance.now()
+  const scope = newRequestScope(requestIdFrom(req.get('x-request-id')))
+  res.locals.scope = scope
+  res.setHeader('X-Request-Id', scope.requestId)
+  res.once('finish', () => {
+    const seconds = (performance.now() - started) / 1000
+    recordHttpRequest(req.method, req.path, res.statusCode, seconds)
+    if (req.path.startsWith('/assets/') || req.path === '/healthz') return
+    logJson({
+      msg: 'request',
+      requestId: scope.requestId,
+      method: req.method,
+      route: routeLabel(req.path, res.statusCode),
+      status: res.statusCode,
+      ms: Math.round(seconds * 1000),
+      ...(scope.userId ? { userId: scope.userId } : {}),
+    })
+  })
+  runInRequestScope(scope, next)
+})
 
 // Graceful shutdown (see `shutdown` below): while draining, /healthz says so with a 503 so that the proxy stops
 // sending, and every response closes its connection so that no keep-alive connection is left to be cut.
@@ -56,7 +95,19 @@ app.use((req: Request, res: Response, next: NextFunction) => {
     res.setHeader(name, value)
   next()
 })
-// Cookie-authenticated writes must come from our own site (on top of SameSite=Lax).
+// An answer sent before the request's body was all received (a refusal below, a 413 counted while streaming) ends
+// its connection with a lingering close, so that a client still sending reads the answer instead of a reset.
+app.use((req: Request, res: Response, next: NextFunction) => {
+  lingerIfBodyUnread(req, res)
+  next()
+})
+function refuse(req: Request, res: Response, refusal: Refusal) {
+  const { contentType, body } = renderRefusal(req.path, refusal)
+  // The body is not read: the connection ends after the answer (lingerIfBodyUnread above).
+  res.status(refusal.status).set({ 'Content-Type': contentType, 'Cache-Control': 'no-store' })
+  res.end(body)
+}
+// Writes must come from our own site (on top of SameSite=Lax): a clear 403 page or JSON, never Remix's 500.
 app.use((req: Request, res: Response, next: NextFunction) => {
   const problem = checkOrigin({
     method: req.method,
@@ -64,13 +115,19 @@ app.use((req: Request, res: Response, next: NextFunction) => {
     origin: req.get('origin'),
     secFetchSite: req.get('sec-fetch-site'),
     host: req.get('host'),
+    forwardedHost: req.get('x-forwarded-host'),
     hasCookie: Boolean(req.get('cookie')),
     hasBearer: /^Bearer\s/i.test(req.get('authorization') ?? ''),
   })
-  if (problem) {
-    res.status(403).json({ message: problem })
-    return
-  }
+  if (problem) return refuse(req, res, { status: 403, message: problem })
+  next()
+})
+// A body declared larger than its route accepts is refused before a byte of it is read (app/server/http/body.server.ts
+// counts chunked bodies while reading them).
+app.use((req: Request, res: Response, next: NextFunction) => {
+  const declared = Number(req.get('content-length') ?? NaN)
+  if (Number.isFinite(declared) && declared > bodyLimitFor(req.path))
+    return refuse(req, res, { status: 413, message: BODY_MESSAGES.tooLarge })
   next()
 })
 
@@ -81,17 +138,16 @@ if (viteDevServer) {
   app.use(staticFiles(path.join(buildDir, 'client')))
 }
 
-// One scope per request for memoised lookups (the signed-in user), reachable from loaders and session helpers.
+// The request's scope (opened by the first middleware) is reachable from loaders and session helpers.
 app.use((_req: Request, res: Response, next: NextFunction) => {
-  const scope = newRequestScope()
-  res.locals.scope = scope
   letRemixReplaceHeaders(res)
-  runInRequestScope(scope, next)
+  next()
 })
 
+// Every loader and action answers 503 'briefly unavailable' (with Retry-After) when Postgres or Redis is down.
 const build = viteDevServer
-  ? () => viteDevServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
-  : ((await import(path.resolve(buildDir, 'server/index.js'))) as ServerBuild)
+  ? async () => guardBuild((await viteDevServer.ssrLoadModule('virtual:remix/server-build')) as ServerBuild)
+  : guardBuild((await import(path.resolve(buildDir, 'server/index.js'))) as ServerBuild)
 
 app.all(
   '*',
@@ -141,7 +197,8 @@ async function shutdown(signal: string) {
     const { closeDb } = await import('#app/server/db.server')
     const { closeRedis } = await import('#app/server/redis.server')
     const { closeQueues } = await import('#app/jobs/queues.server')
-    await Promise.allSettled([closeDb(), closeRedis(), closeQueues(), viteDevServer?.close()])
+    metricsServer?.close()
+    await Promise.allSettled([closeDb(), closeRedis(), closeQueues(), viteDevServer?.close(), flushSentry()])
     console.log(`Rankwell web stopped ${Date.now() - started} ms after ${signal}`)
     process.exit(0)
   })

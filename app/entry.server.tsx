@@ -3,7 +3,10 @@ import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from '@r
 import { RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
 import { NonceProvider } from '#app/components/nonce'
+import { OUTAGE_RETRY_AFTER_SECONDS } from '#app/lib/outage'
 import { defaultNoStore, finishDocument, isPublicDocument } from '#app/server/http-cache.server'
+import { routeLabel } from '#app/server/metrics.server'
+import { reportError } from '#app/server/sentry.server'
 
 const ABORT_DELAY = 5_000
 
@@ -20,6 +23,9 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // A 503 document is the outage page (a loader threw outage.server's response): tell clients when to come back.
+  if (responseStatusCode === 503 && !responseHeaders.has('Retry-After'))
+    responseHeaders.set('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS))
   const isPublic = isPublicDocument(request, responseStatusCode, responseHeaders, remixContext)
   // A public page must not depend on the request, so it carries no nonce: its scripts are allowed by hash.
   const nonce = !isPublic && typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : undefined
@@ -73,7 +79,10 @@ export const handleDataRequest: HandleDataRequestFunction = (response) => {
   return response
 }
 
+/** Unexpected errors of loaders, actions and rendering: logged (with the request id) and reported to Sentry. */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return
   console.error(error)
+  const url = new URL(request.url)
+  reportError(error, { route: routeLabel(url.pathname, 500), method: request.method })
 }

@@ -22,6 +22,9 @@ import { PastDueBanner } from '#app/components/past-due-banner'
 import { PublicNav } from '#app/components/public-nav'
 import { VerifyEmailBanner } from '#app/components/verify-banner'
 import { Toaster } from '#app/components/toaster'
+import { OUTAGE_MESSAGE } from '#app/lib/outage'
+import { revalidateLayout } from '#app/components/ui/client-failure'
+import { GlobalProgress } from '#app/components/ui/progress-bar'
 import { getEnv, publicEnv } from '#app/server/env.server'
 import { billingBanner } from '#app/server/billing.server'
 import { getUser, sessionSubscriptionStatus } from '#app/server/session.server'
@@ -69,6 +72,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export type RootData = typeof loader
+
+/**
+ * After a submission that failed in the browser (issue 12), the layout is not reloaded either; nor when a page
+ * refreshes its own data at the same address (decision 0120).
+ */
+export const shouldRevalidate = revalidateLayout
 
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce()
@@ -120,21 +129,42 @@ export default function App() {
   const data = useLoaderData<typeof loader>()
   return (
     <Chrome>
+      <GlobalProgress />
       <Outlet />
-      <Toaster toast={data.toast} />
+      <Toaster toast={data.toast} global />
       <Analytics ga4Id={data.env.ANALYTICS_GA4_ID} />
     </Chrome>
   )
 }
 
+const REFUSAL_TITLES: Record<number, string> = {
+  400: 'We could not read that request',
+  403: 'Request refused',
+  409: 'Already in progress',
+  413: 'Request too large',
+}
+
 export function ErrorBoundary() {
   const error = useRouteError()
   const notFound = isRouteErrorResponse(error) && error.status === 404
-  if (!notFound) console.error(error)
+  // Postgres or Redis is down (outage.server.ts): say so, and offer to try again.
+  const outage = isRouteErrorResponse(error) && error.status === 503
+  if (!notFound && !outage) console.error(error)
+  // A request the server refused with a message (a form it could not read, a body too large): say so.
+  const refusal =
+    isRouteErrorResponse(error) && error.status < 500 && typeof error.data?.message === 'string'
+      ? { title: REFUSAL_TITLES[error.status] ?? 'Request refused', message: error.data.message as string }
+      : null
   return (
     <Chrome>
       <div className="mx-auto max-w-xl px-4 py-24 text-center">
-        {notFound ? (
+        {outage ? (
+          <>
+            <p className="text-sm font-semibold text-brand-700">503</p>
+            <h1 className="mt-2 text-3xl font-bold">{OUTAGE_MESSAGE}</h1>
+            <p className="mt-4 text-slate-600">Reload this page in a moment to carry on.</p>
+          </>
+        ) : notFound ? (
           <>
             <p className="text-sm font-semibold text-brand-700">404</p>
             <h1 className="mt-2 text-3xl font-bold">Page not found</h1>
@@ -142,11 +172,13 @@ export function ErrorBoundary() {
           </>
         ) : (
           <>
-            <h1 className="text-3xl font-bold">Unexpected Application Error!</h1>
+            <h1 className="text-3xl font-bold">{refusal ? refusal.title : 'Unexpected Application Error!'}</h1>
             <p className="mt-4 text-slate-600">
-              {isRouteErrorResponse(error)
-                ? `${error.status} ${error.statusText}`
-                : 'Something went wrong on our side. Please try again.'}
+              {refusal
+                ? refusal.message
+                : isRouteErrorResponse(error)
+                  ? `${error.status} ${error.statusText}`
+                  : 'Something went wrong on our side. Please try again.'}
             </p>
           </>
         )}

@@ -13,7 +13,8 @@ import { memoryMiB, type BenchContext } from './context'
  * → fake OpenAI → Postgres) with the fakes answering after fixed, realistic latencies (model 400 ms a call, SERP
  * 300 ms, pages and robots.txt 200 ms). Reports the sequential model round trips per post (measured
  * from the fake's request log: calls that arrive together form one round trip), the wall time per post, the
- * pipeline's own time beyond the model's, and posts per minute for one worker process.
+ * pipeline's own time beyond the model's, the embeddings call (internal links, alongside research), model calls and
+ * tokens per post, whether each target of issue 14 is met, and posts per minute for one worker process.
  */
 const MODEL_LATENCY_MS = 400
 const SERP_LATENCY_MS = 300
@@ -32,6 +33,8 @@ type Timings = {
   assembleMs: number
   sequentialModelCalls: number
   modelCalls: number
+  embeddingTokens?: number
+  linkMethod?: string
   words: number
 }
 
@@ -159,12 +162,18 @@ export default async function posts(ctx: BenchContext) {
       words: number
       tokens: number
       research: string | null
+      embeddingCalls: number
+      embeddingTokens: number
+      linkMethod: string
     }> = []
     for (let i = 0; i < ONE_BY_ONE; i++) {
       const { rows, tags } = await run(1)
       const post = rows[0]!
       const timings = post.timings as Timings
       const calls = (await openai.requests({ method: 'POST', path: '/chat/completions' })).filter((r) =>
+        JSON.stringify(r.body).includes(tags[0]!),
+      )
+      const embeddingCalls = (await openai.requests({ method: 'POST', path: '/embeddings' })).filter((r) =>
         JSON.stringify(r.body).includes(tags[0]!),
       )
       single.push({
@@ -176,6 +185,9 @@ export default async function posts(ctx: BenchContext) {
         words: timings.words,
         tokens: (post.usage as { totalTokens: number }).totalTokens,
         research: post.researchStatus,
+        embeddingCalls: embeddingCalls.length,
+        embeddingTokens: timings.embeddingTokens ?? 0,
+        linkMethod: timings.linkMethod ?? 'terms',
       })
     }
 
@@ -203,6 +215,9 @@ export default async function posts(ctx: BenchContext) {
     console.log(
       `sequential model round trips per post: ${Math.min(...trips)}–${Math.max(...trips)} (target ≤ 3); model calls per post: ${median(single.map((s) => s.calls))} (1 brief + sections in parallel)`,
     )
+    console.log(
+      `embeddings calls per post: ${median(single.map((s) => s.embeddingCalls))} (in parallel with research; internal links ranked by ${[...new Set(single.map((s) => s.linkMethod))].join(', ')}), embedding tokens per post: median ${median(single.map((s) => s.embeddingTokens))}`,
+    )
     console.log(`words per post (fake model): median ${median(single.map((s) => s.words))}`)
     console.log(
       `one post at a time (${ONE_BY_ONE}): wall time request → stored ${fmt(median(single.map((s) => s.wallMs)))} median, ` +
@@ -224,6 +239,15 @@ export default async function posts(ctx: BenchContext) {
         `brief ${fmt(percentile(phase('briefMs'), 50))} / ${fmt(percentile(phase('briefMs'), 95))}, ` +
         `sections ${fmt(percentile(phase('sectionsMs'), 50))} / ${fmt(percentile(phase('sectionsMs'), 95))}, ` +
         `assembly + sanitizing ${fmt(percentile(phase('assembleMs'), 50))} / ${fmt(percentile(phase('assembleMs'), 95))}`,
+    )
+    const e2e = median(single.map((s) => s.wallMs))
+    const overhead = median(single.map((s) => s.processMs)) - modelMs
+    const check = (ok: boolean) => (ok ? 'PASS' : 'FAIL')
+    console.log(
+      `targets: research ≤ 5 s ${check(Math.max(...single.map((s) => s.researchMs)) <= 5_000)}; ` +
+        `sequential model round trips ≤ 3 ${check(Math.max(...trips) <= 3)}; ` +
+        `end to end < 3 s ${check(e2e < 3_000)} (${fmt(e2e)}); ` +
+        `pipeline overhead < 300 ms ${check(overhead < 300)} (${fmt(overhead)})`,
     )
     const mem = memoryMiB(worker.pid)
     console.log(`worker process memory: ${mem.rss.toFixed(0)} MiB resident now, ${mem.peak.toFixed(0)} MiB peak`)

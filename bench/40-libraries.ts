@@ -39,7 +39,15 @@ async function benchUser(label: string) {
 
 /** Rows made in SQL (generate_series): keywords over 5 markets and a year of dates, posts a few hours apart. */
 async function fill(userId: string, keywords: number, posts: number) {
-  await db.execute(sql`
+  // Seeding 100,000 rows takes longer than the app's statement timeout (DATABASE_STATEMENT_TIMEOUT_MS): lifted here only.
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local statement_timeout = 0`)
+    await fillRows(tx, userId, keywords, posts)
+  })
+}
+
+async function fillRows(tx: Pick<typeof db, 'execute'>, userId: string, keywords: number, posts: number) {
+  await tx.execute(sql`
     insert into saved_keywords (user_id, keyword, country_code, country_name, language_code, language_name,
       avg_monthly_searches, difficulty_score, source, seed_query, created_at, updated_at)
     select ${userId}::uuid,
@@ -53,7 +61,7 @@ async function fill(userId: string, keywords: number, posts: number) {
       'dataforseo', 'topic ' || (g % 997),
       now() - ((g / 40) || ' hours')::interval, now()
     from generate_series(1, ${keywords}) g`)
-  await db.execute(sql`
+  await tx.execute(sql`
     insert into blog_posts (user_id, request_key, source, status, keyword, language, title, content_markdown,
       content_html, created_at)
     select ${userId}::uuid, 'bench-' || g, case when g % 3 = 0 then 'autopilot' else 'manual' end,

@@ -1,7 +1,7 @@
 // `npm test`: typecheck, lint, unit tests, then — against fresh Postgres and Redis, the production build and
 // local fakes of every third-party service — integration tests over HTTP and the Playwright suite in Chromium.
 // Last, a 3-minute chaos soak (scripts/soak.ts) on services of its own, reusing this run's build.
-// Usage: npm test [-- --only=static|unit|integration|e2e|soak] [-- --grep=pattern]
+// Usage: npm test [-- --only=static|unit|integration|eval|e2e|soak] [-- --grep=pattern]
 import fs from 'node:fs'
 import path from 'node:path'
 import {
@@ -85,7 +85,7 @@ async function main() {
     )
     countVitest(out)
   }
-  if (!want('integration') && !want('e2e') && !want('soak')) return
+  if (!want('integration') && !want('e2e') && !want('eval') && !want('soak')) return
 
   // Fresh services for this run only: nothing is shared with `npm run dev` or with another run.
   const runId = `t${Date.now().toString(36)}${process.pid}`
@@ -105,6 +105,9 @@ async function main() {
     PUBLISH_RETRY_BASE_MS: '300',
     PUBLISH_CLAIM_LEASE_MS: '3000',
     PUBLISH_SWEEP_EVERY_MS: '2000',
+    // Tests run extra workers on queue prefixes of their own against this one database: the main worker must not
+    // take their posts for lost ones, so a post counts as stale after 15 minutes here (a minute by default).
+    POST_STALE_AFTER_MS: '900000',
   })
 
   await stage('build', () => buildApp(env))
@@ -136,6 +139,9 @@ async function main() {
     )
     countVitest(out)
   }
+  // The prompt evaluation (npm run eval:posts) on two keywords against the fakes, so that it cannot rot.
+  if (want('eval') && (!grep || only?.split(',').includes('eval')))
+    await stage('eval:posts (quick)', () => run(bin('tsx'), ['scripts/eval-posts.ts', '--env', '--quick'], env))
   if (want('e2e')) {
     const chromium = ensureChromium()
     const out = path.join(artifacts, 'e2e.json')

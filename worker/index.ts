@@ -7,12 +7,16 @@ import {
   reconcileStalePostsJob,
   scheduleStalePostReconciliation,
 } from '#app/jobs/post-generation.server'
-import { closeQueues, QUEUES, type QueueName } from '#app/jobs/queues.server'
+import { closeQueues, jobRequestId, QUEUES, queueDepths, type QueueName } from '#app/jobs/queues.server'
 import { pingJob } from '#app/jobs/system.server'
 import { deliverWebhookJob } from '#app/jobs/webhook-delivery.server'
 import { closeDb } from '#app/server/db.server'
 import { getEnv } from '#app/server/env.server'
 import { closeRedis, createRedis } from '#app/server/redis.server'
+import { installRequestIdLogging } from '#app/server/log.server'
+import { metrics, startMetricsServer } from '#app/server/metrics.server'
+import { newRequestScope, runInRequestScope } from '#app/server/request-scope.server'
+import { flushSentry, initSentry, reportError } from '#app/server/sentry.server'
 import type { Processor, ProcessorContext } from './context'
 import { processGeneratePost } from './processors/generate-post'
 import { processPing } from './processors/ping'
@@ -23,6 +27,7 @@ import { processWebhookDelivery } from './processors/webhook-deliver'
 import { processPublicationJob, processPublishingSweep, startPublishingSweep } from './processors/publish'
 import { publicationJob, publishingSweepJob } from '#app/jobs/publishing.server'
 import { restoreSchedules } from '#app/server/autopilot.server'
+import { claimResanitize, resanitizeStalePosts } from '#app/server/post-html.server'
 import { registry } from './registry'
 import { rankingsJobs, scheduleRankings } from '#app/jobs/rankings.server'
 import {
@@ -56,6 +61,21 @@ const workerId = `${os.hostname()}-${process.pid}`
 const log = (msg: string, extra?: Record<string, unknown>) =>
   console.log(JSON.stringify({ at: new Date().toISOString(), worker: workerId, msg, ...extra }))
 
+// Issue 20: error reports when SENTRY_DSN is set; a job enqueued during a request runs and logs under that request's
+// id; /metrics (queue depths, job durations and failures, provider calls) on WORKER_METRICS_PORT.
+initSentry('worker')
+installRequestIdLogging()
+const metricsServer = startMetricsServer({
+  port: env.WORKER_METRICS_PORT,
+  token: env.METRICS_TOKEN,
+  log,
+  beforeScrape: async () => {
+    const { queueDepth } = metrics()
+    for (const { queue, counts } of await queueDepths())
+      for (const [state, count] of Object.entries(counts)) queueDepth.set({ queue, state }, count)
+  },
+})
+
 const concurrency: Record<QueueName, number> = {
   [QUEUES.system]: 4,
   [QUEUES.posts]: env.POST_WORKER_CONCURRENCY,
@@ -72,18 +92,37 @@ for (const name of Object.values(QUEUES)) {
   const connection = createRedis({ maxRetriesPerRequest: null })
   const worker: Worker = new Worker(
     name,
-    async (job: Job, token?: string) => {
-      const entry = registry.get(name, job.name)
-      if (!entry) throw new UnrecoverableError(`No handler for job ${name}/${job.name}`)
-      const parsed = (entry.schema as ZodType).safeParse(job.data)
-      if (!parsed.success) throw new UnrecoverableError(`Bad payload for ${job.name}: ${parsed.error.message}`)
-      const ctx: ProcessorContext = { job, worker, workerId, log }
-      running.set(job, token)
-      try {
-        return await (entry.handler as Processor<unknown>)(parsed.data, ctx)
-      } finally {
-        running.delete(job)
-      }
+    (job: Job, token?: string) => {
+      // The job runs in a scope of its own under the id of the request that enqueued it (or the job's own id).
+      const scope = newRequestScope(jobRequestId(job.data) ?? `job-${name}-${job.id ?? 'unknown'}`)
+      return runInRequestScope(scope, async () => {
+        const started = performance.now()
+        const { jobDuration, jobFailures } = metrics()
+        log('job started', { queue: name, job: job.name, id: job.id, attempt: job.attemptsMade + 1 })
+        running.set(job, token)
+        try {
+          const entry = registry.get(name, job.name)
+          if (!entry) throw new UnrecoverableError(`No handler for job ${name}/${job.name}`)
+          const parsed = (entry.schema as ZodType).safeParse(job.data)
+          if (!parsed.success) throw new UnrecoverableError(`Bad payload for ${job.name}: ${parsed.error.message}`)
+          const ctx: ProcessorContext = { job, worker, workerId, log }
+          const result = await (entry.handler as Processor<unknown>)(parsed.data, ctx)
+          const seconds = (performance.now() - started) / 1000
+          jobDuration.observe({ queue: name, job: job.name, outcome: 'completed' }, seconds)
+          log('job completed', { queue: name, job: job.name, id: job.id, ms: Math.round(seconds * 1000) })
+          return result
+        } catch (error) {
+          jobDuration.observe({ queue: name, job: job.name, outcome: 'failed' }, (performance.now() - started) / 1000)
+          jobFailures.inc({ queue: name, job: job.name })
+          // Reported once a job has no attempt left (or cannot succeed): retries of a passing outage are not news.
+          const attempts = job.opts.attempts ?? 1
+          if (error instanceof UnrecoverableError || job.attemptsMade + 1 >= attempts)
+            reportError(error, { tags: { queue: name, job: job.name, job_id: job.id, attempt: job.attemptsMade + 1 } })
+          throw error
+        } finally {
+          running.delete(job)
+        }
+      })
     },
     {
       connection,
@@ -113,12 +152,30 @@ scheduleStalePostReconciliation().then(
   () => log('stale post reconciliation scheduled', { everyMs: env.POST_RECONCILE_EVERY_MS }),
   (error: Error) => log('could not schedule the stale post reconciliation', { error: error.message }),
 )
+// The schedulers live in Redis too: an emptied Redis (FLUSHALL, a failover that lost data) or one that was away at
+// start would leave them gone. Upserting them again on the same cadence is harmless (same id and interval, so the
+// next run keeps its time) and brings them back within one interval.
+const keepSchedules = setInterval(() => {
+  Promise.all([scheduleStalePostReconciliation(), startPublishingSweep(), scheduleRankings()]).catch((error: Error) =>
+    log('could not renew the schedules', { error: error.message }),
+  )
+}, env.POST_RECONCILE_EVERY_MS)
+keepSchedules.unref()
 
 // Rank tracking, Search Console and the weekly digest run on repeating schedules.
 scheduleRankings().then(
   () => log('rankings schedules set'),
   (error: Error) => log('could not set the rankings schedules', { error: error.message }),
 )
+
+// Posts are sanitized once when written; those stored under older sanitizing rules are sanitized again here.
+// One worker (the first to start after the rules changed) does it; the others skip it.
+claimResanitize()
+  .then(async (claimed) => {
+    if (claimed)
+      log('stored post HTML checked against the sanitizer rules', { resanitized: await resanitizeStalePosts() })
+  })
+  .catch((error: Error) => log('could not re-sanitize stored posts', { error: error.message }))
 
 startPublishingSweep().then(
   () => log('publishing sweep scheduled'),
@@ -141,6 +198,7 @@ async function shutdown(signal: string) {
     running: running.size,
     boundMs: env.SHUTDOWN_TIMEOUT_MS,
   })
+  clearInterval(keepSchedules)
   // Handing back needs Redis: if it does not answer either, exit anyway (the lock expires and BullMQ's stalled
   // check puts the job back).
   setTimeout(() => process.exit(1), env.SHUTDOWN_TIMEOUT_MS + 3_000).unref()
@@ -155,8 +213,11 @@ async function shutdown(signal: string) {
     log('worker stopping: handed running jobs back to their queues', {
       jobs: jobs.map(([job], i) => ({ queue: job.queueName, id: job.id, ok: handedBack[i].status === 'fulfilled' })),
     })
+    await flushSentry()
     process.exit(1)
   }
+  metricsServer?.close()
+  await flushSentry()
   await closeQueues()
   await closeRedis()
   await closeDb()

@@ -1,8 +1,10 @@
 import { Form } from '@remix-run/react'
 import { FormMessage } from './ui/form-message'
 import { Field } from './ui/field'
+import { PasswordField } from './account-fields'
 import { SubmitButton } from './ui/submit-button'
 import type { FieldErrors } from '#app/lib/field-errors'
+import { ActionButton } from './ui/action-button'
 
 /** /profile's security cards: password, sessions and API tokens, and the account's data (download, delete). */
 
@@ -29,23 +31,13 @@ export function PasswordCard({ hasPassword, failure }: { hasPassword: boolean; f
       {hasPassword ? (
         <Form method="post" className="mt-4 space-y-4" aria-label="Change password" key={mine ? 'failed' : 'form'}>
           <FormMessage message={mine?.message} tone="error" />
-          <Field
+          <PasswordField
+            purpose="current"
             label="Current password"
             name="currentPassword"
-            type="password"
-            autoComplete="current-password"
-            required
             error={mine?.errors.currentPassword}
           />
-          <Field
-            label="New password"
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            error={mine?.errors.newPassword}
-          />
+          <PasswordField purpose="new" label="New password" name="newPassword" error={mine?.errors.newPassword} />
           <SubmitButton intent="change-password" className="btn-secondary w-full" pendingText="Saving...">
             Change password
           </SubmitButton>
@@ -82,12 +74,9 @@ export function SessionsCard({ sessions, failure }: { sessions: Session[]; failu
               </p>
             </div>
             {s.current ? null : (
-              <Form method="post">
-                <input type="hidden" name="sessionId" value={s.id} />
-                <SubmitButton intent="end-session" className="btn-secondary py-1 text-xs">
-                  Sign out
-                </SubmitButton>
-              </Form>
+              <ActionButton field={['sessionId', s.id]} intent="end-session" className="btn-secondary py-1 text-xs">
+                Sign out
+              </ActionButton>
             )}
           </li>
         ))}
@@ -124,16 +113,7 @@ export function DataCard({ hasPassword, failure }: { hasPassword: boolean; failu
             This deletes your keywords, posts and Auto Pilot settings, cancels your subscription at once and signs you
             out everywhere. It cannot be undone.
           </p>
-          {hasPassword ? (
-            <Field
-              label="Password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              error={mine?.errors.password}
-            />
-          ) : null}
+          {hasPassword ? <PasswordField purpose="current" error={mine?.errors.password} /> : null}
           <Field
             label="Type DELETE to confirm"
             name="confirm"

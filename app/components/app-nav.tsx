@@ -2,6 +2,7 @@ import { Link, NavLink, useLocation } from '@remix-run/react'
 import { useCallback, useRef, useState, type MouseEvent } from 'react'
 import { Brand } from './brand'
 import { HelpDialog } from './help-dialog'
+import { MobileMenu } from './ui/mobile-menu'
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
@@ -54,37 +55,19 @@ export function AppNav({ email }: { email: string }) {
             {email}
           </span>
         </div>
-        <details ref={menu} className="group relative lg:hidden" data-mobile-menu>
-          <summary
-            className="flex cursor-pointer list-none items-center rounded-md p-2 text-slate-700 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
-            aria-label="Open menu"
-          >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 24 24"
-              className="h-6 w-6"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-            >
-              <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
-            </svg>
-            <span className="sr-only">Menu</span>
-          </summary>
-          <div className="absolute right-0 mt-2 flex w-64 flex-col rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
-            <span className="truncate px-3 py-2 text-xs text-slate-600" title={email}>
-              {email}
-            </span>
-            {APP_LINKS.map((l) => (
-              <NavLink key={l.to} to={l.to} className={linkClass} onClick={closeMenu}>
-                {l.label}
-              </NavLink>
-            ))}
-            <Link to={helpHref} onClick={openHelp} className="btn-secondary mt-1">
-              Help
-            </Link>
-          </div>
-        </details>
+        <MobileMenu ref={menu} className="lg:hidden" width="w-64">
+          <span className="truncate px-3 py-2 text-xs text-slate-600" title={email}>
+            {email}
+          </span>
+          {APP_LINKS.map((l) => (
+            <NavLink key={l.to} to={l.to} className={linkClass} onClick={closeMenu}>
+              {l.label}
+            </NavLink>
+          ))}
+          <Link to={helpHref} onClick={openHelp} className="btn-secondary mt-1">
+            Help
+          </Link>
+        </MobileMenu>
       </nav>
       <HelpDialog open={helpOpen} onClose={closeHelp} redirectTo={here} />
     </header>

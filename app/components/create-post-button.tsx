@@ -1,5 +1,9 @@
-import { useFetcher, useLocation } from '@remix-run/react'
-import { useState } from 'react'
+import { useFetcher, useLocation, useNavigate } from '@remix-run/react'
+import { useEffect, useState } from 'react'
+import { POST_MESSAGES } from '#app/lib/posts'
+import type { clientAction } from '#app/routes/blogposts'
+import { showToast } from './toaster'
+import { clientFailureOf, withoutFailure } from './ui/client-failure'
 import { useHydrated } from './ui/use-hydrated'
 
 /** The page view's key, made once by the component that renders a list of buttons. */
@@ -21,6 +25,8 @@ export function pageNonce() {
  * The request key is the keyword id plus a nonce made once per page view (in the server-rendered HTML, which the
  * browser keeps on hydration). Clicking the same rendered button twice, or resubmitting the same page from another
  * tab, sends the same key, and the server makes at most one post for it; after a reload, a click is a new request.
+ * A keyword whose post is still being written refuses a second one (a toast says so); when a finished post (or a
+ * page) covers a very similar search, the user decides on /keywords/:id/write (update it, or write anyway).
  */
 export function CreatePostButton({
   keywordId,
@@ -32,8 +38,20 @@ export function CreatePostButton({
   pageKey: string
   className?: string
 }) {
-  const fetcher = useFetcher<{ ok: boolean }>()
+  const fetcher = useFetcher<typeof clientAction>()
+  const failure = clientFailureOf(fetcher.data)
+  // A request that failed in the browser (no answer, a 5xx, a proxy's page) gets the spec's error toast.
+  useEffect(() => {
+    if (failure) showToast({ type: 'error', message: POST_MESSAGES.failed })
+  }, [failure])
+  const answer = withoutFailure(fetcher.data) as { ok: boolean; reason?: string; confirm?: string } | undefined
   const location = useLocation()
+  const navigate = useNavigate()
+  // A keyword too close to an existing post: the user decides on the confirmation page.
+  const confirm = fetcher.state === 'idle' && answer?.reason === 'overlap' ? answer.confirm : undefined
+  useEffect(() => {
+    if (confirm) navigate(confirm)
+  }, [confirm, navigate])
   const hydrated = useHydrated()
   const busy = fetcher.state !== 'idle'
   return (

@@ -1,6 +1,7 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
-import { HelpForm, type HelpActionData } from './help-form'
+import type { clientAction } from '#app/routes/help'
+import { HelpForm, helpResult } from './help-form'
 
 /**
  * The 'How can we help?' modal (a native <dialog>: focus stays inside, Escape closes it). It posts to /help with a
@@ -9,8 +10,8 @@ import { HelpForm, type HelpActionData } from './help-form'
  */
 export function HelpDialog({ open, onClose, redirectTo }: { open: boolean; onClose: () => void; redirectTo: string }) {
   const dialog = useRef<HTMLDialogElement>(null)
-  const fetcher = useFetcher<HelpActionData>({ key: 'help-question' })
-  const result = fetcher.data
+  const fetcher = useFetcher<typeof clientAction>({ key: 'help-question' })
+  const result = helpResult(fetcher.data)
 
   useEffect(() => {
     const el = dialog.current

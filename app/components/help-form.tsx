@@ -1,10 +1,21 @@
 import { Form, type FetcherWithComponents } from '@remix-run/react'
 import { useId } from 'react'
+import { clientFailureOf } from './ui/client-failure'
 import { FormMessage } from './ui/form-message'
 import { SubmitButton } from './ui/submit-button'
 
 export type HelpActionData =
   { ok: true } | { ok: false; message: string; errors?: Partial<Record<string, string[]>>; question: string }
+
+/** Shown when the question's request failed in the browser (no answer, a 5xx, a proxy's page). */
+export const HELP_SEND_FAILED = 'Your question could not be sent. Please try again in a moment.'
+
+/** The form's answer: the server's, or a failure of the request turned into the same shape (question kept). */
+export function helpResult(data: unknown): HelpActionData | undefined {
+  const failure = clientFailureOf(data)
+  if (failure) return { ok: false, message: HELP_SEND_FAILED, question: failure.values.question ?? '' }
+  return data as HelpActionData | undefined
+}
 
 /**
  * The help question form, used by the /help page (a plain form post) and by the nav's modal (a fetcher).
@@ -17,7 +28,7 @@ export function HelpForm({
   onCancel,
   autoFocus,
 }: {
-  fetcher?: FetcherWithComponents<HelpActionData>
+  fetcher?: Pick<FetcherWithComponents<unknown>, 'Form' | 'state'>
   redirectTo: string
   result?: HelpActionData
   onCancel?: () => void

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { cancelConfirmMessage, formatMoney, formatShortDate, monthlyCostCents, quotaMessage } from '#app/lib/billing'
 import { PLANS } from '#app/lib/plans'
 import type { UsageSummary } from '#app/server/quota.server'
+import { DialogPanel } from './ui/dialog'
 
 const STATUS_LABEL: Record<UsageSummary['status'], string> = {
   trial: 'Free Trial',
@@ -178,35 +179,26 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
       )}
 
       {confirming && canCancel ? (
-        <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4" role="presentation">
-          <div
-            role="dialog"
-            aria-modal="true"
-            aria-labelledby="cancel-dialog-title"
-            aria-describedby="cancel-dialog-message"
-            className="w-full max-w-md rounded-2xl bg-white p-6 shadow-xl"
-          >
-            <h2 id="cancel-dialog-title" className="text-lg font-semibold">
-              Cancel Subscription
-            </h2>
-            <p id="cancel-dialog-message" className="mt-2 text-slate-700" data-testid="dialog-message">
-              {cancelConfirmMessage(renewal)}
-            </p>
-            <cancel.Form method="post" action="/billing/cancel" className="mt-6 flex justify-end gap-3">
-              <button type="button" className="btn-secondary" onClick={() => setConfirming(false)} autoFocus>
-                Close
-              </button>
-              <button
-                type="submit"
-                className="btn-danger"
-                disabled={cancel.state !== 'idle'}
-                aria-busy={cancel.state !== 'idle' || undefined}
-              >
-                {cancel.state !== 'idle' ? 'Canceling...' : 'Cancel Subscription'}
-              </button>
-            </cancel.Form>
-          </div>
-        </div>
+        <DialogPanel
+          id="cancel-dialog"
+          title="Cancel Subscription"
+          message={cancelConfirmMessage(renewal)}
+          messageTestId="dialog-message"
+        >
+          <cancel.Form method="post" action="/billing/cancel" className="mt-6 flex justify-end gap-3">
+            <button type="button" className="btn-secondary" onClick={() => setConfirming(false)} autoFocus>
+              Close
+            </button>
+            <button
+              type="submit"
+              className="btn-danger"
+              disabled={cancel.state !== 'idle'}
+              aria-busy={cancel.state !== 'idle' || undefined}
+            >
+              {cancel.state !== 'idle' ? 'Canceling...' : 'Cancel Subscription'}
+            </button>
+          </cancel.Form>
+        </DialogPanel>
       ) : null}
     </section>
   )

@@ -15,23 +15,59 @@ const styles: Record<Toast['type'], string> = {
   warning: 'border-yellow-200 bg-yellow-50 text-yellow-900',
 }
 
+const listeners = new Set<(toast: Toast) => void>()
+
+const keys = new WeakMap<Toast, number>()
+let lastKey = 0
+/**
+ * One React key per toast shown, so that each toast is a new element whose CSS expiry (`toast-auto`) starts from
+ * zero: a reused element keeps counting from the first toast, and a second toast shown within 8 seconds of it would
+ * be hidden after only the rest of those 8 seconds (or at once).
+ */
+function keyOf(toast: Toast) {
+  let key = keys.get(toast)
+  if (key === undefined) {
+    key = ++lastKey
+    keys.set(toast, key)
+  }
+  return key
+}
+
+/**
+ * Shows a toast from the browser (a failure that never reached the server, so no flash cookie can carry it).
+ * The root layout's `<Toaster global>` shows it.
+ */
+export function showToast(toast: Toast) {
+  for (const listener of listeners) listener(toast)
+}
+
 /**
  * Toasts at top-center for 8 seconds. Rendered on the server too, so they show without JavaScript
  * (a CSS animation hides them); a `description` that is a same-site path becomes a link.
+ * `global` also shows the toasts sent with `showToast`.
  */
-export function Toaster({ toast }: { toast: Toast | null | undefined }) {
+export function Toaster({ toast, global = false }: { toast: Toast | null | undefined; global?: boolean }) {
   const [visible, setVisible] = useState<Toast | null>(toast ?? null)
+  useEffect(() => setVisible(toast ?? null), [toast])
   useEffect(() => {
-    setVisible(toast ?? null)
-    if (!toast) return
-    const timer = setTimeout(() => setVisible(null), toast.duration ?? 8000)
+    if (!global) return
+    const listener = (next: Toast) => setVisible({ ...next })
+    listeners.add(listener)
+    return () => {
+      listeners.delete(listener)
+    }
+  }, [global])
+  useEffect(() => {
+    if (!visible) return
+    const timer = setTimeout(() => setVisible(null), visible.duration ?? 8000)
     return () => clearTimeout(timer)
-  }, [toast])
+  }, [visible])
   if (!visible) return null
   const link = visible.description?.startsWith('/') ? visible.description : null
   return (
     <div className="pointer-events-none fixed inset-x-0 top-4 z-50 flex justify-center px-4">
       <div
+        key={keyOf(visible)}
         role={visible.type === 'error' ? 'alert' : 'status'}
         data-toast={visible.type}
         className={`toast-auto pointer-events-auto flex max-w-lg items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-lg ${styles[visible.type]}`}

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { getEnv } from '#app/server/env.server'
-import { addJob, defineJob, jobId, queue, QUEUES } from './queues.server'
+import { addJob, defineJob, jobId, queue, QUEUES, withinQueueTimeout } from './queues.server'
 
 /**
  * The 'post-generation' queue: one 'generate-post' job per post (job id `post-<postId>`, so a post never has two),
@@ -29,10 +29,10 @@ export async function enqueueGeneratePost(data: GeneratePostJob) {
  */
 export async function requeueGeneratePost(data: GeneratePostJob) {
   const { postId } = generatePostJob.schema.parse(data)
-  const existing = await queue(QUEUES.posts).getJob(generatePostJobId(postId))
+  const existing = await withinQueueTimeout(queue(QUEUES.posts).getJob(generatePostJobId(postId)), 'get a post job')
   if (existing) {
-    const state = await existing.getState()
-    if (state === 'failed' || state === 'completed') await existing.remove()
+    const state = await withinQueueTimeout(existing.getState(), 'read a post job')
+    if (state === 'failed' || state === 'completed') await withinQueueTimeout(existing.remove(), 'remove a post job')
     else return
   }
   await enqueueGeneratePost({ postId })
@@ -40,7 +40,7 @@ export async function requeueGeneratePost(data: GeneratePostJob) {
 
 /** The state of a post's generation job in Redis ('unknown' when there is none). */
 export async function generatePostJobState(postId: string) {
-  return queue(QUEUES.posts).getJobState(generatePostJobId(postId))
+  return withinQueueTimeout(queue(QUEUES.posts).getJobState(generatePostJobId(postId)), 'read a post job')
 }
 
 /**
@@ -69,6 +69,7 @@ export async function scheduleStalePostReconciliation() {
 
 /** Removes a post's generation job unless a worker is running it (a deleted post); a running job finds the post gone. */
 export async function removeGeneratePostJob(postId: string) {
-  const job = await queue(QUEUES.posts).getJob(generatePostJobId(postId))
-  if (job && !(await job.isActive())) await job.remove()
+  const job = await withinQueueTimeout(queue(QUEUES.posts).getJob(generatePostJobId(postId)), 'get a post job')
+  if (job && !(await withinQueueTimeout(job.isActive(), 'read a post job')))
+    await withinQueueTimeout(job.remove(), 'remove a post job')
 }

@@ -2,6 +2,7 @@ import { Queue, type JobsOptions } from 'bullmq'
 import type { ZodType } from 'zod'
 import { getEnv } from '#app/server/env.server'
 import { createRedis } from '#app/server/redis.server'
+import { currentRequestId } from '#app/server/request-scope.server'
 import type { Redis } from 'ioredis'
 
 /**
@@ -34,23 +35,84 @@ export const defaultJobOptions: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 }
 
+/**
+ * Every job added during a request carries that request's id in its data (`requestId`; payload schemas ignore the
+ * extra key), and the worker runs and logs the job under the same id (issue 20).
+ */
+class TracedQueue extends Queue {
+  override add(...[name, data, opts]: Parameters<Queue['add']>): ReturnType<Queue['add']> {
+    const requestId = currentRequestId()
+    const traced =
+      requestId && data && typeof data === 'object' && !Array.isArray(data) && !('requestId' in data)
+        ? { ...(data as Record<string, unknown>), requestId }
+        : data
+    return super.add(name, traced, opts)
+  }
+}
+
+/** The request id a job was enqueued under, if any. */
+export function jobRequestId(data: unknown): string | undefined {
+  const id = data && typeof data === 'object' ? (data as { requestId?: unknown }).requestId : undefined
+  return typeof id === 'string' ? id : undefined
+}
+
+/** Jobs per queue and state, for the worker's metrics. */
+export async function queueDepths(): Promise<Array<{ queue: QueueName; counts: Record<string, number> }>> {
+  return Promise.all(
+    Object.values(QUEUES).map(async (name) => ({
+      queue: name,
+      counts: await queue(name).getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized'),
+    })),
+  )
+}
+
 declare global {
   var __rankwellQueues: { connection: Redis; queues: Map<string, Queue> } | undefined
 }
 
 function registry() {
+  // The producers' connection fails fast: no offline queue (a command while Redis is away fails at once), one retry,
+  // a short command timeout. Workers have connections of their own that wait (worker/index.ts).
   globalThis.__rankwellQueues ??= {
-    connection: createRedis({ maxRetriesPerRequest: 1, commandTimeout: 3_000 }),
+    connection: createRedis({
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: getEnv().REDIS_COMMAND_TIMEOUT_MS,
+    }),
     queues: new Map(),
   }
   return globalThis.__rankwellQueues
+}
+
+/** A queue operation that did not finish in time (Redis unreachable); outage.server.ts counts it as a Redis outage. */
+export class QueueTimeoutError extends Error {
+  override name = 'QueueTimeoutError'
+}
+
+/**
+ * Runs a queue operation with a deadline (REDIS_COMMAND_TIMEOUT_MS + 1 s): BullMQ waits for its connection to be
+ * ready before its first command, without a limit of its own, so a request made while Redis is down would hang.
+ */
+export async function withinQueueTimeout<T>(operation: Promise<T>, what: string): Promise<T> {
+  const ms = getEnv().REDIS_COMMAND_TIMEOUT_MS + 1_000
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new QueueTimeoutError(`Queue operation timed out after ${ms} ms: ${what}`)), ms)
+  })
+  // The operation may still fail after the deadline; its rejection is handled here so that it is not unhandled.
+  operation.catch(() => {})
+  try {
+    return await Promise.race([operation, deadline])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 export function queue(name: QueueName): Queue {
   const reg = registry()
   let q = reg.queues.get(name)
   if (!q) {
-    q = new Queue(name, { connection: reg.connection, prefix: getEnv().QUEUE_PREFIX, defaultJobOptions })
+    q = new TracedQueue(name, { connection: reg.connection, prefix: getEnv().QUEUE_PREFIX, defaultJobOptions })
     q.on('error', (err) => console.error(`[queue ${name}]`, err.message))
     reg.queues.set(name, q)
   }
@@ -76,5 +138,8 @@ export function jobId(...parts: string[]) {
  */
 export async function addJob<T>(job: JobDefinition<T>, data: T, opts?: JobsOptions | ((payload: T) => JobsOptions)) {
   const payload = job.schema.parse(data)
-  return queue(job.queue).add(job.name, payload, typeof opts === 'function' ? opts(payload) : opts)
+  return withinQueueTimeout(
+    queue(job.queue).add(job.name, payload, typeof opts === 'function' ? opts(payload) : opts),
+    `add ${job.queue}/${job.name}`,
+  )
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { findCountry, findLanguage } from './markets'
+import { safeText } from './safe-text'
 
 /**
  * One zod schema per account form, shared by the page actions (form data) and the matching /api routes (JSON):
@@ -9,22 +10,19 @@ import { findCountry, findLanguage } from './markets'
 const MAX_TEXT = 500
 
 const requiredText = (label: string, max = MAX_TEXT) =>
-  z
-    .string({ required_error: `${label} is required.`, invalid_type_error: `${label} must be text.` })
+  safeText({ required_error: `${label} is required.`, invalid_type_error: `${label} must be text.` })
     .trim()
     .min(1, `${label} is required.`)
     .max(max, `${label} must be at most ${max} characters.`)
 
-const email = z
-  .string({ required_error: 'Email is required.', invalid_type_error: 'Email must be text.' })
+const email = safeText({ required_error: 'Email is required.', invalid_type_error: 'Email must be text.' })
   .trim()
   .min(1, 'Email is required.')
   .max(254, 'Email must be at most 254 characters.')
   .email('Please enter a valid email address.')
 
 // argon2 hashes any length, but an unbounded password is an easy way to make the server work hard.
-const password = z
-  .string({ required_error: 'Password is required.', invalid_type_error: 'Password must be text.' })
+const password = safeText({ required_error: 'Password is required.', invalid_type_error: 'Password must be text.' })
   .min(1, 'Password is required.')
   .max(200, 'Password must be at most 200 characters.')
 
@@ -42,13 +40,12 @@ export type SignUpInput = z.infer<typeof signUpSchema>
 
 /** Website: empty means none; otherwise an http(s) URL. */
 const website = z
-  .union([z.string(), z.null()], { invalid_type_error: 'Website must be text.' })
+  .union([safeText(), z.null()], { invalid_type_error: 'Website must be text.' })
   .transform((v) => (v ?? '').trim())
   .pipe(
     z.union([
       z.literal('').transform(() => null),
-      z
-        .string()
+      safeText()
         .max(2000, 'Website must be at most 2000 characters.')
         .url('Please enter a valid URL, such as https://example.com.')
         .refine((v) => /^https?:\/\//i.test(v), 'Please enter a valid URL, such as https://example.com.'),
@@ -61,7 +58,7 @@ function marketChoice(kind: 'country' | 'language') {
   const message = `Please choose a ${kind} from the list.`
   return z
     .object(
-      { code: z.union([z.string(), z.number()]).transform(String), name: z.string().optional() },
+      { code: z.union([safeText(), z.number()]).transform(String), name: safeText().optional() },
       { invalid_type_error: message },
     )
     .nullable()
@@ -104,8 +101,10 @@ export const profileSchema = z.object({
 export type ProfileInput = z.infer<typeof profileSchema>
 
 export const helpSchema = z.object({
-  question: z
-    .string({ required_error: 'Please describe your question.', invalid_type_error: 'Your question must be text.' })
+  question: safeText({
+    required_error: 'Please describe your question.',
+    invalid_type_error: 'Your question must be text.',
+  })
     .trim()
     .min(1, 'Please describe your question.')
     .max(5000, 'Your question must be at most 5000 characters.'),
@@ -192,7 +191,7 @@ const newPassword = password.min(MIN_PASSWORD_LENGTH, `Password must be at least
 
 export const forgotPasswordSchema = z.object({ email })
 export const resetPasswordSchema = z.object({
-  token: z.string({ required_error: 'The reset link is missing its token.' }).trim().min(1).max(200),
+  token: safeText({ required_error: 'The reset link is missing its token.' }).trim().min(1).max(200),
   password: newPassword,
 })
 export const changePasswordSchema = z.object({
@@ -200,7 +199,7 @@ export const changePasswordSchema = z.object({
   newPassword,
 })
 export const deleteAccountSchema = z.object({
-  password: z.string().max(200, 'Password must be at most 200 characters.').optional(),
+  password: safeText().max(200, 'Password must be at most 200 characters.').optional(),
   confirm: z.literal('DELETE', { errorMap: () => ({ message: 'Type DELETE to confirm.' }) }),
 })
 

@@ -1,5 +1,6 @@
 import { comparableUrl } from './serp'
 import { headings, markdownText } from './seo-checklist'
+import { faqJsonLd } from './seo'
 
 /**
  * The deterministic steps of the content engine that come after the model: links (only research sources and the
@@ -233,35 +234,32 @@ export function stripRawHtml(markdown: string): string {
 // FAQ and JSON-LD
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The FAQ of an article: the H3 questions (and their answers) under an H2 that names questions or an FAQ. */
+/**
+ * The FAQ of an article: the H3 questions (and their answers) under an H2 that names questions or an FAQ, or else
+ * under the first H2 whose H3 headings are all questions (at least two), as the checklist counts an FAQ.
+ */
 export function faqFromMarkdown(markdown: string): Array<{ question: string; answer: string }> {
-  const lines = markdown.split('\n')
-  const out: Array<{ question: string; answer: string }> = []
-  let inFaq = false
-  let current: { question: string; answer: string[] } | null = null
-  const flush = () => {
-    if (current && current.answer.join(' ').trim())
-      out.push({
-        question: current.question,
-        answer: markdownText(current.answer.join('\n')).replace(/\s+/g, ' ').trim(),
-      })
-    current = null
-  }
-  for (const line of lines) {
-    const h = /^\s{0,3}(#{2,3})\s+(.+?)\s*$/.exec(line)
+  type Section = { named: boolean; items: Array<{ question: string; answer: string[] }>; otherH3: boolean }
+  const sections: Section[] = []
+  let section: Section | null = null
+  let fence = false
+  for (const line of markdown.split('\n')) {
+    if (/^\s{0,3}(```|~~~)/.test(line)) fence = !fence
+    const h = fence ? null : /^\s{0,3}(#{2,3})\s+(.+?)\s*$/.exec(line)
     if (h && h[1] === '##') {
-      flush()
-      inFaq = /\b(faq|faqs|frequently asked|questions)\b/i.test(h[2]!)
-      continue
-    }
-    if (!inFaq) continue
-    if (h && h[1] === '###') {
-      flush()
-      current = { question: markdownText(h[2]!).trim(), answer: [] }
-    } else if (current) current.answer.push(line)
+      section = { named: /\b(faq|faqs|frequently asked|questions)\b/i.test(h[2]!), items: [], otherH3: false }
+      sections.push(section)
+    } else if (h && section) {
+      const text = markdownText(h[2]!).trim()
+      if (/\?\s*$/.test(text)) section.items.push({ question: text, answer: [] })
+      else section.otherH3 = true
+    } else if (section?.items.length) section.items[section.items.length - 1]!.answer.push(line)
   }
-  flush()
-  return out
+  const faq = sections.find((x) => x.named && x.items.length) ?? sections.find((x) => !x.otherH3 && x.items.length >= 2)
+  return (faq?.items ?? []).flatMap((item) => {
+    const answer = markdownText(item.answer.join('\n')).replace(/\s+/g, ' ').trim()
+    return answer ? [{ question: item.question, answer }] : []
+  })
 }
 
 export type JsonLdInput = {
@@ -302,16 +300,7 @@ export function buildJsonLd(input: JsonLdInput): Array<Record<string, unknown>> 
   }
   const faq = input.faq?.length ? input.faq : faqFromMarkdown(input.markdown)
   const out = [article]
-  if (faq.length)
-    out.push({
-      '@context': 'https://schema.org',
-      '@type': 'FAQPage',
-      mainEntity: faq.map((f) => ({
-        '@type': 'Question',
-        name: f.question,
-        acceptedAnswer: { '@type': 'Answer', text: f.answer },
-      })),
-    })
+  if (faq.length) out.push(faqJsonLd(faq))
   return out
 }
 

@@ -99,7 +99,12 @@ describe('keyword order', () => {
 describe('normalizeQuery and the cache key', () => {
   it('trims, lower-cases, collapses spaces and drops symbols providers refuse', () => {
     expect(normalizeQuery('  SaaS   Marketing ')).toBe('saas marketing')
-    expect(normalizeQuery('seo <tools> | 🚀 tips')).toBe('seo tools tips')
+    expect(normalizeQuery('seo {tools} | 🚀 tips')).toBe('seo tools 🚀 tips')
+    expect(normalizeQuery('<script>alert("x, y, z")</script>')).toBe('')
+    expect(normalizeQuery('<b>Best</b> CRM<br/> <style>p{}</style>tools <script>x')).toBe('best crm tools')
+    expect(normalizeQuery('  מילות מפתח 🔑  ')).toBe('מילות מפתח 🔑')
+    expect(normalizeQuery('كلمات رئيسية')).toBe('كلمات رئيسية')
+    expect(normalizeQuery('a < b and c > d')).toBe('a b and c d')
   })
 
   it('maps equivalent queries to one key per provider and market', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { findCountry, findLanguage } from './markets'
+import { safeText } from './safe-text'
 
 /**
  * Keyword research: the display rules of the Keyword Opportunities screen and the search input shared by the
@@ -67,12 +68,17 @@ export function sortKeywords<T extends Sortable>(rows: readonly T[]): T[] {
 // Search input
 // ---------------------------------------------------------------------------
 
-/** Trimmed, lower-cased, single-spaced, without the symbols keyword providers refuse. */
+/**
+ * Trimmed, lower-cased, single-spaced, without markup (a script or style element goes with its content, other
+ * tags leave their text) and without the symbols keyword providers refuse. Emoji and right-to-left text stay.
+ */
 export function normalizeQuery(query: string): string {
   return query
     .normalize('NFKC')
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?(<\/\1\s*>|$)/gi, ' ')
+    .replace(/<!--[\s\S]*?(-->|$)/g, ' ')
+    .replace(/<\/?[a-z][^<>]*(>|$)/gi, ' ')
     .replace(/[<>{}|\\^]/g, ' ')
-    .replace(/\p{Extended_Pictographic}/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase()
@@ -80,7 +86,7 @@ export function normalizeQuery(query: string): string {
 
 const required = (schema: z.ZodString) => schema.trim().min(1, SEARCH_VALIDATION_MESSAGE)
 const text = () =>
-  z.string({ required_error: SEARCH_VALIDATION_MESSAGE, invalid_type_error: SEARCH_VALIDATION_MESSAGE })
+  safeText({ required_error: SEARCH_VALIDATION_MESSAGE, invalid_type_error: SEARCH_VALIDATION_MESSAGE })
 
 /**
  * The search payload (query, countryCode, languageCode, countryName, languageName) of the form and of
@@ -94,12 +100,14 @@ export const keywordSearchSchema = z
         z
           .string()
           .min(1, SEARCH_VALIDATION_MESSAGE)
+          // A letter or a digit somewhere: markup alone or a lone emoji is not a keyword.
+          .regex(/[\p{L}\p{N}]/u, SEARCH_VALIDATION_MESSAGE)
           .max(MAX_QUERY_LENGTH, `Please enter a keyword of at most ${MAX_QUERY_LENGTH} characters.`),
       ),
     countryCode: required(text()).refine((code) => Boolean(findCountry(code)), SEARCH_VALIDATION_MESSAGE),
     languageCode: required(text()).refine((code) => Boolean(findLanguage(code)), SEARCH_VALIDATION_MESSAGE),
-    countryName: z.string().optional(),
-    languageName: z.string().optional(),
+    countryName: safeText().optional(),
+    languageName: safeText().optional(),
   })
   .transform((v) => ({
     query: v.query,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { safeText } from './safe-text'
 
 /**
  * The two libraries at any size (issue 21): the search, filter, sort and paging parameters of /blogposts,
@@ -45,7 +46,7 @@ export type PostOrigin = keyof typeof POST_ORIGIN_FILTERS
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional())
 
-const search = optional(z.string().trim().max(MAX_SEARCH_LENGTH, `Use at most ${MAX_SEARCH_LENGTH} characters.`))
+const search = optional(safeText().trim().max(MAX_SEARCH_LENGTH, `Use at most ${MAX_SEARCH_LENGTH} characters.`))
 const cursor = optional(
   z
     .string()
@@ -64,7 +65,7 @@ export const postListSchema = z.object({
   q: search,
   status: optional(z.enum(statusFilterValues, { message: `One of: ${statusFilterValues.join(', ')}.` })),
   source: optional(z.enum(['manual', 'autopilot'], { message: 'One of: manual, autopilot.' })),
-  language: optional(z.string().trim().max(100)),
+  language: optional(safeText().trim().max(100)),
   review: optional(z.enum(reviewValues, { message: `One of: ${reviewValues.join(', ')}.` })),
   cursor,
   limit,
@@ -195,4 +196,29 @@ export function withParams(base: string, params: URLSearchParams, changes: Recor
   for (const [key, value] of [...next]) if (value === '') next.delete(key)
   const query = next.toString()
   return query ? `${base}?${query}` : base
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Bulk 'Create posts' and cannibalisation
+// ---------------------------------------------------------------------------------------------------------------
+
+type Skipped = { keyword: string; overlapTitle: string }
+
+function quotedList(items: string[], max = 3) {
+  const shown = items.slice(0, max).map((t) => `“${t}”`)
+  return items.length > max ? `${shown.join(', ')} and ${items.length - max} more` : shown.join(', ')
+}
+
+/** What bulk 'Create posts' says about the selected keywords it left out: the user covers them already. */
+export function skippedKeywordsMessage(skipped: Skipped[]): string {
+  if (skipped.length === 1)
+    return `Skipped “${skipped[0]!.keyword}”: you already have “${skipped[0]!.overlapTitle}” for a very similar search.`
+  return `Skipped ${skipped.length} keywords you already have posts for: ${quotedList(skipped.map((s) => s.keyword))}.`
+}
+
+/** The refusal when every selected keyword is covered already (one: the single post's overlap message). */
+export function allSkippedMessage(skipped: Skipped[]): string {
+  if (skipped.length === 1)
+    return `You already have "${skipped[0]!.overlapTitle}" for a very similar search: update it instead?`
+  return `You already have posts for very similar searches: ${quotedList(skipped.map((s) => s.overlapTitle))}. Update them instead?`
 }

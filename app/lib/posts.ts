@@ -12,6 +12,8 @@ export const POST_MESSAGES = {
   notFound: 'No blog post found.',
   keywordNotFound: 'Keyword not found.',
   aiOff: 'AI writing is not configured on this server.',
+  alreadyWritten: 'This post has already been written. Find it in your Blog Posts.',
+  inProgress: 'A post for this keyword is already being written.',
 } as const
 
 export type PostStatus = 'queued' | 'generating' | 'completed' | 'failed'

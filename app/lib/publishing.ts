@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { safeText } from './safe-text'
 
 /**
  * Publishing destinations (WordPress, Ghost, Webflow): the forms' schemas, shared by the screens and the JSON API,
@@ -125,7 +126,7 @@ const postStatus = z.enum(['publish', 'draft'], { errorMap: () => ({ message: 'C
 const unpublishMode = z.enum(['draft', 'delete'], { errorMap: () => ({ message: 'Choose draft or delete.' }) })
 /** Whether Auto Pilot publishes to a destination: yes unless said otherwise (forms send `false` when unticked). */
 const autopilotFlag = z
-  .union([z.boolean(), z.string()])
+  .union([z.boolean(), safeText()])
   .optional()
   .transform((v) => v === undefined || v === true || v === 'on' || v === 'true')
 
@@ -219,7 +220,7 @@ export const reviewSettingsForm = z
   })
   .strip()
 
-const uuid = z.string().uuid('Unknown destination.')
+const uuid = safeText().uuid('Unknown destination.')
 
 /** A date (YYYY-MM-DD, optionally with a time) in the future or today; empty = now. */
 export const publishAt = z

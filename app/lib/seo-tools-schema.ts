@@ -1,15 +1,16 @@
 import { z } from 'zod'
 import { HONEYPOT_FIELD } from './honeypot'
 import { MAX_INPUT_LENGTH, type ToolId } from './seo-tools'
+import { safeText } from './safe-text'
 
 /** The free tools' input schemas, shared by the pages' actions and the /api/public routes. */
 const text = (required: string) =>
   z
     .string({ required_error: required, invalid_type_error: required })
     .transform((v) => v.replace(/\s+/g, ' ').trim())
-    .pipe(z.string().min(1, required).max(MAX_INPUT_LENGTH, `Please use at most ${MAX_INPUT_LENGTH} characters.`))
+    .pipe(safeText().min(1, required).max(MAX_INPUT_LENGTH, `Please use at most ${MAX_INPUT_LENGTH} characters.`))
 
-const honeypot = { [HONEYPOT_FIELD]: z.string().optional() }
+const honeypot = { [HONEYPOT_FIELD]: safeText().optional() }
 
 export const keywordsInput = z.object({ topic: text('Please enter a content topic.'), ...honeypot })
 export const titlesInput = z.object({ keyword: text('Please enter a main keyword.'), ...honeypot })

@@ -1,11 +1,10 @@
+import { isUuid } from '#app/lib/ids'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { publishAt, publishForm } from '#app/lib/publishing'
 import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
 import { listPublications, requestPublish, requestUnpublish } from '#app/server/publishing/publications.server'
 import { approvePost, rejectPost } from '#app/server/publishing/review.server'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const body = z.discriminatedUnion('action', [
   publishForm.extend({ action: z.literal('publish'), confirmRecreate: z.boolean().optional() }),
@@ -22,7 +21,7 @@ const body = z.discriminatedUnion('action', [
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireApiUserId(request)
-  if (!UUID.test(params.id ?? '')) return apiError(404, 'No blog post found.')
+  if (!isUuid(params.id ?? '')) return apiError(404, 'No blog post found.')
   return json({ data: await listPublications(userId, [params.id!]) })
 }
 
@@ -30,7 +29,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
   const userId = await requireApiUserId(request)
   const postId = params.id ?? ''
-  if (!UUID.test(postId)) return apiError(404, 'No blog post found.')
+  if (!isUuid(postId)) return apiError(404, 'No blog post found.')
   const input = await parseJson(request, body)
   switch (input.action) {
     case 'publish': {

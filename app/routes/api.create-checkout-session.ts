@@ -3,9 +3,10 @@ import { json } from '@remix-run/node'
 import { z } from 'zod'
 import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
 import { BillingError, createCheckoutSession, planForPriceId } from '#app/server/billing.server'
+import { safeText } from '#app/lib/safe-text'
 
 const body = z.object({
-  priceId: z.string({ required_error: 'priceId is required.' }).trim().min(1, 'priceId is required.'),
+  priceId: safeText({ required_error: 'priceId is required.' }).trim().min(1, 'priceId is required.'),
 })
 
 /** POST /api/create-checkout-session {priceId} → {sessionId, url}: a Stripe Checkout session for one of our plans. */

@@ -1,21 +1,28 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
+import { overlapMessage } from '#app/server/cannibalisation.server'
 import { quotaRefusal } from '#app/server/quota.server'
+import type { PostStatus } from '#app/lib/posts'
 import { createPost, POST_MESSAGES } from '#app/server/posts.server'
+import { safeText } from '#app/lib/safe-text'
 
 const bodySchema = z.object({
   keywordId: z
     .string({ required_error: 'keywordId is required', invalid_type_error: 'keywordId must be a string' })
     .trim()
     .min(1, 'keywordId is required'),
-  requestKey: z.string().trim().min(1).max(200).optional(),
+  requestKey: safeText().trim().min(1).max(200).optional(),
+  force: z.boolean({ invalid_type_error: 'force must be true or false' }).optional(),
 })
 
 /**
  * POST /api/creator {keywordId}: starts writing a post from a saved keyword (202).
- * Send the same `Idempotency-Key` header (or `requestKey`) to retry a request safely: it never makes a second post.
- * Over quota: 402 with `redirect_to_profile: true` (not 403, which clients treat as a dead session).
+ * Send the same `Idempotency-Key` header (or `requestKey`) to retry a request safely: it never makes a second post,
+ * and answers 200 with the post's real `status`. A post whose first request failed only because the queue was
+ * unreachable (503) is started by the retry.
+ * A keyword very close to an existing post or page of the user: 409 {message, existing} (send `force: true` to
+ * write it anyway); 409 while a post for this keyword is still being written. Over quota: 402 with `redirect_to_profile: true` (not 403, which clients treat as a dead session).
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed')
@@ -28,22 +35,42 @@ export async function action({ request }: ActionFunctionArgs) {
     keywordId: body.keywordId,
     requestKey: `api:${requestKey}`,
     source: 'manual',
+    force: body.force,
   })
+  // A repeated request reports the post's real state (queued, generating, completed or failed).
   if (result.ok)
     return json(
       {
-        message: POST_MESSAGES.created,
+        message: creatorMessage(result.status, result.failureReason),
         _id: result.postId,
         post_id: result.postId,
-        status: 'queued',
+        status: result.status,
         created: result.created,
+        ...(result.status === 'failed' ? { failure_reason: result.failureReason } : {}),
       },
       { status: result.created ? 202 : 200 },
     )
+  if (result.reason === 'overlap')
+    return apiError(409, overlapMessage(result.overlap), {
+      existing: {
+        post_id: result.overlap.postId,
+        title: result.overlap.title,
+        url: result.overlap.url,
+        similarity: result.overlap.similarity,
+      },
+      hint: 'Send force: true to write a new post anyway.',
+    })
   if (result.reason === 'quota')
     return apiError(402, (await quotaRefusal(user.id, 'blogPosts')).message, { redirect_to_profile: true })
   if (result.reason === 'not_found') return apiError(404, POST_MESSAGES.keywordNotFound)
+  if (result.reason === 'in_progress') return apiError(409, POST_MESSAGES.inProgress)
   return apiError(503, POST_MESSAGES.failed)
+}
+
+function creatorMessage(status: PostStatus, failureReason: string | null) {
+  if (status === 'completed') return POST_MESSAGES.alreadyWritten
+  if (status === 'failed') return failureReason ?? POST_MESSAGES.failed
+  return POST_MESSAGES.created
 }
 
 export function loader() {

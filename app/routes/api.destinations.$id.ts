@@ -1,3 +1,4 @@
+import { isUuid } from '#app/lib/ids'
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
@@ -10,22 +11,20 @@ import {
 } from '#app/server/publishing/destinations.server'
 import { hit } from '#app/server/rate-limit.server'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /**
  * GET /api/destinations/:id → {destination}; PUT {…fields} (a blank secret keeps the stored one) → {destination};
  * DELETE → 204; POST /api/destinations/:id?test → {ok, message} ('Test connection').
  */
 export async function loader({ request, params }: ActionFunctionArgs) {
   const userId = await requireApiUserId(request)
-  const d = UUID.test(params.id ?? '') ? await getDestination(userId, params.id!) : null
+  const d = isUuid(params.id ?? '') ? await getDestination(userId, params.id!) : null
   return d ? json({ destination: toView(d) }) : apiError(404, 'Destination not found.')
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const userId = await requireApiUserId(request)
   const id = params.id ?? ''
-  if (!UUID.test(id)) return apiError(404, 'Destination not found.')
+  if (!isUuid(id)) return apiError(404, 'Destination not found.')
   if (request.method === 'DELETE')
     return (await deleteDestination(userId, id))
       ? new Response(null, { status: 204 })

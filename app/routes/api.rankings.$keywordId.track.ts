@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { RANKINGS_MESSAGES } from '#app/lib/rankings'
 import { enqueueRankingsTick } from '#app/jobs/rankings.server'
 import { apiError, requireApiUserId } from '#app/server/api.server'
-import { isUuid } from '#app/server/posts.server'
+import { isUuid } from '#app/lib/ids'
 import { starSavedKeyword, unstar } from '#app/server/rankings.server'
 
 /**

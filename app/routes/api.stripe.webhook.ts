@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { json } from '@remix-run/node'
+import { readText } from '#app/server/http/body.server'
 import { handleStripeWebhook } from '#app/server/billing.server'
 
 /**
@@ -9,7 +10,7 @@ import { handleStripeWebhook } from '#app/server/billing.server'
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST')
     return json({ message: 'Method not allowed.' }, { status: 405, headers: { Allow: 'POST' } })
-  const payload = await request.text()
+  const payload = await readText(request)
   try {
     const result = await handleStripeWebhook(payload, request.headers.get('stripe-signature'))
     return json(result.body, { status: result.status })

@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { eq } from 'drizzle-orm'
 import { enqueuePing } from '#app/jobs/system.server'
+import { isUuid } from '#app/lib/ids'
 import { db, schema } from '#app/server/db.server'
 import { requireApiUserId } from '#app/server/api.server'
 
@@ -19,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireApiUserId(request)
   const id = new URL(request.url).searchParams.get('id') ?? ''
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return json({ message: 'id is required' }, { status: 400 })
+  if (!isUuid(id)) return json({ message: 'id is required' }, { status: 400 })
   const [ping] = await db.select().from(schema.jobPings).where(eq(schema.jobPings.id, id)).limit(1)
   if (!ping) return json({ message: 'Not found' }, { status: 404 })
   return json({ id: ping.id, processedAt: ping.processedAt, processedBy: ping.processedBy })

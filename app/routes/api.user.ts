@@ -6,6 +6,7 @@ import { apiError, parseJson, requireApiSession, requireApiUser } from '#app/ser
 import { findSession } from '#app/server/session.server'
 import { db, schema } from '#app/server/db.server'
 import { eq } from 'drizzle-orm'
+import { safeText } from '#app/lib/safe-text'
 
 /** GET /api/user → the signed-in user's fields (profile, subscription, usage, Auto Pilot, onboarding). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -14,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const deleteSchema = z.object({
-  password: z.string({ invalid_type_error: 'Password must be text.' }).max(200).optional(),
+  password: safeText({ invalid_type_error: 'Password must be text.' }).max(200).optional(),
 })
 
 /**

@@ -1,11 +1,29 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { readForm } from '#app/server/http/body.server'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from '@remix-run/node'
 import { ACCOUNT_MESSAGES } from '#app/lib/account-schemas'
 import { json } from '@remix-run/node'
-import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react'
-import { useEffect, useRef, useState } from 'react'
+import {
+  Form,
+  Link,
+  useActionData,
+  useFetcher,
+  useNavigation,
+  useRevalidator,
+  type ClientActionFunctionArgs,
+  type ClientLoaderFunctionArgs,
+} from '@remix-run/react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { DataTable } from '#app/components/autopilot/data-table'
 import { WebhookSection } from '#app/components/autopilot/webhook-section'
 import { PageHeader } from '#app/components/ui/page-header'
+import {
+  clientFailureOf,
+  guardServerAction,
+  guardServerLoader,
+  revalidateUnlessFailed,
+  useKeptLoaderData,
+  type ClientFailure,
+} from '#app/components/ui/client-failure'
 import { SelectField } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { Toaster, type Toast } from '#app/components/toaster'
@@ -110,7 +128,7 @@ export type ActionData = {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   const ok = (message: string) => toast().redirectWithSuccess('/autopilot', { message, duration: TOAST_MS })
   const fail = (data: ActionData, message: string, status = 400, description?: string) =>
@@ -195,14 +213,54 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+/**
+ * With JavaScript (issue 12): a toggle, save or other form whose request fails in the browser shows its failure
+ * toast and keeps what was typed; a refresh of the status that fails keeps the last status and says so.
+ */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const clientLoader = (args: ClientLoaderFunctionArgs) => guardServerLoader<typeof loader>(args)
+export const shouldRevalidate = revalidateUnlessFailed
+
+const FAILED_ACTIONS: Record<string, string> = {
+  toggle: AUTOPILOT_MESSAGES.toggleFailed,
+  'save-webhook': AUTOPILOT_MESSAGES.webhookFailed,
+  cadence: 'Failed to save the Auto Pilot schedule.',
+}
+
+/** A failed request as the action's own failure answer: its toast, and the typed webhook URL kept. */
+function failedAction(failure: ClientFailure): ActionData {
+  const intent = failure.intent ?? ''
+  return {
+    intent,
+    values: intent === 'save-webhook' ? { webhookUrl: failure.values.webhookUrl ?? '' } : undefined,
+    toast: {
+      type: 'error',
+      message: FAILED_ACTIONS[intent] ?? 'Auto Pilot could not do that just now. Please try again.',
+      duration: 8000,
+    },
+  }
+}
+
+function asActionData(answer: unknown): ActionData | undefined {
+  const failure = clientFailureOf(answer)
+  return failure ? failedAction(failure) : (answer as ActionData | undefined)
+}
+
 export default function AutopilotPage() {
-  const data = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>() as ActionData | undefined
-  const toggle = useFetcher<typeof action>()
-  const toggleData = toggle.data as ActionData | undefined
+  const { data: loaded, failure: refreshFailure } = useKeptLoaderData<SerializeFrom<typeof loader>>()
+  const data = refreshFailure ? { ...loaded, loadError: AUTOPILOT_MESSAGES.statusFailed } : loaded
+  const answer = useActionData<typeof clientAction>()
+  const actionData = useMemo(() => asActionData(answer), [answer])
+  const toggle = useFetcher<typeof clientAction>()
+  const toggleData = useMemo(() => asActionData(toggle.data), [toggle.data])
   const [clientToast, setClientToast] = useState<Toast | null>(
     actionData?.toast ?? (data.loadError ? { type: 'error', message: data.loadError } : null),
   )
+  // One toast when refreshing starts failing (the periodic refresh keeps trying; the alert stays until it works).
+  const refreshFailing = refreshFailure !== null
+  useEffect(() => {
+    if (refreshFailing) setClientToast({ type: 'error', message: AUTOPILOT_MESSAGES.statusFailed, duration: 8000 })
+  }, [refreshFailing])
   useEffect(() => {
     if (actionData?.toast) setClientToast(actionData.toast)
   }, [actionData])

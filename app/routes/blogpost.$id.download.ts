@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { htmlDocument, renderPostBody } from '#app/lib/markdown'
+import { jsonLdScript } from '#app/lib/content'
+import { htmlDocument } from '#app/lib/markdown'
 import { LANGUAGE_OPTIONS } from '#app/lib/markets'
 import { downloadName } from '#app/lib/posts'
 import { getPost, POST_MESSAGES } from '#app/server/posts.server'
@@ -7,8 +8,14 @@ import { requireUser } from '#app/server/session.server'
 
 /**
  * /blogpost/:id/download?format=md|html — the post as a file (Content-Disposition: attachment), so it works
- * without JavaScript. `view=source` shows the file as plain text in the browser instead.
+ * without JavaScript. The HTML carries the post's JSON-LD (Article and FAQPage). `view=source` shows the file as plain text in the browser instead.
  */
+/** The post's JSON-LD (Article, FAQPage) as <script> elements for the document's head. */
+function jsonLdTags(data: unknown): string {
+  const items = Array.isArray(data) ? data : []
+  return items.map((d) => `<script type="application/ld+json">${jsonLdScript(d)}</script>\n`).join('')
+}
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const url = new URL(request.url)
@@ -29,8 +36,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           title: post.title,
           description: post.metaDescription,
           language: LANGUAGE_OPTIONS.find((l) => l.label === post.language)?.iso ?? 'en',
-          bodyHtml: renderPostBody(post.contentHtml || post.contentMarkdown),
-        })
+          bodyHtml: post.contentHtml,
+        }).replace('</head>', `${jsonLdTags(post.jsonLd)}</head>`)
   const filename = downloadName(post.slug || post.title, format)
   const asciiName = filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')
   const view = url.searchParams.get('view') === 'source'

@@ -1,16 +1,18 @@
+import { BackLink } from '#app/components/ui/back-link'
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useHydrated } from '#app/components/ui/use-hydrated'
-import { PostProgress, SeoScoreBadge } from '#app/components/post-card'
+import { PostProgress } from '#app/components/post-card'
+import { ScorePanel } from '#app/components/score-panel'
 import { jsonLdScript } from '#app/lib/content'
 import type { ChecklistItem } from '#app/lib/seo-checklist'
-import { renderPostBody } from '#app/lib/markdown'
-import { formatLongDate, POST_MESSAGES, withoutLeadingTitle } from '#app/lib/posts'
+import { formatLongDate, withoutLeadingTitle } from '#app/lib/posts'
 import { PositionChart } from '#app/components/rank-chart'
 import { getPost } from '#app/server/posts.server'
 import { postRankings } from '#app/server/rankings.server'
 import { requireUser } from '#app/server/session.server'
+import { PostNotFound } from '#app/components/post-not-found'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `${data.post.title} · Rankwell` : 'Blog Post · Rankwell' },
@@ -33,10 +35,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       status: post.status,
       failureReason: post.failureReason,
       reviewStatus: post.reviewStatus,
+      publishedUrl: completed ? post.publishedUrl : null,
       createdAt: post.createdAt.toISOString(),
       markdown: completed ? post.contentMarkdown : '',
-      // Stored HTML (rendered from the Markdown when the post was written) is sanitized again on every read.
-      html: completed ? renderPostBody(post.contentHtml || post.contentMarkdown) : '',
+      // Sanitized once when the post was written or edited (storedPostBody); served as stored.
+      html: completed ? post.contentHtml : '',
       seoScore: completed ? post.seoScore : null,
       checklist: completed ? ((post.seoChecklist ?? []) as ChecklistItem[]) : [],
       claims: completed ? ((post.claims ?? []) as Array<{ text: string; sourceUrl: string | null }>) : [],
@@ -61,32 +64,6 @@ type StoredBrief = {
 }
 
 const safeHref = (url: string) => (/^https?:\/\//i.test(url) ? url : undefined)
-
-/** The score and its checklist: what passes, what fails and how to fix it. */
-function ScorePanel({ score, items }: { score: number; items: ChecklistItem[] }) {
-  const failed = items.filter((i) => !i.passed)
-  return (
-    <section className="mt-6 rounded-lg border border-slate-200 p-4" aria-labelledby="seo-checklist-title">
-      <h2 id="seo-checklist-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
-        SEO checklist <SeoScoreBadge score={score} />
-      </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        {failed.length ? `${failed.length} of ${items.length} items to fix.` : 'Every item passes.'}
-      </p>
-      <ul className="mt-3 space-y-1 text-sm" data-testid="seo-checklist">
-        {items.map((item) => (
-          <li key={item.id} data-item={item.id} data-passed={item.passed ? 'true' : 'false'}>
-            <span aria-hidden="true" className={item.passed ? 'text-green-700' : 'text-red-700'}>
-              {item.passed ? '✓' : '✗'}
-            </span>{' '}
-            <span className="sr-only">{item.passed ? 'Passed:' : 'To fix:'}</span> {item.label}
-            {item.passed ? null : <span className="block pl-5 text-slate-600">{item.fix}</span>}
-          </li>
-        ))}
-      </ul>
-    </section>
-  )
-}
 
 /** 'Why this post is written this way': the stored brief (a <details>, so it opens without JavaScript). */
 function BriefPanel({
@@ -198,23 +175,11 @@ export default function BlogPostPage() {
     return () => clearTimeout(timer)
   }, [unfinished, revalidator])
 
-  if (!post)
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <p className="text-lg text-slate-700">{POST_MESSAGES.notFound}</p>
-        <Link to="/blogposts" className="btn-secondary mt-6">
-          Back to Blog Posts
-        </Link>
-      </div>
-    )
+  if (!post) return <PostNotFound />
 
   return (
     <article className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/blogposts" className="text-brand-700 hover:text-brand-800">
-          ← Blog Posts
-        </Link>
-      </p>
+      <BackLink to="/blogposts">Blog Posts</BackLink>
       <header className="mt-4 border-b border-slate-200 pb-6">
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{post.title}</h1>
         <p className="mt-2 text-sm text-slate-500">
@@ -234,6 +199,18 @@ export default function BlogPostPage() {
         {post.status === 'completed' ? (
           <>
             <PostTools post={post} />
+            {post.publishedUrl ? (
+              <p className="mt-3 text-sm text-slate-600" data-testid="post-live">
+                Live at{' '}
+                <a href={safeHref(post.publishedUrl)} className="break-all text-brand-700 underline" rel="noreferrer">
+                  {post.publishedUrl}
+                </a>
+                .{' '}
+                <Link to={`/blogpost/${post.id}/links`} className="font-semibold text-brand-700 underline">
+                  Link to it from older posts
+                </Link>
+              </p>
+            ) : null}
             {typeof post.seoScore === 'number' ? <ScorePanel score={post.seoScore} items={post.checklist} /> : null}
             {post.brief ? <BriefPanel brief={post.brief} claims={post.claims} /> : null}
           </>
@@ -265,7 +242,7 @@ export default function BlogPostPage() {
       {post.status === 'completed' ? (
         <div
           className="post-body mt-8 break-words text-slate-800 [&_a]:text-brand-700 [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:border-slate-200 [&_blockquote]:pl-4 [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_h1]:mt-8 [&_h1]:text-3xl [&_h1]:font-bold [&_h2]:mt-10 [&_h2]:text-2xl [&_h2]:font-semibold [&_h3]:mt-6 [&_h3]:text-xl [&_h3]:font-semibold [&_img]:my-4 [&_img]:max-w-full [&_li]:mt-1 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 [&_p]:leading-7 [&_pre]:mt-4 [&_pre]:overflow-x-auto [&_table]:mt-4 [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6"
-          // Sanitized on the server with DOMPurify (renderPostBody).
+          // Sanitized with DOMPurify when the post was written or edited (storedPostBody), stored in content_html.
           dangerouslySetInnerHTML={{ __html: withoutLeadingTitle(post.html, post.title) }}
         />
       ) : null}
@@ -309,6 +286,9 @@ function PostTools({ post }: { post: { id: string; markdown: string; html: strin
           </button>
         </>
       ) : null}
+      <Link to={`/blogpost/${post.id}/edit`} className="btn-secondary py-1.5">
+        Edit
+      </Link>
       <Link to={`/blogpost/${post.id}/publish`} className="btn-primary py-1.5">
         Publish to…
       </Link>

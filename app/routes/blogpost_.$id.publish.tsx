@@ -1,3 +1,5 @@
+import { BackLink } from '#app/components/ui/back-link'
+import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react'
@@ -20,6 +22,9 @@ import {
 import { approvePost, rejectPost } from '#app/server/publishing/review.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
+import { formatUtcDateTime } from '#app/lib/dates'
+import { PostNotFound } from '#app/components/post-not-found'
+import { ActionButton } from '#app/components/ui/action-button'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `Publish “${data.post.title}” · Rankwell` : 'Publish · Rankwell' },
@@ -60,7 +65,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const post = await getPost(user.id, params.id ?? '')
   if (!post) return json<ActionData>({ toast: { type: 'error', message: POST_MESSAGES.notFound } }, { status: 404 })
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   const back = `/blogpost/${post.id}/publish`
   const ok = (message: string) => toast().redirectWithSuccess(back, { message, duration: TOAST_MS })
@@ -115,15 +120,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-  }) + ' UTC'
+const when = (iso: string) => formatUtcDateTime(iso, { year: true })
 
 export default function PublishPage() {
   const data = useLoaderData<typeof loader>()
@@ -138,25 +135,13 @@ export default function PublishPage() {
   }, [pending, revalidator])
 
   const post = data.post
-  if (!post)
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <p className="text-lg text-slate-700">{POST_MESSAGES.notFound}</p>
-        <Link to="/blogposts" className="btn-secondary mt-6">
-          Back to Blog Posts
-        </Link>
-      </div>
-    )
+  if (!post) return <PostNotFound />
   const byDestination = new Map(publications.map((p) => [p.destinationId, p]))
   const today = new Date().toISOString().slice(0, 10)
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to={`/blogpost/${post.id}`} className="text-brand-700 hover:text-brand-800">
-          ← Back to the post
-        </Link>
-      </p>
+      <BackLink to={`/blogpost/${post.id}`}>Back to the post</BackLink>
       <PageHeader title="Publish to…" subtitle={post.title} />
       <Toaster toast={actionData?.toast} />
 
@@ -318,28 +303,34 @@ export default function PublishPage() {
                 </div>
                 <div className="flex flex-wrap gap-2">
                   {p.status === 'published' || p.status === 'failed' ? (
-                    <Form method="post">
-                      <input type="hidden" name="target" value={p.destinationId} />
-                      <SubmitButton intent="update" className="btn-secondary py-2" pendingText="Updating…">
-                        Update on {p.kind === 'wordpress' ? 'WordPress' : p.kind === 'ghost' ? 'Ghost' : 'Webflow'}
-                      </SubmitButton>
-                    </Form>
+                    <ActionButton
+                      field={['target', p.destinationId]}
+                      intent="update"
+                      className="btn-secondary py-2"
+                      pendingText="Updating…"
+                    >
+                      Update on {p.kind === 'wordpress' ? 'WordPress' : p.kind === 'ghost' ? 'Ghost' : 'Webflow'}
+                    </ActionButton>
                   ) : null}
                   {p.status === 'published' ? (
-                    <Form method="post">
-                      <input type="hidden" name="target" value={p.destinationId} />
-                      <SubmitButton intent="unpublish" className="btn-secondary py-2" pendingText="Unpublishing…">
-                        Unpublish
-                      </SubmitButton>
-                    </Form>
+                    <ActionButton
+                      field={['target', p.destinationId]}
+                      intent="unpublish"
+                      className="btn-secondary py-2"
+                      pendingText="Unpublishing…"
+                    >
+                      Unpublish
+                    </ActionButton>
                   ) : null}
                   {p.status === 'missing' ? (
-                    <Form method="post">
-                      <input type="hidden" name="target" value={p.destinationId} />
-                      <SubmitButton intent="recreate" className="btn-primary py-2" pendingText="Publishing…">
-                        Publish it again
-                      </SubmitButton>
-                    </Form>
+                    <ActionButton
+                      field={['target', p.destinationId]}
+                      intent="recreate"
+                      className="btn-primary py-2"
+                      pendingText="Publishing…"
+                    >
+                      Publish it again
+                    </ActionButton>
                   ) : null}
                 </div>
               </li>

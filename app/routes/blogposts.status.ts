@@ -1,4 +1,5 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
+import { parseIdList } from '#app/lib/ids'
 import { parseParams, postListSchema, POSTS_PAGE_SIZE } from '#app/lib/library'
 import { BadCursorError, pagePosts, postCardsById, toCard } from '#app/server/library.server'
 import { requireUser } from '#app/server/session.server'
@@ -14,7 +15,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const headers = { 'Cache-Control': 'no-store' }
   const ids = params.get('ids')
   if (ids !== null) {
-    return json({ cards: await postCardsById(user.id, ids.split(',')), nextCursor: null, total: null }, { headers })
+    const list = parseIdList(ids)
+    if (!list.ok) return json({ message: list.message, errors: { ids: list.message } }, { status: 400, headers })
+    return json({ cards: await postCardsById(user.id, list.ids), nextCursor: null, total: null }, { headers })
   }
   const parsed = parseParams(postListSchema, params)
   if (!parsed.ok) return json({ message: 'Invalid query parameters.', errors: parsed.errors }, { status: 400, headers })

@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import {
   defer,
   json,
@@ -12,11 +13,15 @@ import {
   Link,
   useFetcher,
   useLoaderData,
+  useActionData,
   useLocation,
+  type ClientActionFunctionArgs,
   type ShouldRevalidateFunction,
 } from '@remix-run/react'
 import { Suspense, useEffect, useRef, useState } from 'react'
 import { useHydrated } from '#app/components/ui/use-hydrated'
+import { showToast } from '#app/components/toaster'
+import { clientFailureOf, guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
 import { PostCard } from '#app/components/post-card'
 import { ConfirmDialog } from '#app/components/ui/confirm-dialog'
 import { PageHeader } from '#app/components/ui/page-header'
@@ -30,6 +35,7 @@ import {
   withParams,
   type PostListParams,
 } from '#app/lib/library'
+import { POST_MESSAGES } from '#app/lib/posts'
 import { safeRedirect } from '#app/lib/redirect'
 import {
   BadCursorError,
@@ -42,7 +48,8 @@ import {
 } from '#app/server/library.server'
 import { aiConfigured } from '#app/server/openai.server'
 import { quotaRefusal } from '#app/server/quota.server'
-import { createPost, POST_MESSAGES, retryPost } from '#app/server/posts.server'
+import { overlapMessage } from '#app/server/cannibalisation.server'
+import { createPost, retryPost } from '#app/server/posts.server'
 import { countWaitingDrafts } from '#app/server/publishing/review.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
@@ -53,13 +60,31 @@ export const meta: MetaFunction = () => [{ title: 'Blog Posts · Rankwell' }]
  * A delete or 'Try again' from a fetcher changes the cards in place: the list is not reloaded (which would drop
  * the pages added by 'Load more'); the toast still arrives through the root loader.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) => {
-  const intent = formData?.get('intent')
-  if (formData?.get('respond') === 'json' && (intent === 'delete-post' || intent === 'retry-post')) return false
-  return defaultShouldRevalidate
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
+  const intent = args.formData?.get('intent')
+  if (args.formData?.get('respond') === 'json' && (intent === 'delete-post' || intent === 'retry-post')) return false
+  return revalidateUnlessFailed(args)
 }
 
+/** With JavaScript, a Create Post, Try again or Delete whose request fails becomes a `ClientFailure` (issue 12). */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+
 export const DELETED_MESSAGE = 'Blog post deleted.'
+/** The toasts of this route's actions when their request fails in the browser. */
+const FAILED_MESSAGES: Record<string, string> = {
+  'create-post': POST_MESSAGES.failed,
+  'retry-post': 'The post could not be restarted. Please try again.',
+  'delete-post': 'The blog post could not be deleted. Please try again.',
+}
+
+/** Toasts the failure (if any) of one of this route's actions. */
+function useFailureToast(data: unknown) {
+  const failure = clientFailureOf(data)
+  useEffect(() => {
+    if (failure)
+      showToast({ type: 'error', message: FAILED_MESSAGES[failure.intent ?? ''] ?? FAILED_MESSAGES['retry-post']! })
+  }, [failure])
+}
 const FILTER_KEYS = ['q', 'status', 'source', 'language', 'review'] as const
 
 /** The list's parameters from the URL; a bad value (a hand-edited URL) is dropped rather than failing the page. */
@@ -126,7 +151,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   const back = safeRedirect(form.get('redirectTo'), '/blogposts')
   const asJson = form.get('respond') === 'json'
@@ -142,11 +167,21 @@ export async function action({ request }: ActionFunctionArgs) {
     return deleted ? toast().redirectWithSuccess(back, message) : toast().redirectWithError(back, message)
   }
 
-  let result: { ok: true; postId: string } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  let result:
+    { ok: true; postId: string } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' }
   if (intent === 'create-post') {
     const keywordId = String(form.get('keywordId') ?? '')
     const requestKey = String(form.get('requestKey') ?? '') || crypto.randomUUID()
-    result = await createPost({ userId: user.id, keywordId, requestKey, source: 'manual' })
+    const force = form.get('force') === '1'
+    const created = await createPost({ userId: user.id, keywordId, requestKey, source: 'manual', force })
+    if (!created.ok && created.reason === 'overlap') {
+      // The user decides: update the existing post, or write a new one anyway (the page /keywords/:id/write).
+      const confirm = `/keywords/${keywordId}/write?${new URLSearchParams({ requestKey, redirectTo: back })}`
+      return asJson
+        ? json({ ok: false, reason: 'overlap', confirm, message: overlapMessage(created.overlap) })
+        : redirect(confirm)
+    }
+    result = created
   } else if (intent === 'retry-post') {
     const postId = String(form.get('postId') ?? '')
     const retried = await retryPost(user.id, postId)
@@ -164,11 +199,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const message =
     result.reason === 'quota'
       ? { message: (await quotaRefusal(user.id, 'blogPosts')).message, duration: TOAST_MS }
-      : {
-          message: POST_MESSAGES.failed,
-          duration: TOAST_MS,
-          ...(aiConfigured() ? {} : { description: POST_MESSAGES.aiOff }),
-        }
+      : result.reason === 'in_progress'
+        ? { message: POST_MESSAGES.inProgress, duration: TOAST_MS }
+        : {
+            message: POST_MESSAGES.failed,
+            duration: TOAST_MS,
+            ...(aiConfigured() ? {} : { description: POST_MESSAGES.aiOff }),
+          }
   // 200 on purpose: the page's loaders (and so the toast) revalidate after any fetcher action that returns normally.
   return asJson
     ? toast().jsonWithError({ ok: false, reason: result.reason }, message)
@@ -177,6 +214,10 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function BlogPostsPage() {
   const data = useLoaderData<typeof loader>()
+  useFailureToast(useActionData<typeof clientAction>())
+  const settled = isPromise(data.page) ? null : data.page
+  const isEmpty = (page: { total: number }) => page.total === 0 && !data.filtered && !data.cursor
+  const filtersForm = <LibraryFilters filters={data.filters} filtered={data.filtered} languages={data.languages} />
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <PageHeader title="Your SEO Content Library" subtitle="AI-optimized posts driving organic growth" />
@@ -191,17 +232,21 @@ export default function BlogPostsPage() {
           </Link>
         </p>
       ) : null}
+      {/* On a document request the page is already here: the search form is rendered outside the Suspense
+          boundary, so that nothing inside the boundary can ever make React re-create it while hydrating, which
+          would drop what was typed before the JavaScript arrived. */}
+      {settled && !isEmpty(settled) ? filtersForm : null}
       <Suspense fallback={<LoadingPosts />}>
         <Await
           resolve={data.page}
           errorElement={<p className="text-slate-600">Your blog posts could not be loaded. Please reload the page.</p>}
         >
           {(page) =>
-            page.total === 0 && !data.filtered && !data.cursor ? (
+            isEmpty(page) ? (
               <EmptyLibrary />
             ) : (
               <>
-                <LibraryFilters filters={data.filters} filtered={data.filtered} languages={data.languages} />
+                {settled ? null : filtersForm}
                 <Library
                   key={JSON.stringify([data.filters, data.cursor])}
                   initial={page}
@@ -218,11 +263,46 @@ export default function BlogPostsPage() {
   )
 }
 
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
+}
+
 function LoadingPosts() {
   return (
     <p role="status" className="py-16 text-center text-slate-600">
       Loading blog posts...
     </p>
+  )
+}
+
+/** One filter of the library: a select whose first option, `anyLabel`, does not filter. */
+function FilterSelect({
+  label,
+  name,
+  value,
+  anyLabel,
+  options,
+  className,
+}: {
+  label: string
+  name: string
+  value: string
+  anyLabel: string
+  options: Array<[value: string, label: string]>
+  className: string
+}) {
+  return (
+    <label className="block text-sm font-medium text-slate-700">
+      {label}
+      <select name={name} defaultValue={value} className={className}>
+        <option value="">{anyLabel}</option>
+        {options.map(([optionValue, optionLabel]) => (
+          <option key={optionValue} value={optionValue}>
+            {optionLabel}
+          </option>
+        ))}
+      </select>
+    </label>
   )
 }
 
@@ -257,50 +337,38 @@ function LibraryFilters({
           className={select}
         />
       </label>
-      <label className="block text-sm font-medium text-slate-700">
-        Status
-        <select name="status" defaultValue={filters.status} className={select}>
-          <option value="">All statuses</option>
-          {Object.entries(POST_STATUS_FILTERS).map(([value, f]) => (
-            <option key={value} value={value}>
-              {f.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="block text-sm font-medium text-slate-700">
-        Origin
-        <select name="source" defaultValue={filters.source} className={select}>
-          <option value="">All origins</option>
-          {Object.entries(POST_ORIGIN_FILTERS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="block text-sm font-medium text-slate-700">
-        Language
-        <select name="language" defaultValue={filters.language} className={select}>
-          <option value="">All languages</option>
-          {languages.map((language) => (
-            <option key={language} value={language}>
-              {language}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="block text-sm font-medium text-slate-700">
-        Review
-        <select name="review" defaultValue={filters.review} className={select}>
-          <option value="">Any review state</option>
-          {Object.entries(POST_REVIEW_FILTERS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="Status"
+        name="status"
+        value={filters.status}
+        anyLabel="All statuses"
+        options={Object.entries(POST_STATUS_FILTERS).map(([value, f]) => [value, f.label])}
+        className={select}
+      />
+      <FilterSelect
+        label="Origin"
+        name="source"
+        value={filters.source}
+        anyLabel="All origins"
+        options={Object.entries(POST_ORIGIN_FILTERS)}
+        className={select}
+      />
+      <FilterSelect
+        label="Language"
+        name="language"
+        value={filters.language}
+        anyLabel="All languages"
+        options={languages.map((language) => [language, language])}
+        className={select}
+      />
+      <FilterSelect
+        label="Review"
+        name="review"
+        value={filters.review}
+        anyLabel="Any review state"
+        options={Object.entries(POST_REVIEW_FILTERS)}
+        className={select}
+      />
       <div className="flex items-center gap-3">
         <button type="submit" className="btn-primary">
           Search
@@ -464,11 +532,12 @@ function DeletePostDialog({
   onClose?: () => void
   onDeleted: (id: string) => void
 }) {
-  const fetcher = useFetcher<{ ok: boolean }>()
+  const fetcher = useFetcher<typeof clientAction>()
   const hydrated = useHydrated()
   const busy = fetcher.state !== 'idle'
+  useFailureToast(fetcher.data)
   useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.ok) onDeleted(post.id)
+    if (fetcher.state === 'idle' && fetcher.data && 'ok' in fetcher.data && fetcher.data.ok) onDeleted(post.id)
   }, [fetcher.state, fetcher.data, onDeleted, post.id])
   return (
     <ConfirmDialog

@@ -1,3 +1,5 @@
+import { isUuid } from '#app/lib/ids'
+import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
@@ -22,8 +24,6 @@ import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 
 export const meta: MetaFunction = () => [{ title: 'Calendar | Rankwell' }]
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function viewOf(value: string | null): CalendarView {
   return value === 'week' ? 'week' : 'month'
@@ -58,7 +58,7 @@ type ActionData = { ok?: boolean; toast?: Toast; error?: string; postId?: string
 /** Moves a scheduled post to another day (the time of day stays). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const postId = String(form.get('postId') ?? '')
   const date = String(form.get('date') ?? '')
   const current = String(form.get('current') ?? '')
@@ -66,7 +66,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const fail = (message: string, status = 400) =>
     json<ActionData>({ error: message, postId, toast: { type: 'error', message, duration: TOAST_MS } }, { status })
   if (String(form.get('intent')) !== 'move') return fail('Unknown action.')
-  if (!UUID.test(postId)) return fail('Unknown post.', 404)
+  if (!isUuid(postId)) return fail('Unknown post.', 404)
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || parseDay(date, new Date(0)).getTime() === 0)
     return fail('Enter a date like 2026-12-01.')
   const day = parseDay(date, new Date())

@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
 import { AuthLayout } from '#app/components/auth-layout'
@@ -5,7 +6,7 @@ import { FormMessage } from '#app/components/ui/form-message'
 import { Honeypot } from '#app/components/ui/honeypot'
 import { HONEYPOT_FIELD } from '#app/lib/honeypot'
 import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
-import { Field } from '#app/components/ui/field'
+import { EmailField } from '#app/components/account-fields'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { ACCOUNT_MESSAGES, forgotPasswordSchema, formFields } from '#app/lib/account-schemas'
 import { requestPasswordReset } from '#app/server/account-security.server'
@@ -19,7 +20,7 @@ type ActionData = { sent: boolean; message: string; errors: FieldErrors; values:
 
 /** POST: sends a reset link when the account exists; the answer is the same either way. */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData()
+  const form = await readForm(request)
   const fields = formFields(form, ['email'] as const)
   const values = { email: fields.email ?? '' }
   if (form.get(HONEYPOT_FIELD))
@@ -62,15 +63,7 @@ export default function ForgotPassword() {
       <FormMessage message={data?.message} tone={data?.sent ? 'success' : 'error'} />
       <Form method="post" className="relative space-y-4">
         <Honeypot />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={data?.values.email}
-          error={data?.errors.email}
-        />
+        <EmailField defaultValue={data?.values.email} error={data?.errors.email} />
         <SubmitButton className="btn-primary w-full" pendingText="Sending...">
           Send the reset link
         </SubmitButton>

@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { ClientActionFunctionArgs } from '@remix-run/react'
 import { FreeToolPage } from '#app/components/landing/free-tool'
+import { guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
 import { seoMeta } from '#app/lib/seo'
 import type { Outline, ToolResult } from '#app/lib/seo-tools'
 import { toolPageAction } from '#app/server/free-tools.server'
@@ -18,6 +20,9 @@ export const meta: MetaFunction = ({ matches }) =>
   })
 
 export const action = ({ request }: ActionFunctionArgs) => toolPageAction('outline', request)
+/** With JavaScript, a request that fails in the browser shows the tool's error in the red box (issue 12). */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
 
 function OutlineView({ outline }: { outline: Outline }) {
   return (
@@ -48,6 +53,7 @@ function OutlineView({ outline }: { outline: Outline }) {
 export default function FreeBlogOutline() {
   return (
     <FreeToolPage<ToolResult['outline']>
+      tool="outline"
       title="Free Blog Outline Generator"
       intro="Enter a topic and get a ready-to-write structure for your next blog post, organised the way readers and search engines expect."
       formLabel="Blog outline generator"

@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { ClientActionFunctionArgs } from '@remix-run/react'
 import { FreeToolPage } from '#app/components/landing/free-tool'
+import { guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
 import { seoMeta } from '#app/lib/seo'
 import { characterCount, seoScore } from '#app/lib/seo-score'
 import type { ToolResult } from '#app/lib/seo-tools'
@@ -19,6 +21,9 @@ export const meta: MetaFunction = ({ matches }) =>
   })
 
 export const action = ({ request }: ActionFunctionArgs) => toolPageAction('titles', request)
+/** With JavaScript, a request that fails in the browser shows the tool's error in the red box (issue 12). */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
 
 function scoreClass(score: number) {
   if (score >= 80) return 'bg-green-100 text-green-800'
@@ -56,6 +61,7 @@ function Titles({ result }: { result: ToolResult['titles'] }) {
 export default function FreeBlogTitle() {
   return (
     <FreeToolPage<ToolResult['titles']>
+      tool="titles"
       title="Free Blog Title Generator"
       intro="Enter the keyword you want to rank for and get blog titles that put it up front, use the space search results give them, and make people click."
       formLabel="Blog title generator"

@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { ClientActionFunctionArgs } from '@remix-run/react'
 import { FreeToolPage } from '#app/components/landing/free-tool'
+import { guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
 import { seoMeta } from '#app/lib/seo'
 import type { ToolResult } from '#app/lib/seo-tools'
 import { toolPageAction } from '#app/server/free-tools.server'
@@ -18,6 +20,9 @@ export const meta: MetaFunction = ({ matches }) =>
   })
 
 export const action = ({ request }: ActionFunctionArgs) => toolPageAction('keywords', request)
+/** With JavaScript, a request that fails in the browser shows the tool's error in the red box (issue 12). */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
 
 function Keywords({ result }: { result: ToolResult['keywords'] }) {
   return (
@@ -43,6 +48,7 @@ function Keywords({ result }: { result: ToolResult['keywords'] }) {
 export default function FreeKeywordResearch() {
   return (
     <FreeToolPage<ToolResult['keywords']>
+      tool="keywords"
       title="Free Keyword Research Tool"
       intro="Type the topic you want to write about and get a list of keywords people really search for: specific, long-tail phrases a young website can rank for."
       formLabel="Keyword research"

@@ -2,7 +2,9 @@ import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { TRIAL_NOTE } from '#app/components/landing/content'
+import type { ClientActionFunctionArgs } from '@remix-run/react'
 import { FreeToolPage } from '#app/components/landing/free-tool'
+import { guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
 import { Icon } from '#app/components/landing/icons'
 import { seoMeta } from '#app/lib/seo'
 import type { SeoStrategy, ToolResult } from '#app/lib/seo-tools'
@@ -22,6 +24,9 @@ export const meta: MetaFunction = ({ matches }) =>
   })
 
 export const action = ({ request }: ActionFunctionArgs) => toolPageAction('strategy', request)
+/** With JavaScript, a request that fails in the browser shows the tool's error in the red box (issue 12). */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
 
 /** A card with a heading, left out when its list is empty. */
 function Part({ title, items, children }: { title: string; items: unknown[]; children: ReactNode }) {
@@ -159,6 +164,7 @@ function StrategyView({ strategy }: { strategy: SeoStrategy }) {
 export default function FreeSeoStrategy() {
   return (
     <FreeToolPage<ToolResult['strategy']>
+      tool="strategy"
       title="Free SEO Strategy Generator"
       intro="Tell us what you sell and who you sell to. Get a personalised 90-day SEO plan: keyword themes, content pillars, quick wins and the numbers to track."
       formLabel="SEO strategy generator"

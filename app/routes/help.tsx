@@ -1,6 +1,8 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
-import { HelpForm, type HelpActionData } from '#app/components/help-form'
+import { Link, useActionData, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
+import { HelpForm, helpResult, type HelpActionData } from '#app/components/help-form'
+import { guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
 import { describeErrors } from '#app/lib/field-errors'
 import { formFields, helpSchema } from '#app/lib/account-schemas'
 import { safeRedirect } from '#app/lib/redirect'
@@ -24,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
-  const form = await request.formData()
+  const form = await readForm(request)
   const { question } = formFields(form, ['question'] as const)
   const parsed = helpSchema.safeParse({ question })
   if (!parsed.success) {
@@ -45,9 +47,13 @@ export async function action({ request }: ActionFunctionArgs) {
   return toast().redirectWithSuccess(backTo(form.get('redirectTo')), sent)
 }
 
+/** With JavaScript, a question whose request fails keeps the form (and the modal) open with the text (issue 12). */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
+
 export default function Help() {
   const { redirectTo } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
+  const result = helpResult(useActionData<typeof clientAction>())
   return (
     <div className="mx-auto max-w-xl px-4 py-12">
       <div className="card">

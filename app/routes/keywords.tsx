@@ -1,8 +1,23 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useNavigation, useRevalidator, useSubmit } from '@remix-run/react'
+import {
+  Form,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRevalidator,
+  useSubmit,
+  type ClientActionFunctionArgs,
+} from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { BulkActions, KeywordFilters } from '#app/components/keywords/keyword-filters'
 import { KeywordTable } from '#app/components/keywords/keyword-table'
+import {
+  clientFailureOf,
+  guardServerAction,
+  revalidateUnlessFailed,
+  withoutFailure,
+} from '#app/components/ui/client-failure'
 import { MessageDialog } from '#app/components/ui/dialog'
 import { PageHeader } from '#app/components/ui/page-header'
 import { Field, SelectField } from '#app/components/ui/field'
@@ -18,7 +33,13 @@ import {
   type KeywordSearchInput,
   type KeywordSource,
 } from '#app/lib/keywords'
-import { keywordListSchema, parseParams, type KeywordListParams } from '#app/lib/library'
+import {
+  allSkippedMessage,
+  keywordListSchema,
+  parseParams,
+  skippedKeywordsMessage,
+  type KeywordListParams,
+} from '#app/lib/library'
 import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/lib/markets'
 import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { quotaRefusal } from '#app/server/quota.server'
@@ -28,6 +49,7 @@ import { activeKeywordSource, claimPrefilledRun, searchKeywordsWithQuota } from 
 import { createPostsForKeywords, deleteKeywords, pageKeywords } from '#app/server/library.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
+import { showToast } from '#app/components/toaster'
 
 export const meta: MetaFunction = () => [{ title: 'Keyword Opportunities · Rankwell' }]
 
@@ -170,7 +192,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   if (intent === 'create-posts' || intent === 'delete-keywords' || intent.startsWith('delete:')) {
     return bulkAction(user.id, intent, form)
@@ -201,6 +223,10 @@ export async function action({ request }: ActionFunctionArgs) {
   )
 }
 
+/** With JavaScript, a search whose request fails (network, 5xx, a proxy's page) shows the search error dialog. */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
+
 /**
  * The table's bulk actions ('Create posts' and 'Delete selected' for the checked rows, 'Delete' on one row):
  * a redirect back to the list the form was on, with a toast.
@@ -213,13 +239,22 @@ async function bulkAction(userId: string, intent: string, form: FormData) {
   if (intent === 'create-posts') {
     const requestKey = String(form.get('requestKey') ?? '') || crypto.randomUUID()
     const result = await createPostsForKeywords({ userId, keywordIds: ids, requestKey })
-    if (result.ok) return toast().redirectWithSuccess(back, { message: POST_MESSAGES.created, duration: TOAST_MS })
+    if (result.ok)
+      return toast().redirectWithSuccess(back, {
+        message: POST_MESSAGES.created,
+        description: result.skipped.length ? skippedKeywordsMessage(result.skipped) : undefined,
+        duration: TOAST_MS,
+      })
     const message =
-      result.reason === 'quota'
-        ? (await quotaRefusal(userId, 'blogPosts')).message
-        : result.reason === 'not_found'
-          ? POST_MESSAGES.keywordNotFound
-          : POST_MESSAGES.failed
+      result.reason === 'overlap'
+        ? allSkippedMessage(result.skipped)
+        : result.reason === 'quota'
+          ? (await quotaRefusal(userId, 'blogPosts')).message
+          : result.reason === 'not_found'
+            ? POST_MESSAGES.keywordNotFound
+            : result.reason === 'in_progress'
+              ? POST_MESSAGES.inProgress
+              : POST_MESSAGES.failed
     return toast().redirectWithError(back, { message, duration: TOAST_MS })
   }
   const deleted = await deleteKeywords(userId, ids)
@@ -229,6 +264,11 @@ async function bulkAction(userId: string, intent: string, form: FormData) {
     message: deleted.length === 1 ? 'Keyword deleted.' : `${deleted.length} keywords deleted.`,
     duration: TOAST_MS,
   })
+}
+
+/** The toast of a table action whose request failed in the browser. */
+function bulkFailureMessage(intent: string | null) {
+  return intent === 'create-posts' ? POST_MESSAGES.failed : 'The keywords could not be deleted. Please try again.'
 }
 
 function AnalyzingOverlay() {
@@ -269,7 +309,10 @@ function SourceNotice({ source }: { source: KeywordSource | null }) {
 
 export default function KeywordsPage() {
   const data = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>()
+  const answer = useActionData<typeof clientAction>()
+  const failure = clientFailureOf(answer)
+  const actionData = withoutFailure(answer)
+  const searchFailure = failure && failure.intent === 'search' ? failure : null
   const navigation = useNavigation()
   const revalidator = useRevalidator()
   const submit = useSubmit()
@@ -277,8 +320,21 @@ export default function KeywordsPage() {
   const searching = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'search'
   const listLoading =
     (navigation.state === 'loading' && navigation.location.pathname === '/keywords') || revalidator.state === 'loading'
-  const values = actionData?.values ?? data.defaults
-  const dialog = actionData?.dialog ?? data.dialog
+  const values = searchFailure
+    ? {
+        query: searchFailure.values.query ?? '',
+        countryCode: searchFailure.values.countryCode ?? '',
+        languageCode: searchFailure.values.languageCode ?? '',
+      }
+    : (actionData?.values ?? data.defaults)
+  // A failed search shows the search dialog; a failed bulk action on the table a toast.
+  useEffect(() => {
+    if (failure && failure.intent !== 'search')
+      showToast({ type: 'error', message: bulkFailureMessage(failure.intent) })
+  }, [failure])
+  const dialog = searchFailure
+    ? { id: searchFailure.id, message: SEARCH_ERROR_MESSAGE, upgrade: false }
+    : (actionData?.dialog ?? data.dialog)
 
   // With JavaScript, a prefilled search is submitted once from here (with the overlay); `replace` drops the
   // prefill URL from the history, so neither Back nor a reload runs it again. The submit waits for a timer so that

@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { FormMessage } from '#app/components/ui/form-message'
@@ -21,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
-  const form = await request.formData()
+  const form = await readForm(request)
   const raw = marketFieldsFromForm(form)
   const parsed = onboardingSchema.safeParse(raw)
   if (!parsed.success) return json({ ...describeErrors(parsed.error), values: businessValues(raw) }, { status: 400 })

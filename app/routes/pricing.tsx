@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
@@ -60,7 +61,7 @@ const checkoutForm = z.object({
 export async function action({ request }: ActionFunctionArgs) {
   const user = await getUser(request)
   if (!user) return redirect(SIGN_IN_URL, 303)
-  const parsed = checkoutForm.safeParse(Object.fromEntries(await request.formData()))
+  const parsed = checkoutForm.safeParse(Object.fromEntries(await readForm(request)))
   if (!parsed.success) return json({ plan: null, error: 'Choose one of the plans below.' }, { status: 400 })
   const { plan } = parsed.data
   try {

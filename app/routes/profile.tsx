@@ -1,6 +1,24 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useActionData,
+  useLoaderData,
+  useRouteError,
+  type ClientActionFunctionArgs,
+} from '@remix-run/react'
+import { useEffect, type ReactNode } from 'react'
+import { showToast } from '#app/components/toaster'
+import {
+  clientFailureOf,
+  failureMessage,
+  guardServerAction,
+  revalidateUnlessFailed,
+  withoutFailure,
+  type ClientFailure,
+} from '#app/components/ui/client-failure'
 import { FormMessage } from '#app/components/ui/form-message'
 import { DataCard, PasswordCard, SessionsCard } from '#app/components/account-security'
 import { RankingsCard } from '#app/components/rankings-card'
@@ -51,7 +69,7 @@ type ActionData = { message: string; errors: FieldErrors; values: Values }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
-  const form = await request.formData()
+  const form = await readForm(request)
   if (form.get('intent') === 'rankings-digest') {
     const on = form.get('digest') === 'on'
     await setDigestEnabled(user.id, on)
@@ -79,6 +97,29 @@ export async function action({ request }: ActionFunctionArgs) {
   return toast().redirectWithSuccess('/profile', { message: PROFILE_MESSAGES.updated, duration: TOAST_MS })
 }
 
+/**
+ * With JavaScript (issue 12): a save whose request fails stays in edit mode with the edits and shows the server's
+ * message, else 'Failed to update profile.'; the page's other forms get a toast.
+ */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
+
+function failedSave(failure: ClientFailure): ActionData {
+  const v = failure.values
+  return {
+    message: failureMessage(failure, PROFILE_MESSAGES.failed),
+    errors: {},
+    values: {
+      name: v.name ?? '',
+      website: v.website ?? '',
+      marketSegment: v.marketSegment ?? '',
+      productService: v.productService ?? '',
+      countryCode: v.countryCode ?? '',
+      languageCode: v.languageCode ?? '',
+    },
+  }
+}
+
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div>
@@ -92,7 +133,17 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 
 export default function Profile() {
   const { profile, security, summary, editing, rankings } = useLoaderData<typeof loader>()
-  const answer = useActionData<typeof action>()
+  const response = useActionData<typeof clientAction>()
+  const failure = clientFailureOf(response)
+  const answer = failure
+    ? failure.intent === 'update-profile'
+      ? failedSave(failure)
+      : undefined
+    : withoutFailure(response)
+  useEffect(() => {
+    if (failure && failure.intent !== 'update-profile')
+      showToast({ type: 'error', message: failureMessage(failure, 'That did not go through. Please try again.') })
+  }, [failure])
   const securityFailure = answer && 'intent' in answer ? answer : null
   const actionData = answer && 'values' in answer ? answer : undefined
   const failed = actionData ?? null
@@ -173,6 +224,25 @@ export default function Profile() {
         </section>
 
         <div className="space-y-6">
+          <section className="card" aria-labelledby="settings-title" data-testid="settings-card">
+            <h2 id="settings-title" className="text-lg font-semibold">
+              Settings
+            </h2>
+            <ul className="mt-3 space-y-2 text-sm">
+              <li>
+                <Link to="/settings/content" className="font-semibold text-brand-700 hover:underline">
+                  Content settings
+                </Link>
+                <span className="block text-slate-600">Value proposition, call to action, tone, writing sample.</span>
+              </li>
+              <li>
+                <Link to="/settings/publishing" className="font-semibold text-brand-700 hover:underline">
+                  Publishing settings
+                </Link>
+                <span className="block text-slate-600">WordPress, Ghost and Webflow destinations.</span>
+              </li>
+            </ul>
+          </section>
           <SubscriptionCard summary={summary} />
           <RankingsCard tracked={rankings.tracked} limit={rankings.limit} digestEnabled={rankings.digestEnabled} />
           <SessionsCard sessions={security.sessions} failure={securityFailure} />

@@ -1,3 +1,4 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { PositionChart, Sparkline, sparklinePath } from '#app/components/rank-chart'
@@ -26,6 +27,7 @@ import {
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 import { and, eq, sql } from 'drizzle-orm'
+import { ActionButton } from '#app/components/ui/action-button'
 
 export const meta: MetaFunction = () => [{ title: 'Rankings · Rankwell' }, { name: 'robots', content: 'noindex' }]
 
@@ -98,7 +100,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   const asJson = form.get('respond') === 'json'
   const back = '/rankings'
@@ -271,12 +273,9 @@ export default function RankingsPage() {
                     ) : null}
                   </div>
                   {s.status === 'open' ? (
-                    <Form method="post">
-                      <input type="hidden" name="suggestionId" value={s.id} />
-                      <SubmitButton intent="refresh" pendingText="Refreshing...">
-                        Refresh this post
-                      </SubmitButton>
-                    </Form>
+                    <ActionButton field={['suggestionId', s.id]} intent="refresh" pendingText="Refreshing...">
+                      Refresh this post
+                    </ActionButton>
                   ) : (
                     <span className="text-sm text-slate-600">
                       {s.status === 'refreshing' ? 'Refreshing...' : 'New version waiting for review'}

@@ -1,9 +1,10 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { AuthLayout } from '#app/components/auth-layout'
 import { FormMessage } from '#app/components/ui/form-message'
 import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
-import { Field } from '#app/components/ui/field'
+import { PasswordField } from '#app/components/account-fields'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { ACCOUNT_MESSAGES, formFields, resetPasswordSchema } from '#app/lib/account-schemas'
 import { resetPassword, resetTokenIsLive } from '#app/server/account-security.server'
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type ActionData = { message: string; errors: FieldErrors; expired?: boolean }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData()
+  const form = await readForm(request)
   const fields = formFields(form, ['token', 'password'] as const)
   const parsed = resetPasswordSchema.safeParse(fields)
   if (!parsed.success) return json<ActionData>(describeErrors(parsed.error), { status: 400, headers: noStore })
@@ -66,15 +67,7 @@ export default function ResetPassword() {
       {usable ? (
         <Form method="post" className="space-y-4">
           <input type="hidden" name="token" value={token} />
-          <Field
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            error={data?.errors.password}
-          />
+          <PasswordField purpose="new" label="New password" error={data?.errors.password} />
           <SubmitButton className="btn-primary w-full" pendingText="Saving...">
             Save the new password
           </SubmitButton>

@@ -1,12 +1,15 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useFetcher } from '@remix-run/react'
+import { useActionData, useFetcher, type ClientActionFunctionArgs } from '@remix-run/react'
+import { clientFailureOf, guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
 import { Honeypot } from '#app/components/ui/honeypot'
 import { Icon } from '#app/components/landing/icons'
 import { Field } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { seoMeta } from '#app/lib/seo'
 import { SEO_GUIDE } from '#app/lib/seo-guide'
-import { captureLead, LEAD_MESSAGES } from '#app/server/leads.server'
+import { LEAD_MESSAGES } from '#app/lib/leads'
+import { captureLead } from '#app/server/leads.server'
 import { publicPage } from '#app/lib/cache'
 
 /** Cacheable by a CDN for anonymous visitors (issue 17). */
@@ -28,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   let placement: Placement = 'top'
   let email = ''
   try {
-    const form = await request.formData()
+    const form = await readForm(request)
     placement = form.get('intent') === 'bottom' ? 'bottom' : 'top'
     email = String(form.get('email') ?? '').slice(0, 254)
     const outcome = await captureLead(Object.fromEntries(form), request)
@@ -44,17 +47,34 @@ export async function action({ request }: ActionFunctionArgs) {
       },
     )
   } catch (error) {
+    if (error instanceof Response) throw error
     console.error('[leads] could not store the lead', error)
     return json<LeadData>({ ok: false, message: LEAD_MESSAGES.thrown, placement, email }, { status: 503 })
   }
 }
 
+/** With JavaScript, a request that fails in the browser shows the spec's 'thrown error' message (issue 12). */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
+
+/** The server's answer, or a failed request as the same answer (the typed address kept). */
+function leadData(answer: unknown): LeadData | undefined {
+  const failure = clientFailureOf(answer)
+  if (!failure) return answer as LeadData | undefined
+  return {
+    ok: false,
+    message: LEAD_MESSAGES.thrown,
+    placement: failure.values.intent === 'bottom' ? 'bottom' : 'top',
+    email: failure.values.email ?? '',
+  }
+}
+
 function EbookForm({ placement }: { placement: Placement }) {
-  const fetcher = useFetcher<LeadData>()
-  const actionData = useActionData<LeadData>()
+  const fetcher = useFetcher<typeof clientAction>()
+  const actionData = leadData(useActionData<typeof clientAction>())
   const busy = fetcher.state !== 'idle'
   const fromPage = actionData?.placement === placement ? actionData : undefined
-  const data = busy ? undefined : ((fetcher.data as LeadData | undefined) ?? fromPage)
+  const data = busy ? undefined : (leadData(fetcher.data) ?? fromPage)
   const sent = data?.ok === true
   return (
     <fetcher.Form

@@ -1,3 +1,5 @@
+import { isUuid } from '#app/lib/ids'
+import { readForm } from '#app/server/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
@@ -17,18 +19,19 @@ import {
 import { hit } from '#app/server/rate-limit.server'
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
+import { ActionButton } from '#app/components/ui/action-button'
+import { PausedDestinations } from '#app/components/publishing/paused-destinations'
 
 export const meta: MetaFunction = () => [{ title: 'Publishing | Rankwell' }]
 
 const isKind = (v: string | null): v is DestinationKind => DESTINATION_KINDS.includes(v as DestinationKind)
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const url = new URL(request.url)
   const editId = url.searchParams.get('edit')
   const rows = await listDestinations(user.id)
-  const editing = editId && UUID.test(editId) ? rows.find((r) => r.id === editId) : undefined
+  const editing = editId && isUuid(editId) ? rows.find((r) => r.id === editId) : undefined
   return json(
     {
       destinations: rows.map(toView),
@@ -61,13 +64,13 @@ function echo(form: FormData) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   const id = String(form.get('id') ?? '')
   const ok = (message: string) => toast().redirectWithSuccess('/settings/publishing', { message, duration: TOAST_MS })
   const fail = (message: string, status = 400) =>
     json<ActionData>({ intent, id, toast: { type: 'error', message, duration: TOAST_MS } }, { status })
-  if (intent !== 'save' && !UUID.test(id)) return fail('Destination not found.', 404)
+  if (intent !== 'save' && !isUuid(id)) return fail('Destination not found.', 404)
 
   switch (intent) {
     case 'save': {
@@ -76,7 +79,7 @@ export async function action({ request }: ActionFunctionArgs) {
         return fail(`Too many connection tests. Try again in ${limit.retryAfterSeconds} seconds.`, 429)
       const kind = String(form.get('kind') ?? '')
       const raw = { ...Object.fromEntries(form), autopilot: form.get('autopilot') === 'on' }
-      const result = await saveDestination(user.id, raw, id && UUID.test(id) ? id : undefined)
+      const result = await saveDestination(user.id, raw, id && isUuid(id) ? id : undefined)
       if (result.ok) return ok(`${PUBLISHING_MESSAGES.saved} ${result.message}`)
       return json<ActionData>(
         {
@@ -155,21 +158,19 @@ export default function PublishingSettings() {
         ·{' '}
         <Link to="/calendar" className="font-semibold text-brand-700 hover:underline">
           Publishing calendar
+        </Link>{' '}
+        ·{' '}
+        <Link to="/settings/content" className="font-semibold text-brand-700 hover:underline">
+          Content settings
         </Link>
       </p>
 
-      {data.destinations
-        .filter((d) => d.paused)
-        .map((d) => (
-          <p
-            key={d.id}
-            role="alert"
-            data-testid="destination-paused"
-            className="mb-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900"
-          >
-            <strong>{d.name}</strong> is paused: {d.pausedReason ?? 'it kept failing'} Fix it, then resume it.
-          </p>
-        ))}
+      <PausedDestinations
+        destinations={data.destinations}
+        testId="destination-paused"
+        className="mb-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900"
+        fix="Fix it, then resume it."
+      />
 
       <section className="card mb-6" aria-labelledby="destinations-heading">
         <h2 id="destinations-heading" className="text-lg font-semibold text-slate-900">
@@ -198,19 +199,18 @@ export default function PublishingSettings() {
                   ) : null}
                 </div>
                 <div className="flex flex-wrap gap-2">
-                  <Form method="post">
-                    <input type="hidden" name="id" value={d.id} />
-                    <SubmitButton intent="test" className="btn-secondary py-2" pendingText="Testing…">
-                      Test connection
-                    </SubmitButton>
-                  </Form>
+                  <ActionButton
+                    field={['id', d.id]}
+                    intent="test"
+                    className="btn-secondary py-2"
+                    pendingText="Testing…"
+                  >
+                    Test connection
+                  </ActionButton>
                   {d.paused ? (
-                    <Form method="post">
-                      <input type="hidden" name="id" value={d.id} />
-                      <SubmitButton intent="resume" className="btn-secondary py-2">
-                        Resume
-                      </SubmitButton>
-                    </Form>
+                    <ActionButton field={['id', d.id]} intent="resume" className="btn-secondary py-2">
+                      Resume
+                    </ActionButton>
                   ) : null}
                   <Link to={`?edit=${d.id}`} className="btn-secondary py-2">
                     Edit

@@ -1,7 +1,8 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { AuthForm, authFormState, useAuthErrorState, type AuthFormState } from '#app/components/auth-layout'
-import { Field } from '#app/components/ui/field'
+import { EmailField, PasswordField } from '#app/components/account-fields'
 import { AUTH_MESSAGES, formFields, signInSchema } from '#app/lib/account-schemas'
 import { landingPath, signInErrorMessage } from '#app/lib/account-routing'
 import { safeRedirect } from '#app/lib/redirect'
@@ -24,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData()
+  const form = await readForm(request)
   const fields = formFields(form, ['email', 'password', 'redirectTo'] as const)
   return authPageAction(request, {
     values: { email: fields.email ?? '' },
@@ -47,23 +48,8 @@ function SignInView({ state }: { state: AuthFormState<{ email: string }> }) {
       hidden={<input type="hidden" name="redirectTo" value={state.redirectTo} />}
       submit={{ label: 'Sign In', pending: 'Signing in...' }}
     >
-      <Field
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        defaultValue={state.values?.email}
-        error={state.errors?.email}
-      />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        required
-        error={state.errors?.password}
-      />
+      <EmailField defaultValue={state.values?.email} error={state.errors?.email} />
+      <PasswordField purpose="current" error={state.errors?.password} />
       <p className="text-right text-sm">
         <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
           Forgot password?

@@ -1,6 +1,8 @@
+import { readForm } from '#app/server/http/body.server'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { AuthForm, authFormState, useAuthErrorState, type AuthFormState } from '#app/components/auth-layout'
+import { EmailField, PasswordField } from '#app/components/account-fields'
 import { Field } from '#app/components/ui/field'
 import { AUTH_MESSAGES, formFields, MIN_PASSWORD_LENGTH, signUpSchema } from '#app/lib/account-schemas'
 import { landingPath } from '#app/lib/account-routing'
@@ -26,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData()
+  const form = await readForm(request)
   const fields = formFields(form, ['name', 'email', 'password'] as const)
   return authPageAction(request, {
     values: { name: fields.name ?? '', email: fields.email ?? '' },
@@ -63,22 +65,9 @@ function SignUpView({ state }: { state: AuthFormState<{ name: string; email: str
         defaultValue={state.values?.name}
         error={state.errors?.name}
       />
-      <Field
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        defaultValue={state.values?.email}
-        error={state.errors?.email}
-      />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={MIN_PASSWORD_LENGTH}
+      <EmailField defaultValue={state.values?.email} error={state.errors?.email} />
+      <PasswordField
+        purpose="new"
         hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
         error={state.errors?.password}
       />

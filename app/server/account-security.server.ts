@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { createCookie } from '@remix-run/node'
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
 import { db, schema } from './db.server'
+import { signedCookieOptions } from './cookies.server'
 import { getEnv } from './env.server'
 import { sendMail } from './mail.server'
 import { hashPassword, verifyPassword } from './password.server'
@@ -342,15 +343,7 @@ const DEVICE_TTL_S = 365 * 24 * 3600
 type Device = { d: string; u: string[] }
 
 function deviceCookie() {
-  const env = getEnv()
-  return createCookie('rw_device', {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: env.NODE_ENV === 'production',
-    path: '/',
-    secrets: env.SESSION_SECRETS,
-    maxAge: DEVICE_TTL_S,
-  })
+  return createCookie('rw_device', signedCookieOptions(DEVICE_TTL_S))
 }
 
 /** The signed device cookie of this browser: a random id and the accounts that signed in here before. */

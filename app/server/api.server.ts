@@ -5,6 +5,7 @@ import type { z } from 'zod'
 import { describeErrors } from '#app/lib/field-errors'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
+import { readJson } from './http/body.server'
 import { createSession, findSession, getSessionId, SESSION_TTL_MS } from './session.server'
 
 /**
@@ -112,13 +113,7 @@ export async function requireApiUser(request: Request) {
 
 /** Parses a JSON body with a zod schema; throws 400 with field errors on bad JSON or bad fields. */
 export async function parseJson<T extends z.ZodTypeAny>(request: Request, schemaDef: T): Promise<z.infer<T>> {
-  let body: unknown
-  try {
-    const text = await request.text()
-    body = text ? JSON.parse(text) : {}
-  } catch {
-    throw apiError(400, 'The request body must be valid JSON.')
-  }
+  const body = await readJson(request)
   const parsed = schemaDef.safeParse(body)
   if (!parsed.success) {
     const { message, errors } = describeErrors(parsed.error)

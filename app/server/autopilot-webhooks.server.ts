@@ -1,10 +1,13 @@
 import crypto from 'node:crypto'
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { formatWindow, retryDelayMs } from '#app/lib/autopilot'
+import { isUuid } from '#app/lib/ids'
 import { isRetryableStatus, parseRetryAfter } from '#app/lib/http-retry'
 import { enqueueWebhookDelivery, removeWebhookDeliveryJob } from '#app/jobs/webhook-delivery.server'
+import { findAutopilotSettings } from './autopilot-settings.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
+import { observeProvider } from './metrics.server'
 import { BlockedAddressError, guardedPost, RequestTimeoutError } from './ssrf.server'
 
 /**
@@ -87,15 +90,6 @@ export function testEventBody(now = new Date()) {
   })
 }
 
-async function settingsOf(userId: string) {
-  const [row] = await db
-    .select()
-    .from(schema.autopilotSettings)
-    .where(eq(schema.autopilotSettings.userId, userId))
-    .limit(1)
-  return row ?? null
-}
-
 function disabledError(settings: { webhookDisabledReason: string | null }) {
   return `Endpoint disabled: ${settings.webhookDisabledReason ?? 'too many failed deliveries'}`
 }
@@ -113,7 +107,7 @@ export async function createDelivery(input: {
   url: string
   body: string
 }) {
-  const settings = await settingsOf(input.userId)
+  const settings = await findAutopilotSettings(input.userId)
   const disabled = Boolean(settings?.webhookDisabledAt)
   const [row] = await db
     .insert(schema.webhookDeliveries)
@@ -149,7 +143,7 @@ export async function publishPostToWebhook(post: Post, url: string) {
 export type WebhookActionResult = { ok: true } | { ok: false; message: string }
 
 export async function sendTestEvent(userId: string): Promise<WebhookActionResult> {
-  const settings = await settingsOf(userId)
+  const settings = await findAutopilotSettings(userId)
   if (!settings?.webhookUrl) return { ok: false, message: 'Save a webhook URL first.' }
   if (settings.webhookDisabledAt) return { ok: false, message: 'Re-enable the webhook before sending a test event.' }
   await createDelivery({
@@ -164,7 +158,8 @@ export async function sendTestEvent(userId: string): Promise<WebhookActionResult
 
 /** Sends a finished delivery again: same webhook-id, same body, a fresh round of retries. */
 export async function redeliver(userId: string, deliveryId: string): Promise<WebhookActionResult> {
-  const settings = await settingsOf(userId)
+  if (!isUuid(deliveryId)) return { ok: false, message: 'This delivery cannot be redelivered right now.' }
+  const settings = await findAutopilotSettings(userId)
   if (!settings?.webhookUrl) return { ok: false, message: 'Save a webhook URL first.' }
   if (settings.webhookDisabledAt) return { ok: false, message: 'Re-enable the webhook before redelivering.' }
   const [row] = await db
@@ -243,18 +238,23 @@ async function attempt(url: string, secret: string, messageId: string, body: str
   const timestamp = Math.floor(Date.now() / 1000)
   const started = performance.now()
   try {
-    const res = await guardedPost(url, {
-      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
-      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
-      body,
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': USER_AGENT,
-        'webhook-id': messageId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(secret, messageId, timestamp, body),
-      },
-    })
+    const res = await observeProvider(
+      'webhook',
+      () =>
+        guardedPost(url, {
+          allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+          timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+          body,
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': USER_AGENT,
+            'webhook-id': messageId,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signWebhook(secret, messageId, timestamp, body),
+          },
+        }),
+      (answer) => answer.status < 200 || answer.status >= 300,
+    )
     if (res.status >= 200 && res.status < 300)
       return { kind: 'delivered', statusCode: res.status, durationMs: res.durationMs }
     const snippet = res.body.replace(/\s+/g, ' ').trim().slice(0, 200)
@@ -366,7 +366,7 @@ export async function processDelivery(
     .where(eq(schema.webhookDeliveries.id, deliveryId))
     .limit(1)
   if (!current || current.status !== 'pending') return { skipped: 'not pending' as const }
-  const settings = await settingsOf(current.userId)
+  const settings = await findAutopilotSettings(current.userId)
   if (!settings?.webhookUrl || !settings.webhookSecret) {
     await db
       .update(schema.webhookDeliveries)

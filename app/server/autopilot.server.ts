@@ -11,6 +11,8 @@ import {
 import { MAX_QUERY_LENGTH, normalizeQuery } from '#app/lib/keywords'
 import { isAutopilotScheduled, scheduleAutopilot, unscheduleAutopilot } from '#app/jobs/autopilot.server'
 import { canUseAutopilot } from './billing.server'
+import { findAutopilotSettings } from './autopilot-settings.server'
+import { findOverlap } from './cannibalisation.server'
 import { db, schema } from './db.server'
 import { researchKeywordsWithoutQuota } from './keywords.server'
 import { createPost } from './posts.server'
@@ -29,12 +31,10 @@ type Settings = typeof schema.autopilotSettings.$inferSelect
 
 /** The user's settings row (created on first use). */
 export async function getSettings(userId: string): Promise<Settings> {
-  const read = async () =>
-    (await db.select().from(schema.autopilotSettings).where(eq(schema.autopilotSettings.userId, userId)).limit(1))[0]
-  let row = await read()
+  let row = await findAutopilotSettings(userId)
   if (!row) {
     await db.insert(schema.autopilotSettings).values({ userId }).onConflictDoNothing()
-    row = await read()
+    row = await findAutopilotSettings(userId)
   }
   if (!row) throw new Error(`no autopilot settings for user ${userId}`)
   return row
@@ -291,8 +291,11 @@ async function researchSeeds(userId: string, seeds: string[], market: Market, sk
   throw first
 }
 
+/** Keywords Auto Pilot passes over in one run because they overlap existing posts, before it gives up. */
+const MAX_OVERLAP_SKIPS = 5
+
 /** The best unused keyword Auto Pilot found for this market (pickBestKeyword), or null. */
-async function pickKeyword(userId: string, market: Market) {
+async function pickKeyword(userId: string, market: Market, skipped: string[] = []) {
   const candidates = await db
     .select({
       id: schema.savedKeywords.id,
@@ -313,10 +316,7 @@ async function pickKeyword(userId: string, market: Market) {
     .select({ keyword: schema.blogPosts.keyword })
     .from(schema.blogPosts)
     .where(and(eq(schema.blogPosts.userId, userId), ne(schema.blogPosts.status, 'failed')))
-  return pickBestKeyword(
-    candidates,
-    written.map((w) => normalizeKeyword(w.keyword)),
-  )
+  return pickBestKeyword(candidates, [...written.map((w) => normalizeKeyword(w.keyword)), ...skipped])
 }
 
 /**
@@ -356,8 +356,22 @@ export async function runAutopilot(userId: string, slot: string, log: Log = () =
     const researchSkipped = await researchSeeds(userId, seeds, market, skip, log)
     if (researchSkipped) return researchSkipped
 
-    const chosen = await pickKeyword(userId, market)
-    if (!chosen) return await skip('no unused keyword', AUTOPILOT_MESSAGES.noKeywordNotice)
+    // No cannibalisation: a keyword too close to an existing post or page of the user is skipped (a few tries).
+    const skipped: string[] = []
+    let chosen = await pickKeyword(userId, market)
+    while (chosen && skipped.length < MAX_OVERLAP_SKIPS) {
+      const overlap = await findOverlap(userId, chosen.keyword)
+      if (!overlap) break
+      log('autopilot skipped an overlapping keyword', { userId, keyword: chosen.keyword, overlaps: overlap.title })
+      skipped.push(normalizeKeyword(chosen.keyword))
+      chosen = await pickKeyword(userId, market, skipped)
+    }
+    if (chosen && skipped.length >= MAX_OVERLAP_SKIPS) chosen = null
+    if (!chosen)
+      return await skip(
+        skipped.length ? 'every unused keyword overlaps an existing post' : 'no unused keyword',
+        AUTOPILOT_MESSAGES.noKeywordNotice,
+      )
 
     const created = await createPost({ userId, keywordId: chosen.id, requestKey, source: 'autopilot' })
     if (!created.ok) {

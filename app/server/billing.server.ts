@@ -1,3 +1,4 @@
+import { isUuid } from '#app/lib/ids'
 import { and, eq, isNull } from 'drizzle-orm'
 import { BILLING_MESSAGES, formatMoney, formatShortDate } from '#app/lib/billing'
 import { PLANS, type PlanId } from '#app/lib/plans'
@@ -303,6 +304,11 @@ export async function confirmCheckout(userId: string, sessionId: string): Promis
     return row.lastCheckoutSessionId === sessionId && PREMIUM.includes(row.status) ? 'complete' : 'unknown'
   }
   if (sessionOwner(session) !== userId) return 'invalid'
+  // The session's customer must be the user's own Stripe customer once they have one (a session made for another
+  // customer and tagged with this user's id is not their payment).
+  const { stripeCustomerId } = await subscriptionRow(userId)
+  const customer = idOf(session.customer)
+  if (stripeCustomerId && customer && customer !== stripeCustomerId) return 'invalid'
   if (session.status === 'expired') return 'invalid'
   if (session.status !== 'complete') return 'open'
   const subscription = typeof session.subscription === 'object' ? session.subscription : null
@@ -526,7 +532,7 @@ async function refundLatestInvoice(stripe: Stripe, sub: Stripe.Subscription, opt
 
 /** Our user for the ids an event carries: a valid user id that exists, else the owner of the Stripe customer. */
 async function findOwner(userId: string | null | undefined, customerId: string | null): Promise<string | null> {
-  if (userId && UUID.test(userId)) {
+  if (userId && isUuid(userId)) {
     const [row] = await db
       .select({ userId: schema.subscriptions.userId, customer: schema.subscriptions.stripeCustomerId })
       .from(schema.subscriptions)
@@ -626,8 +632,6 @@ function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription
   return idOf(legacy)
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 async function lockRow(tx: Tx, where: ReturnType<typeof eq>) {
   const [row] = await tx.select().from(schema.subscriptions).where(where).limit(1).for('update')

@@ -1,5 +1,6 @@
 import { parseArticle, sortArticles, type BlogArticle } from '#app/lib/blog'
-import { markdownToHtml, sanitizeHtml } from '#app/lib/markdown'
+import { markdownToHtml } from '#app/lib/markdown'
+import { sanitizeHtml } from './sanitize.server'
 
 /**
  * The blog's Markdown files, bundled into the server build by Vite (no disk access at request time), parsed on

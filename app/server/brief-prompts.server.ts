@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { Tone } from '#app/lib/content-settings'
 import { MAX_FAQ, MAX_SECTIONS, MIN_SECTIONS, wordBudget, writer } from './prompts.server'
 
 /**
@@ -11,8 +12,6 @@ import { MAX_FAQ, MAX_SECTIONS, MIN_SECTIONS, wordBudget, writer } from './promp
  *   2. the body of every section, all requested in parallel (they only depend on the brief).
  * Research text is third-party data: prompts fence it and tell the model never to follow instructions in it.
  */
-export const TONES = ['friendly', 'expert', 'direct', 'playful'] as const
-export type Tone = (typeof TONES)[number]
 export const TONE_GUIDE: Record<Tone, string> = {
   friendly: 'warm and encouraging, plain words, speaks to the reader as "you"',
   expert: "precise and authoritative, explains the why, uses the field's terms correctly",

@@ -15,7 +15,8 @@ import {
 } from '#app/lib/content'
 import { scorePost, type ScoreResult } from '#app/lib/seo-checklist'
 import { bareDomain, comparableUrl } from '#app/lib/serp'
-import { TONES, type Brief, type BriefInput, type BusinessContext, type Tone } from './brief-prompts.server'
+import type { Brief, BriefInput, BusinessContext } from './brief-prompts.server'
+import { userWithContentSettings, voiceOf } from './content-settings.server'
 import { db, schema } from './db.server'
 import { researchUrls, sitemapUrls, type Research } from './research.server'
 
@@ -36,29 +37,17 @@ export function targetWords(research: Research | null): number {
 }
 
 export async function businessContext(userId: string): Promise<BusinessContext | null> {
-  const [row] = await db
-    .select({ user: schema.users, settings: schema.contentSettings })
-    .from(schema.users)
-    .leftJoin(schema.contentSettings, eq(schema.contentSettings.userId, schema.users.id))
-    .where(eq(schema.users.id, userId))
-    .limit(1)
+  const row = await userWithContentSettings(userId)
   if (!row) return null
   const u = row.user
   const s = row.settings
   if (!u.productService && !u.website && !s) return null
-  const tone = (TONES as readonly string[]).includes(s?.tone ?? '') ? (s!.tone as Tone) : 'friendly'
   return {
     name: u.website ? bareDomain(u.website) : u.name || 'Rankwell user',
     product: u.productService ?? '',
     idealCustomer: u.marketSegment ?? '',
     website: u.website ? (/^https?:\/\//i.test(u.website) ? u.website : `https://${u.website}`) : null,
-    valueProposition: s?.valueProposition ?? '',
-    ctaText: s?.ctaText ?? '',
-    ctaUrl: s?.ctaUrl ?? '',
-    tone,
-    toneNotes: s?.toneNotes ?? '',
-    avoid: s?.avoid ?? '',
-    writingSample: s?.writingSample ?? '',
+    ...voiceOf(s),
   }
 }
 
@@ -169,6 +158,10 @@ export function finishPost(input: {
   publishedUrl: string | null
   publishedAt: Date | null
   modifiedAt: Date | null
+  /** An author's edit: their own http(s) links stay (the model's are held to the research and the own site). */
+  authorLinks?: boolean
+  /** JSON-LD's FAQPage from the text's FAQ section (an edited post) rather than the brief's. */
+  faqFromText?: boolean
 }): Finished {
   const sources: Source[] = (input.research?.serp?.items ?? [])
     .slice(0, 10)
@@ -186,7 +179,9 @@ export function finishPost(input: {
     }
   }
   // Links of the model (and of an editor) that point elsewhere are removed; each target is linked once.
-  let body = dedupeLinks(filterLinks(stripRawHtml(stripFinish(input.markdown)), allowed))
+  // Citation links of an earlier finish become markers again, so that an edited text is renumbered consistently.
+  const text = uncite(stripFinish(input.markdown), sources)
+  let body = dedupeLinks(filterLinks(stripRawHtml(text), input.authorLinks ? () => true : allowed))
   const factSources = input.brief ? briefClaims(input.brief, sources).map((c) => c.sourceUrl!) : []
   const cited = applyCitations(body, sources, factSources)
   body = cited.markdown
@@ -217,7 +212,7 @@ export function finishPost(input: {
     claims,
   })
   const jsonLd = buildJsonLd({
-    faq: input.brief?.faq?.map((f) => ({ question: f.question, answer: f.answer })),
+    faq: input.faqFromText ? undefined : input.brief?.faq?.map((f) => ({ question: f.question, answer: f.answer })),
     title: input.title,
     description: input.metaDescription,
     markdown,
@@ -238,6 +233,14 @@ export function stripFinish(markdown: string): string {
     .replace(/\n\*\*Related reading:\*\*[^\n]*\n?/g, '\n')
     .replace(/\n\*\*\[[^\]\n]+\]\([^)\n]+\)\*\*\s*$/g, '\n')
     .trimEnd()
+}
+
+/** `[[n](url)]` citation links to a research source become the marker `[k]` (k: the source's research number). */
+export function uncite(markdown: string, sources: Source[]): string {
+  return markdown.replace(/\[\[(\d{1,2})\]\(\s*([^)\s]+)\s*\)\]/g, (whole, _n: string, url: string) => {
+    const at = sources.findIndex((s) => comparableUrl(s.url) === comparableUrl(url))
+    return at < 0 ? whole : `[${at + 1}]`
+  })
 }
 
 /** A target linked more than once keeps its first link; the others become plain text. */

@@ -29,6 +29,8 @@ const schema = z.object({
   OPENAI_API_KEY: optional,
   OPENAI_BASE_URL: optional,
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+  /** Embeddings model (same OpenAI-compatible API) for internal-link relevance and the cannibalisation check. */
+  OPENAI_EMBEDDING_MODEL: z.string().default('text-embedding-3-small'),
   DATAFORSEO_LOGIN: optional,
   DATAFORSEO_PASSWORD: optional,
   DATAFORSEO_API_URL: z.string().url().default('https://api.dataforseo.com/v3'),
@@ -97,8 +99,29 @@ const schema = z.object({
   OFFLINE_SERVICES: optional,
   /** BullMQ key prefix, so that several apps (or test runs) can share one Redis. */
   QUEUE_PREFIX: z.string().default('rankwell'),
+  /**
+   * Issue 20: Prometheus metrics (/metrics) on a port of their own, reachable on the private network only (Fly's
+   * [metrics] scraper); 0 turns the endpoint off. The worker serves its own on WORKER_METRICS_PORT.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9091),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9092),
+  /** When set, /metrics also requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: optional,
+  /** Issue 20: error reports through the official Sentry SDK; nothing is sent when unset. */
+  SENTRY_DSN: optional,
+  SENTRY_ENVIRONMENT: optional,
   /** Postgres connections per process. */
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  /**
+   * Postgres outages: how long opening a connection may take, how long one statement may run (server-side
+   * statement_timeout) and how long an idle connection is kept. A request therefore fails within seconds when
+   * Postgres is down or stuck, and answers 503 (see outage.server.ts) instead of hanging.
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+  DATABASE_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** Redis on the request path: the longest one command (rate limit, queue add) may wait before it fails. */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
   /** Worker: concurrent post generations per worker process. */
   POST_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(4),
   /** Worker: BullMQ stalled-job detection (how often to look, and how long a job's lock lasts). */
@@ -116,11 +139,7 @@ const schema = z.object({
   /** Worker: how often the 'reconcile-stale-posts' job looks for posts whose job Redis lost. */
   POST_RECONCILE_EVERY_MS: z.coerce.number().int().positive().default(60_000),
   /** A post still queued or generating this long after its creation, without a job in Redis, is queued again. */
-  POST_STALE_AFTER_MS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(15 * 60_000),
+  POST_STALE_AFTER_MS: z.coerce.number().int().positive().default(60_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 })
 

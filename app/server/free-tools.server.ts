@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { readForm } from './http/body.server'
 import { json } from '@remix-run/node'
 import { and, eq, gt } from 'drizzle-orm'
 import { z } from 'zod'
@@ -314,7 +315,7 @@ export function outcomeHeaders(outcome: { ok: boolean; retryAfterSeconds?: numbe
 export async function toolPageAction<T extends ToolId>(tool: T, request: Request) {
   const values: Record<string, string> = {}
   try {
-    const form = await request.formData()
+    const form = await readForm(request)
     for (const [name, value] of form) {
       if (typeof value === 'string' && name !== HONEYPOT_FIELD) values[name] = value.slice(0, 1000)
     }
@@ -325,6 +326,7 @@ export async function toolPageAction<T extends ToolId>(tool: T, request: Request
       { status: outcome.status, headers: outcomeHeaders(outcome) },
     )
   } catch (error) {
+    if (error instanceof Response) throw error
     console.error(`[free-tools] ${tool}: unexpected failure`, error)
     return json(
       { ok: false as const, message: TOOL_MESSAGES[tool].failed, values },

@@ -4,6 +4,7 @@ import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm'
 import { Authenticator, AuthorizationError } from 'remix-auth'
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from 'remix-auth-google'
 import { db, schema } from './db.server'
+import { signedCookieOptions } from './cookies.server'
 import { getEnv, services } from './env.server'
 import { createUser, findUserByEmail, normalizeEmail } from './users.server'
 
@@ -75,18 +76,7 @@ class ConfigurableGoogleStrategy extends GoogleStrategy<GoogleUser> {
 
 /** The OAuth `state` (and the pending code's hash) travel in a short-lived cookie signed with SESSION_SECRETS. */
 function oauthStorage() {
-  const env = getEnv()
-  return createCookieSessionStorage({
-    cookie: {
-      name: 'rw_oauth',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: env.NODE_ENV === 'production',
-      path: '/',
-      secrets: env.SESSION_SECRETS,
-      maxAge: 10 * 60,
-    },
-  })
+  return createCookieSessionStorage({ cookie: { name: 'rw_oauth', ...signedCookieOptions(10 * 60) } })
 }
 
 let cached: { authenticator: Authenticator<GoogleUser>; storage: ReturnType<typeof oauthStorage> } | undefined

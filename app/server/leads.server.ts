@@ -1,22 +1,20 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { HONEYPOT_FIELD, honeypotFilled } from '#app/lib/honeypot'
+import { LEAD_MESSAGES } from '#app/lib/leads'
 import { SEO_GUIDE } from '#app/lib/seo-guide'
 import { db, schema } from './db.server'
 import type { PublicFailure } from './public-api.server'
 import { getEnv } from './env.server'
 import { mailConfigured, sendMail } from './mail.server'
 import { clientIp, hit } from './rate-limit.server'
+import { safeText } from '#app/lib/safe-text'
 
 /**
  * Ebook leads: one row per address (unique lower(email)), and the ebook e-mail sent once per address and day
  * ("claim, then send": emailed_at is set before sending and restored when sending fails).
  */
-export const LEAD_MESSAGES = {
-  success: 'Success! Check your email for the ebook link.',
-  failed: 'Something went wrong. Please try again later.',
-  thrown: 'Error: Unable to submit your email. Please try again.',
-}
+export { LEAD_MESSAGES }
 
 export const leadInput = z.object({
   email: z
@@ -28,7 +26,7 @@ export const leadInput = z.object({
     .min(1, 'Please enter your email address.')
     .max(254, 'Please enter a valid email address.')
     .email('Please enter a valid email address.'),
-  [HONEYPOT_FIELD]: z.string().optional(),
+  [HONEYPOT_FIELD]: safeText().optional(),
 })
 
 /** A second request for the same address re-sends the ebook only after a day. */

@@ -1,3 +1,5 @@
+import { isUuid } from '#app/lib/ids'
+import { stripControlCharacters } from '#app/lib/safe-text'
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { enqueueGeneratePost, removeGeneratePostJob } from '#app/jobs/post-generation.server'
 import {
@@ -14,8 +16,10 @@ import {
   type SortOrder,
 } from '#app/lib/library'
 import { excerpt, type PostStatus } from '#app/lib/posts'
+import { findOverlaps } from './cannibalisation.server'
 import { db, schema } from './db.server'
 import { aiConfigured } from './openai.server'
+import { isInProgressConflict } from './posts.server'
 import { consumeQuota } from './quota.server'
 
 /**
@@ -37,7 +41,6 @@ export class BadCursorError extends Error {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -65,12 +68,28 @@ function postCursorCondition(cursor: string | undefined): SQL | null {
   const values = decodeCursor(cursor)
   if (!values || values.length !== 3 || values[0] !== 'p') throw new BadCursorError()
   const [, at, id] = values
-  if (typeof at !== 'string' || !TIMESTAMP.test(at) || typeof id !== 'string' || !UUID.test(id))
-    throw new BadCursorError()
+  if (typeof at !== 'string' || !TIMESTAMP.test(at) || typeof id !== 'string' || !isUuid(id)) throw new BadCursorError()
   return sql`(${posts.createdAt}, ${posts.id}) < (${at}::timestamptz, ${id}::uuid)`
 }
 
 type PostPageOptions = { limit: number; content: boolean }
+
+/** A post's columns for a card, or with `content` the whole Markdown (the API) instead of the card's first 4,000 chars. */
+function postColumns(content: boolean) {
+  return {
+    id: posts.id,
+    title: posts.title,
+    keyword: posts.keyword,
+    status: posts.status,
+    source: posts.source,
+    language: posts.language,
+    failureReason: posts.failureReason,
+    seoScore: posts.seoScore,
+    createdAt: posts.createdAt,
+    at: exactTime(posts.createdAt),
+    text: content ? posts.contentMarkdown : sql<string>`left(${posts.contentMarkdown}, 4000)`,
+  }
+}
 
 /**
  * One page of a user's posts, newest first, with the total of the filtered list and the cursor of the next page.
@@ -80,19 +99,7 @@ export async function pagePosts(userId: string, params: PostListParams, opts: Po
   const filters = postFilters(userId, params)
   const after = postCursorCondition(params.cursor)
   const rowsQuery = db
-    .select({
-      id: posts.id,
-      title: posts.title,
-      keyword: posts.keyword,
-      status: posts.status,
-      source: posts.source,
-      language: posts.language,
-      failureReason: posts.failureReason,
-      seoScore: posts.seoScore,
-      createdAt: posts.createdAt,
-      at: exactTime(posts.createdAt),
-      text: opts.content ? posts.contentMarkdown : sql<string>`left(${posts.contentMarkdown}, 4000)`,
-    })
+    .select(postColumns(opts.content))
     .from(posts)
     .where(after ? and(filters, after) : filters)
     .orderBy(sql`${posts.createdAt} desc`, sql`${posts.id} desc`)
@@ -144,22 +151,10 @@ export function toCard(r: PostRow): LibraryCard {
 
 /** Cards of some of a user's posts (the library's polling while they are written). */
 export async function postCardsById(userId: string, ids: string[]): Promise<LibraryCard[]> {
-  const valid = ids.filter((id) => UUID.test(id)).slice(0, 100)
+  const valid = ids.filter(isUuid).slice(0, 100)
   if (valid.length === 0) return []
   const rows = await db
-    .select({
-      id: posts.id,
-      title: posts.title,
-      keyword: posts.keyword,
-      status: posts.status,
-      source: posts.source,
-      language: posts.language,
-      failureReason: posts.failureReason,
-      seoScore: posts.seoScore,
-      createdAt: posts.createdAt,
-      at: exactTime(posts.createdAt),
-      text: sql<string>`left(${posts.contentMarkdown}, 4000)`,
-    })
+    .select(postColumns(false))
     .from(posts)
     .where(and(eq(posts.userId, userId), inArray(posts.id, valid)))
   return rows.map(toCard)
@@ -182,7 +177,7 @@ export async function postLanguages(userId: string): Promise<string[]> {
  * A job still waiting for it is removed; a running one finds the post gone and stops.
  */
 export async function deletePost(userId: string, postId: string): Promise<boolean> {
-  if (!UUID.test(postId)) return false
+  if (!isUuid(postId)) return false
   const [row] = await db
     .delete(posts)
     .where(and(eq(posts.id, postId), eq(posts.userId, userId)))
@@ -286,7 +281,7 @@ export async function pageKeywords(userId: string, params: KeywordListParams, op
         k.cast === 'integer'
           ? typeof v === 'number' && Number.isInteger(v)
           : k.cast === 'uuid'
-            ? typeof v === 'string' && UUID.test(v)
+            ? typeof v === 'string' && isUuid(v)
             : k.cast === 'timestamptz'
               ? typeof v === 'string' && TIMESTAMP.test(v)
               : typeof v === 'string'
@@ -335,7 +330,7 @@ export async function pageKeywords(userId: string, params: KeywordListParams, op
 
 /** Deletes some of a user's saved keywords; answers the ids deleted (someone else's ids delete nothing). */
 export async function deleteKeywords(userId: string, ids: string[]): Promise<string[]> {
-  const valid = [...new Set(ids.filter((id) => UUID.test(id)))].slice(0, MAX_BULK_KEYWORDS)
+  const valid = [...new Set(ids.filter(isUuid))].slice(0, MAX_BULK_KEYWORDS)
   if (valid.length === 0) return []
   const rows = await db
     .delete(kw)
@@ -346,8 +341,13 @@ export async function deleteKeywords(userId: string, ids: string[]): Promise<str
 
 class QuotaExceeded extends Error {}
 
+/** A selected keyword left out because the user already has a post (or page) for a very similar search. */
+export type SkippedKeyword = { keyword: string; overlapTitle: string }
+
 export type BulkCreateResult =
-  { ok: true; created: number; postIds: string[] } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  | { ok: true; created: number; postIds: string[]; skipped: SkippedKeyword[] }
+  | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' }
+  | { ok: false; reason: 'overlap'; skipped: SkippedKeyword[] }
 
 /**
  * 'Create posts' for several saved keywords in one transaction: the posts (one per keyword and request key, so a
@@ -359,9 +359,9 @@ export async function createPostsForKeywords(input: {
   keywordIds: string[]
   requestKey: string
 }): Promise<BulkCreateResult> {
-  const requestKey = input.requestKey.trim().slice(0, 150)
+  const requestKey = stripControlCharacters(input.requestKey).trim().slice(0, 150)
   const ids = [...new Set(input.keywordIds)]
-  if (!requestKey || ids.length === 0 || ids.length > MAX_BULK_KEYWORDS || !ids.every((id) => UUID.test(id)))
+  if (!requestKey || ids.length === 0 || ids.length > MAX_BULK_KEYWORDS || !ids.every((id) => isUuid(id)))
     return { ok: false, reason: 'not_found' }
   if (!aiConfigured()) return { ok: false, reason: 'unavailable' }
 
@@ -370,6 +370,32 @@ export async function createPostsForKeywords(input: {
     .from(kw)
     .where(and(eq(kw.userId, input.userId), inArray(kw.id, ids)))
   if (keywords.length !== ids.length) return { ok: false, reason: 'not_found' }
+  // A keyword whose post is still being written (by another request) gets no second one.
+  const busy = await db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(
+      and(
+        eq(posts.userId, input.userId),
+        inArray(posts.keywordId, ids),
+        inArray(posts.status, ['queued', 'generating']),
+        sql`${posts.requestKey} not like ${`${requestKey.replace(/[\\%_]/g, '\\$&')}:%`}`,
+      ),
+    )
+    .limit(1)
+  if (busy.length > 0) return { ok: false, reason: 'in_progress' }
+  // No cannibalisation: a keyword the user already covers is left out (and named); a repeat of this very request
+  // is not an overlap with its own posts.
+  const overlaps = await findOverlaps(
+    input.userId,
+    keywords.map((k) => ({ keyword: k.keyword, exceptRequestKey: `${requestKey}:${k.id}` })),
+  )
+  const skipped = keywords.flatMap((k, i) => {
+    const o = overlaps[i]
+    return o ? [{ keyword: k.keyword, overlapTitle: o.title }] : []
+  })
+  const toWrite = keywords.filter((_, i) => !overlaps[i])
+  if (!toWrite.length) return { ok: false, reason: 'overlap', skipped }
 
   let created: string[]
   try {
@@ -377,7 +403,7 @@ export async function createPostsForKeywords(input: {
       const inserted = await tx
         .insert(posts)
         .values(
-          keywords.map((k) => ({
+          toWrite.map((k) => ({
             userId: input.userId,
             keywordId: k.id,
             requestKey: `${requestKey}:${k.id}`,
@@ -397,6 +423,7 @@ export async function createPostsForKeywords(input: {
     })
   } catch (error) {
     if (error instanceof QuotaExceeded) return { ok: false, reason: 'quota' }
+    if (isInProgressConflict(error)) return { ok: false, reason: 'in_progress' }
     console.error('[library] could not create posts', error)
     return { ok: false, reason: 'unavailable' }
   }
@@ -409,5 +436,5 @@ export async function createPostsForKeywords(input: {
       ),
     ),
   )
-  return { ok: true, created: created.length, postIds: created }
+  return { ok: true, created: created.length, postIds: created, skipped }
 }

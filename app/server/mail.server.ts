@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer'
 import { getEnv } from './env.server'
+import { observeProvider } from './metrics.server'
 
 let transporter: Transporter | undefined
 
@@ -28,6 +29,7 @@ export async function sendMail(message: {
   html?: string
   replyTo?: string
 }) {
-  const info = await transport().sendMail({ from: getEnv().MAIL_FROM, ...message })
+  const mailer = transport()
+  const info = await observeProvider('smtp', () => mailer.sendMail({ from: getEnv().MAIL_FROM, ...message }))
   return { messageId: info.messageId as string }
 }

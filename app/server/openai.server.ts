@@ -2,6 +2,7 @@ import OpenAI from 'openai'
 import type { z } from 'zod'
 import { isRetryableStatus } from '#app/lib/http-retry'
 import { getEnv } from './env.server'
+import { instrumentedFetch } from './metrics.server'
 
 /**
  * The one way the app talks to a language model: the official OpenAI SDK, pointed at OPENAI_BASE_URL when set
@@ -29,6 +30,8 @@ export function openai(opts: { maxRetries?: number; timeoutMs?: number } = {}): 
       baseURL: env.OPENAI_BASE_URL,
       maxRetries: opts.maxRetries ?? 2,
       timeout: opts.timeoutMs ?? 120_000,
+      // Calls, errors and latency for /metrics (each HTTP attempt of the SDK, retries included).
+      fetch: instrumentedFetch('openai'),
     })
     clientKey = key
   }
@@ -52,18 +55,13 @@ function usageOf(completion: OpenAI.Chat.Completions.ChatCompletion): AiUsage {
   }
 }
 
-/** A JSON answer that matches `jsonSchema` (strict) and the zod schema `parse`. */
-export async function chatJson<S extends z.ZodTypeAny>(
-  opts: Messages & {
-    name: string
-    jsonSchema: Record<string, unknown>
-    parse: S
-    temperature?: number
-    maxRetries?: number
-    timeoutMs?: number
-    signal?: AbortSignal
-  },
-): Promise<AiResult<z.infer<S>>> {
+type ChatOptions = Messages & { temperature?: number; maxRetries?: number; timeoutMs?: number; signal?: AbortSignal }
+
+/** One chat completion; `answer(data)` wraps what the caller made of it with the usage, model and time taken. */
+async function complete(
+  opts: ChatOptions,
+  responseFormat?: OpenAI.Chat.Completions.ChatCompletionCreateParams['response_format'],
+) {
   const started = Date.now()
   const model = getEnv().OPENAI_MODEL
   const completion = await openai({ maxRetries: opts.maxRetries, timeoutMs: opts.timeoutMs }).chat.completions.create(
@@ -74,11 +72,27 @@ export async function chatJson<S extends z.ZodTypeAny>(
         { role: 'system', content: opts.system },
         { role: 'user', content: opts.user },
       ],
-      response_format: { type: 'json_schema', json_schema: { name: opts.name, strict: true, schema: opts.jsonSchema } },
+      ...(responseFormat ? { response_format: responseFormat } : {}),
     },
     { signal: opts.signal },
   )
-  const choice = completion.choices[0]
+  const answer = <T>(data: T): AiResult<T> => ({
+    data,
+    usage: usageOf(completion),
+    model: completion.model || model,
+    ms: Date.now() - started,
+  })
+  return { choice: completion.choices[0], answer }
+}
+
+/** A JSON answer that matches `jsonSchema` (strict) and the zod schema `parse`. */
+export async function chatJson<S extends z.ZodTypeAny>(
+  opts: ChatOptions & { name: string; jsonSchema: Record<string, unknown>; parse: S },
+): Promise<AiResult<z.infer<S>>> {
+  const { choice, answer } = await complete(opts, {
+    type: 'json_schema',
+    json_schema: { name: opts.name, strict: true, schema: opts.jsonSchema },
+  })
   if (!choice?.message.content) throw new AiOutputError(choice?.message.refusal ?? 'The model returned no content.')
   if (choice.finish_reason === 'length') throw new AiOutputError('The model ran out of tokens before finishing.')
   let raw: unknown
@@ -90,29 +104,15 @@ export async function chatJson<S extends z.ZodTypeAny>(
   const parsed = opts.parse.safeParse(raw)
   if (!parsed.success)
     throw new AiOutputError(`The model's answer did not match the expected shape: ${parsed.error.message}`)
-  return { data: parsed.data, usage: usageOf(completion), model: completion.model || model, ms: Date.now() - started }
+  return answer(parsed.data as z.infer<S>)
 }
 
 /** A plain-text (Markdown) answer. */
-export async function chatText(
-  opts: Messages & { temperature?: number; maxRetries?: number; timeoutMs?: number; signal?: AbortSignal },
-): Promise<AiResult<string>> {
-  const started = Date.now()
-  const model = getEnv().OPENAI_MODEL
-  const completion = await openai({ maxRetries: opts.maxRetries, timeoutMs: opts.timeoutMs }).chat.completions.create(
-    {
-      model,
-      temperature: opts.temperature ?? 0.7,
-      messages: [
-        { role: 'system', content: opts.system },
-        { role: 'user', content: opts.user },
-      ],
-    },
-    { signal: opts.signal },
-  )
-  const content = completion.choices[0]?.message.content
+export async function chatText(opts: ChatOptions): Promise<AiResult<string>> {
+  const { choice, answer } = await complete(opts)
+  const content = choice?.message.content
   if (!content) throw new AiOutputError('The model returned no content.')
-  return { data: content, usage: usageOf(completion), model: completion.model || model, ms: Date.now() - started }
+  return answer(content)
 }
 
 /** True for errors that mean "slow down and try later" rather than "this request is broken". */

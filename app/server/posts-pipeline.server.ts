@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import OpenAI from 'openai'
 import { z } from 'zod'
 import { isRetryableStatus } from '#app/lib/http-retry'
-import { renderPostBody } from '#app/lib/markdown'
+import { storedPostBody } from './sanitize.server'
 import { pickInternalLinks, type LinkTarget } from '#app/lib/content'
 import { assembleArticle, clampText, countWords, slugify, titleWithKeyword } from '#app/lib/posts'
 import {
@@ -23,6 +23,7 @@ import {
   targetWords,
 } from './content-engine.server'
 import { db, schema } from './db.server'
+import { linkSimilarity } from './embeddings.server'
 import { AiNotConfiguredError, AiOutputError, chatJson, chatText, type AiUsage } from './openai.server'
 import { PROMPT_VERSION } from './prompts.server'
 import { research as runResearch, type Research } from './research.server'
@@ -56,6 +57,9 @@ type Context = {
   internal: LinkTarget[]
   targetWords: number
   researchMs: number
+  /** How internal links were ranked: embeddings, or term overlap when they were unavailable. */
+  linkMethod?: 'embeddings' | 'terms'
+  embeddingTokens?: number
 }
 
 export type GenerationOutcome =
@@ -157,7 +161,8 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     const [keywordRow] = post.keywordId
       ? await db.select().from(schema.savedKeywords).where(eq(schema.savedKeywords.id, post.keywordId)).limit(1)
       : []
-    const [research, business] = await Promise.all([
+    // The SERP and pages on one side; the business, its pages and their relevance (embeddings) on the other.
+    const [research, linking] = await Promise.all([
       keywordRow
         ? runResearch({
             keyword: post.keyword,
@@ -165,14 +170,19 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
             languageCode: keywordRow.languageCode,
           })
         : Promise.resolve(null),
-      businessContext(post.userId),
+      (async () => {
+        const business = await businessContext(post.userId)
+        const own = await ownPages(post.userId, post.id, business?.website ?? null)
+        const related = await linkSimilarity(post.keyword, own)
+        const internal = pickInternalLinks(post.keyword, own, {
+          max: 5,
+          exclude: post.publishedUrl ? [post.publishedUrl] : [],
+          similarity: related.similarity,
+        })
+        return { business, own, internal, linkMethod: related.method, embeddingTokens: related.tokens }
+      })(),
     ])
-    const own = await ownPages(post.userId, post.id, business?.website ?? null)
-    const internal = pickInternalLinks(post.keyword, own, {
-      max: 5,
-      exclude: post.publishedUrl ? [post.publishedUrl] : [],
-    })
-    context = { research, business, own, internal, targetWords: targetWords(research), researchMs: Date.now() - t }
+    context = { research, ...linking, targetWords: targetWords(research), researchMs: Date.now() - t }
     await checkpoint(postId, 'context', context)
   }
   const input: BriefInput = {
@@ -263,7 +273,8 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     modifiedAt: null,
   })
   const markdown = finished.markdown
-  const html = renderPostBody(markdown)
+  const body = storedPostBody(markdown)
+  const html = body.contentHtml
   const usage = sumUsage([brief, ...sections])
   const modelMs = brief.ms + Math.max(0, ...sections.map((s) => s.ms))
   const storedBrief = {
@@ -283,6 +294,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     competitors: input.research.sources.map((s) => ({ url: s.url, title: s.title, words: s.words })),
     peopleAlsoAsk: input.research.peopleAlsoAsk,
     internalLinks: context.internal,
+    linkMethod: context.linkMethod ?? 'terms',
     business: context.business ? { product: context.business.product, tone: context.business.tone } : null,
   }
   const timings = {
@@ -298,6 +310,10 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     modelCriticalPathMs: modelMs,
     sequentialModelCalls: 2,
     modelCalls: 1 + sections.length,
+    /** The embeddings call runs alongside research (not on the model's critical path). */
+    embeddingCalls: context.linkMethod === 'embeddings' ? 1 : 0,
+    embeddingTokens: context.embeddingTokens ?? 0,
+    linkMethod: context.linkMethod ?? 'terms',
     reusedSteps: reused,
     words: countWords(markdown),
   }
@@ -312,6 +328,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
       metaDescription,
       contentMarkdown: markdown,
       contentHtml: html,
+      sanitizerVersion: body.sanitizerVersion,
       brief: storedBrief,
       researchStatus: input.research.status,
       seoScore: finished.score.score,

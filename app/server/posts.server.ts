@@ -1,6 +1,9 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { and, eq, inArray, lt, sql } from 'drizzle-orm'
+import { isUuid } from '#app/lib/ids'
+import { stripControlCharacters } from '#app/lib/safe-text'
 import { enqueueGeneratePost, generatePostJobState, requeueGeneratePost } from '#app/jobs/post-generation.server'
-import { excerpt, POST_MESSAGES, type PostStatus } from '#app/lib/posts'
+import { POST_MESSAGES, type PostStatus } from '#app/lib/posts'
+import { findOverlap, type Overlap } from './cannibalisation.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
 import { aiConfigured } from './openai.server'
@@ -13,15 +16,50 @@ import { consumeQuota, refundQuota } from './quota.server'
  */
 const posts = schema.blogPosts
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const isUuid = (value: string) => UUID.test(value)
+export { isUuid } from '#app/lib/ids'
 
 export { POST_MESSAGES }
 
+/**
+ * `status` is the post's real state: a repeated request reports where its post is (queued, generating, completed or
+ * failed), never 'queued' for a post that is not.
+ */
 export type CreatePostResult =
-  { ok: true; postId: string; created: boolean } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }
+  | { ok: true; postId: string; created: boolean; status: PostStatus; failureReason: string | null }
+  | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' }
+  | { ok: false; reason: 'overlap'; overlap: Overlap }
+
+/** The failure reason of a post whose job could not be queued (Redis unreachable); a repeat of its request retries it. */
+export const NOT_QUEUED_REASON = 'We could not start writing this post.'
+
+/** The index that allows one post per user and keyword being written at a time (migration 0013_failures). */
+export const ONE_IN_PROGRESS_INDEX = 'blog_posts_one_in_progress_idx'
+
+/** True for the unique violation of ONE_IN_PROGRESS_INDEX (a second post raced the first one). */
+export function isInProgressConflict(error: unknown): boolean {
+  for (
+    let e = error as { code?: string; constraint_name?: string; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  )
+    if (e.code === '23505' && e.constraint_name === ONE_IN_PROGRESS_INDEX) return true
+  return false
+}
 
 class QuotaExceeded extends Error {}
+
+/**
+ * Whether another request's post for this keyword is still queued or being written (false for a repeat of a
+ * request that has its post already: that one is answered with its post's state).
+ */
+async function keywordInProgress(userId: string, keywordId: string, requestKey: string) {
+  const earlier = await db
+    .select({ status: posts.status, requestKey: posts.requestKey })
+    .from(posts)
+    .where(and(eq(posts.userId, userId), eq(posts.keywordId, keywordId)))
+  if (earlier.some((p) => p.requestKey === requestKey)) return false
+  return earlier.some((p) => p.status === 'queued' || p.status === 'generating')
+}
 
 /**
  * Creates a post for a saved keyword and enqueues its generation. The post row (unique per user and request key)
@@ -33,8 +71,13 @@ export async function createPost(input: {
   keywordId: string
   requestKey: string
   source: 'manual' | 'autopilot'
+  /**
+   * Write it even when the user already has a post or page for a very similar search. Without it, a manual request
+   * for such a keyword answers 'overlap' (Auto Pilot runs its own check and skips the keyword).
+   */
+  force?: boolean
 }): Promise<CreatePostResult> {
-  const requestKey = input.requestKey.trim().slice(0, 200)
+  const requestKey = stripControlCharacters(input.requestKey).trim().slice(0, 200)
   if (!isUuid(input.keywordId) || !requestKey) return { ok: false, reason: 'not_found' }
   if (!aiConfigured()) return { ok: false, reason: 'unavailable' }
 
@@ -49,7 +92,21 @@ export async function createPost(input: {
     .limit(1)
   if (!keyword) return { ok: false, reason: 'not_found' }
 
-  let outcome: { postId: string; created: boolean; status: PostStatus }
+  // One post per keyword at a time (the unique index below makes this atomic); a finished one is caught by the
+  // overlap check (the user confirms or updates it). A repeat of the same request is answered further down.
+  if (await keywordInProgress(input.userId, keyword.id, requestKey)) return { ok: false, reason: 'in_progress' }
+
+  if (input.source === 'manual' && !input.force) {
+    // A repeat of this very request (its post may already exist) is not an overlap with itself.
+    const overlap = await findOverlap(input.userId, keyword.keyword, { exceptRequestKey: requestKey })
+    if (overlap) {
+      // Another tab's request for this keyword may have started its post since the check above: that is 'in progress'.
+      if (await keywordInProgress(input.userId, keyword.id, requestKey)) return { ok: false, reason: 'in_progress' }
+      return { ok: false, reason: 'overlap', overlap }
+    }
+  }
+
+  let outcome: { postId: string; created: boolean; status: PostStatus; failureReason: string | null }
   try {
     outcome = await db.transaction(async (tx) => {
       const [inserted] = await tx
@@ -67,35 +124,54 @@ export async function createPost(input: {
         .returning({ id: posts.id })
       if (!inserted) {
         const [existing] = await tx
-          .select({ id: posts.id, status: posts.status })
+          .select({ id: posts.id, status: posts.status, failureReason: posts.failureReason })
           .from(posts)
           .where(and(eq(posts.userId, input.userId), eq(posts.requestKey, requestKey)))
           .limit(1)
         if (!existing) throw new Error('post vanished during creation')
-        return { postId: existing.id, created: false, status: existing.status }
+        return { postId: existing.id, created: false, status: existing.status, failureReason: existing.failureReason }
       }
       const quota = await consumeQuota(input.userId, 'blogPosts', tx)
       if (!quota.ok) throw new QuotaExceeded()
-      return { postId: inserted.id, created: true, status: 'queued' as const }
+      return { postId: inserted.id, created: true, status: 'queued' as const, failureReason: null }
     })
   } catch (error) {
     if (error instanceof QuotaExceeded) return { ok: false, reason: 'quota' }
+    if (isInProgressConflict(error)) return { ok: false, reason: 'in_progress' }
     console.error('[posts] could not create a post', error)
     return { ok: false, reason: 'unavailable' }
   }
 
-  // A repeat of a request whose job never got queued (Redis hiccup) queues it now; the job id makes this idempotent.
-  if (!outcome.created && outcome.status !== 'queued') return { ok: true, postId: outcome.postId, created: false }
+  const { postId } = outcome
+  if (!outcome.created) {
+    // A repeat of a request that failed only because the queue was unreachable (it answered 503 and gave the unit
+    // back): this one starts the post, as 'Try again' would, and answers like a first request.
+    if (outcome.status === 'failed' && outcome.failureReason === NOT_QUEUED_REASON) {
+      const retried = await retryPost(input.userId, postId)
+      if (retried.ok) return { ok: true, postId, created: false, status: 'queued', failureReason: null }
+      if (retried.reason !== 'not_found') return retried
+      // Another repeat got there first: report where the post is now.
+      const now = await getPost(input.userId, postId)
+      if (!now) return { ok: false, reason: 'not_found' }
+      return { ok: true, postId, created: false, status: now.status, failureReason: now.failureReason }
+    }
+    // A queued post whose job may never have reached the queue (Redis hiccup) is queued now; the job id makes this
+    // idempotent, and if Redis is still away the stale-post reconciliation queues it later.
+    if (outcome.status === 'queued') {
+      await enqueueGeneratePost({ postId }).catch((error: unknown) =>
+        console.error('[posts] could not enqueue the generation job', error),
+      )
+    }
+    return { ok: true, postId, created: false, status: outcome.status, failureReason: outcome.failureReason }
+  }
   try {
-    await enqueueGeneratePost({ postId: outcome.postId })
+    await enqueueGeneratePost({ postId })
   } catch (error) {
     console.error('[posts] could not enqueue the generation job', error)
-    if (outcome.created) {
-      await markPostFailed(outcome.postId, 'We could not start writing this post.').catch(() => {})
-      return { ok: false, reason: 'unavailable' }
-    }
+    await markPostFailed(postId, NOT_QUEUED_REASON).catch(() => {})
+    return { ok: false, reason: 'unavailable' }
   }
-  return { ok: true, postId: outcome.postId, created: outcome.created }
+  return { ok: true, postId, created: true, status: 'queued', failureReason: null }
 }
 
 /**
@@ -105,7 +181,7 @@ export async function createPost(input: {
 export async function retryPost(
   userId: string,
   postId: string,
-): Promise<{ ok: true } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' }> {
+): Promise<{ ok: true } | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' }> {
   if (!isUuid(postId)) return { ok: false, reason: 'not_found' }
   if (!aiConfigured()) return { ok: false, reason: 'unavailable' }
   try {
@@ -123,6 +199,7 @@ export async function retryPost(
     if (!retried) return { ok: false, reason: 'not_found' }
   } catch (error) {
     if (error instanceof QuotaExceeded) return { ok: false, reason: 'quota' }
+    if (isInProgressConflict(error)) return { ok: false, reason: 'in_progress' }
     console.error('[posts] could not retry a post', error)
     return { ok: false, reason: 'unavailable' }
   }
@@ -130,7 +207,7 @@ export async function retryPost(
     await requeueGeneratePost({ postId })
   } catch (error) {
     console.error('[posts] could not re-enqueue the generation job', error)
-    await markPostFailed(postId, 'We could not start writing this post.').catch(() => {})
+    await markPostFailed(postId, NOT_QUEUED_REASON).catch(() => {})
     return { ok: false, reason: 'unavailable' }
   }
   return { ok: true }
@@ -163,69 +240,6 @@ export async function markPostFailed(postId: string, reason: string): Promise<{ 
 // ---------------------------------------------------------------------------------------------------------------
 // Reads
 // ---------------------------------------------------------------------------------------------------------------
-
-export type PostCard = {
-  id: string
-  title: string
-  keyword: string
-  status: PostStatus
-  failureReason: string | null
-  createdAt: string
-  excerpt: string
-  seoScore: number | null
-}
-
-/** The library: the user's posts, newest first, with plain-text excerpts. */
-export async function listPostCards(userId: string): Promise<PostCard[]> {
-  const rows = await db
-    .select({
-      id: posts.id,
-      title: posts.title,
-      keyword: posts.keyword,
-      status: posts.status,
-      failureReason: posts.failureReason,
-      createdAt: posts.createdAt,
-      head: sql<string>`left(${posts.contentMarkdown}, 4000)`,
-      seoScore: posts.seoScore,
-    })
-    .from(posts)
-    .where(eq(posts.userId, userId))
-    .orderBy(desc(posts.createdAt), desc(posts.id))
-    .limit(500)
-  return rows.map((r) => ({
-    id: r.id,
-    title: r.title || r.keyword,
-    keyword: r.keyword,
-    status: r.status,
-    failureReason: r.failureReason,
-    createdAt: r.createdAt.toISOString(),
-    excerpt: r.status === 'completed' ? excerpt(r.head, { title: r.title }) : '',
-    seoScore: r.status === 'completed' ? r.seoScore : null,
-  }))
-}
-
-/** Full posts for the API, newest first. */
-export async function listPosts(userId: string) {
-  return db
-    .select({
-      id: posts.id,
-      title: posts.title,
-      keyword: posts.keyword,
-      content: posts.contentMarkdown,
-      status: posts.status,
-      failureReason: posts.failureReason,
-      createdAt: posts.createdAt,
-      seoScore: posts.seoScore,
-      seoChecklist: posts.seoChecklist,
-      claims: posts.claims,
-      jsonLd: posts.jsonLd,
-      researchStatus: posts.researchStatus,
-    })
-    .from(posts)
-    .where(eq(posts.userId, userId))
-    .orderBy(desc(posts.createdAt), desc(posts.id))
-    .limit(500)
-}
 
 /** One post of this user, or null (unknown id, malformed id, or someone else's post). */
 export async function getPost(userId: string, postId: string) {

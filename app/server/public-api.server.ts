@@ -1,16 +1,12 @@
 import { json } from '@remix-run/node'
 import type { ToolId } from '#app/lib/seo-tools'
+import { readJson } from './http/body.server'
 import { outcomeHeaders, runFreeTool } from './free-tools.server'
 
-/** Reads a JSON object body; null when the body is not JSON. */
+/** Reads a JSON object body; null when it is JSON but not an object (broken JSON and oversized bodies throw 400/413). */
 export async function readJsonBody(request: Request): Promise<Record<string, unknown> | null> {
-  try {
-    const text = await request.text()
-    const body: unknown = text ? JSON.parse(text) : {}
-    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null
-  } catch {
-    return null
-  }
+  const body = await readJson(request)
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null
 }
 
 /** What a public service answers when it refuses a request (bad input, rate limit, provider down). */
@@ -45,6 +41,7 @@ export async function publicJsonPost(
     if (!body) return json({ message: 'The request body must be a JSON object.' }, { status: 400 })
     return await handle(body)
   } catch (error) {
+    if (error instanceof Response) return error
     console.error(opts.logLabel, error)
     return json({ message: opts.unavailable.message }, { status: 503, headers: opts.unavailable.headers })
   }

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { quotaMessage } from '#app/lib/billing'
 import { LIMITS, limitsFor, type QuotaKind } from '#app/lib/plans'
 import { db, schema, type Db } from './db.server'
+import { recordQuotaRefusal } from './metrics.server'
 
 /** `db` or a transaction, so a quota unit can be taken or given back in the same transaction as other writes. */
 type Executor = Pick<Db, 'update'>
@@ -67,6 +68,7 @@ export async function consumeQuota(
     )
     .returning({ used: col, windowStart: subs.usagePeriodStart })
   const row = rows[0]
+  if (!row) recordQuotaRefusal(kind)
   return row ? { ok: true, used: row.used, windowStart: row.windowStart } : { ok: false }
 }
 

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
-import { renderPostBody } from '#app/lib/markdown'
+import { isUuid } from '#app/lib/ids'
+import { storedPostBody } from './sanitize.server'
 import { cleanSectionBody } from '#app/lib/posts'
 import { addDays, describeReason, isoWeek, utcDay, type StrikingQuery, type SuggestionReason } from '#app/lib/rankings'
 import { db, schema, sqlClient } from './db.server'
@@ -131,7 +132,7 @@ export async function listSuggestions(userId: string) {
 
 /** Claims a suggestion for refreshing (only an open one of this user): the job does the work. */
 export async function startRefresh(userId: string, suggestionId: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(suggestionId)) return null
+  if (!isUuid(suggestionId)) return null
   const [row] = await db
     .update(schema.refreshSuggestions)
     .set({ status: 'refreshing' })
@@ -184,7 +185,8 @@ export async function refreshPost(suggestionId: string) {
     }),
   )
   const markdown = insertBeforeClosing(post.contentMarkdown, sections.join('\n\n'))
-  const html = renderPostBody(markdown)
+  const body = storedPostBody(markdown)
+  const html = body.contentHtml
   await db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(schema.refreshSuggestions)
@@ -221,7 +223,7 @@ export async function refreshPost(suggestionId: string) {
     })
     await tx
       .update(schema.blogPosts)
-      .set({ contentMarkdown: markdown, contentHtml: html, reviewStatus: 'waiting', editedAt: new Date() })
+      .set({ contentMarkdown: markdown, ...body, reviewStatus: 'waiting', editedAt: new Date() })
       .where(eq(schema.blogPosts.id, post.id))
   })
   return { outcome: 'refreshed' as const, sections: sections.length }

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
+import { isUuid } from '#app/lib/ids'
 import { findCountry } from '#app/lib/markets'
 import {
   addDays,
@@ -118,6 +119,7 @@ export async function trackKeyword(
 
 /** The star on a saved keyword (its own market). */
 export async function starSavedKeyword(userId: string, savedKeywordId: string) {
+  if (!isUuid(savedKeywordId)) return { ok: false as const, reason: 'not_found' as const }
   const [kw] = await db
     .select()
     .from(schema.savedKeywords)
@@ -148,7 +150,7 @@ export async function unstar(userId: string, id: string) {
 }
 
 async function findTracked(userId: string, id: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined
+  if (!isUuid(id)) return undefined
   const [row] = await db
     .select()
     .from(tk)

@@ -6,12 +6,24 @@ declare global {
 }
 
 /**
- * The web process's connection: a command waits at most 3 s and is not retried when Redis is down,
- * so requests answer with an error instead of hanging.
+ * The web process's connection: a command waits at most REDIS_COMMAND_TIMEOUT_MS (also while it waits for a
+ * connection) and is not retried after a failed reconnection, so requests answer with an error instead of hanging.
  */
 export function redis(): Redis {
-  globalThis.__rankwellRedis ??= createRedis({ maxRetriesPerRequest: 1, commandTimeout: 3_000 })
+  globalThis.__rankwellRedis ??= createRedis({
+    maxRetriesPerRequest: 1,
+    commandTimeout: getEnv().REDIS_COMMAND_TIMEOUT_MS,
+  })
   return globalThis.__rankwellRedis
+}
+
+/**
+ * The connection, or null while it is known to be down (it lost Redis and is waiting to reconnect): callers that
+ * have a fallback (rate limits) skip Redis at once instead of waiting for a command to time out.
+ */
+export function redisUnlessDown(): Redis | null {
+  const client = redis()
+  return client.status === 'reconnecting' || client.status === 'close' || client.status === 'end' ? null : client
 }
 
 export function createRedis(options: RedisOptions = {}): Redis {

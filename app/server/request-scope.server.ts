@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
+import crypto from 'node:crypto'
 
 /**
  * Per-request memory (issue 17). server.ts opens a scope for every HTTP request and hands it to Remix through
@@ -10,12 +11,37 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 export type RequestScope = {
   /** Memoised lookups of this request, by key (e.g. the session cookie they were made for). */
   memo: Map<string, Promise<unknown>>
+  /**
+   * Issue 20: the request id (the client's valid X-Request-Id, or a new one), on every log line of the request, on
+   * the jobs it enqueues and on its error reports.
+   */
+  requestId: string
+  /** The signed-in user once looked up (for error reports). */
+  userId?: string
 }
 
-const storage = new AsyncLocalStorage<RequestScope>()
+declare global {
+  var __rankwellRequestStorage: AsyncLocalStorage<RequestScope> | undefined
+}
 
-export function newRequestScope(): RequestScope {
-  return { memo: new Map() }
+// On globalThis: server.ts and the Remix server build each load this module and must share one storage.
+globalThis.__rankwellRequestStorage ??= new AsyncLocalStorage<RequestScope>()
+const storage = globalThis.__rankwellRequestStorage
+
+const REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,127}$/
+
+/** A client-supplied request id when it is sane (8–128 of letters, digits and `._:-`), otherwise a new one. */
+export function requestIdFrom(header: string | undefined | null): string {
+  return header && REQUEST_ID.test(header) ? header : crypto.randomUUID()
+}
+
+export function newRequestScope(requestId: string = crypto.randomUUID()): RequestScope {
+  return { memo: new Map(), requestId }
+}
+
+/** The id of the current request (or of the request that enqueued the current job), if any. */
+export function currentRequestId(): string | undefined {
+  return storage.getStore()?.requestId
 }
 
 /** Runs `fn` (and everything it starts) inside `scope`. */

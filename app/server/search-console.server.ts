@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { addDays, domainOf, utcDay } from '#app/lib/rankings'
 import { decryptSecret, encryptSecret } from './crypto.server'
 import { db, schema } from './db.server'
+import { signedCookieOptions } from './cookies.server'
 import { getEnv, services } from './env.server'
 import { googleEndpoints } from './google-auth.server'
 import { mailConfigured, sendMail } from './mail.server'
@@ -38,15 +39,7 @@ export const searchConsoleAvailable = () => services().google
 const callbackUrl = () => new URL('/rankings/search-console/callback', getEnv().APP_URL).toString()
 
 function stateCookie() {
-  const env = getEnv()
-  return createCookie('rw_gsc', {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: env.NODE_ENV === 'production',
-    path: '/',
-    secrets: env.SESSION_SECRETS,
-    maxAge: 10 * 60,
-  })
+  return createCookie('rw_gsc', signedCookieOptions(10 * 60))
 }
 
 /** The redirect to Google's consent screen, with the state bound to this browser and user in a signed cookie. */

@@ -51,9 +51,22 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /** Paths that authenticate by signature rather than by cookie. */
 const SIGNED_PATHS = ['/api/stripe/webhook']
 
+/** The host a URL-ish Origin header names; null when it is 'null' or not a URL. */
+function originHost(origin: string): string | null {
+  if (origin === 'null') return null
+  try {
+    return new URL(origin).host
+  } catch {
+    return null
+  }
+}
+
 /**
- * Refuses a cookie-authenticated write that did not come from our own site.
- * Returns the reason when refused, otherwise null.
+ * Refuses a write that did not come from our own site. Returns the reason when refused, otherwise null.
+ * - Pages and their actions (everything outside /api): an Origin header must name our host (and the forwarded host
+ *   when a proxy sets one), whether or not a cookie came along. Remix's own guard throws on the same requests,
+ *   which used to answer 500; refusing them here answers a clear 403 instead.
+ * - /api: a cookie-authenticated write must come from our site; Bearer-token calls and signed webhooks need not.
  */
 export function checkOrigin(req: {
   method: string
@@ -61,20 +74,22 @@ export function checkOrigin(req: {
   origin?: string
   secFetchSite?: string
   host?: string
+  forwardedHost?: string
   hasCookie: boolean
   hasBearer: boolean
 }): string | null {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return null
-  if (!req.hasCookie || req.hasBearer) return null
   if (SIGNED_PATHS.some((p) => req.path.startsWith(p))) return null
-  if (req.origin && req.origin !== 'null') {
-    try {
-      if (new URL(req.origin).host === req.host) return null
-    } catch {
-      return 'Cross-site request refused.'
-    }
-    return 'Cross-site request refused.'
+  const isApi = req.path === '/api' || req.path.startsWith('/api/')
+  if (isApi && (!req.hasCookie || req.hasBearer)) return null
+  if (req.origin !== undefined && (req.origin !== 'null' || !isApi)) {
+    const host = originHost(req.origin)
+    const forwarded = req.forwardedHost?.split(',')[0]?.trim()
+    if (!host || host !== req.host || (forwarded && host !== forwarded)) return CROSS_SITE_MESSAGE
+    return null
   }
-  if (req.secFetchSite && !['same-origin', 'none'].includes(req.secFetchSite)) return 'Cross-site request refused.'
+  if (req.secFetchSite && !['same-origin', 'none'].includes(req.secFetchSite)) return CROSS_SITE_MESSAGE
   return null
 }
+
+export const CROSS_SITE_MESSAGE = 'Cross-site request refused.'

@@ -4,22 +4,14 @@ import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm'
 import { safeRedirect } from '#app/lib/redirect'
 import { rememberDevice, requestIpPrefix } from './account-security.server'
 import { db, schema, sqlClient } from './db.server'
-import { getEnv } from './env.server'
-import { forgetRequestMemo, memoizeInRequest } from './request-scope.server'
+import { signedCookieOptions } from './cookies.server'
+import { currentRequestScope, forgetRequestMemo, memoizeInRequest } from './request-scope.server'
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
 
 /** The cookie carries only the session id; the session itself is a row, so it can be revoked. */
 export function sessionCookie() {
-  const env = getEnv()
-  return createCookie('rw_session', {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: env.NODE_ENV === 'production',
-    path: '/',
-    secrets: env.SESSION_SECRETS,
-    maxAge: SESSION_TTL_MS / 1000,
-  })
+  return createCookie('rw_session', signedCookieOptions(SESSION_TTL_MS / 1000))
 }
 
 export function newSessionId() {
@@ -127,7 +119,15 @@ export type SessionUser = typeof schema.users.$inferSelect
 export async function getUser(request: Request): Promise<SessionUser | null> {
   const cookie = request.headers.get('Cookie')
   if (!cookie) return null
-  const read = () => getSessionId(request).then((sessionId) => (sessionId ? lookupSessionUser(sessionId) : null))
+  const read = () =>
+    getSessionId(request)
+      .then((sessionId) => (sessionId ? lookupSessionUser(sessionId) : null))
+      .then((user) => {
+        // Error reports name the user of the request (issue 20).
+        const scope = currentRequestScope()
+        if (scope && user) scope.userId = user.id
+        return user
+      })
   const method = request.method.toUpperCase()
   if (method !== 'GET' && method !== 'HEAD') return read()
   return memoizeInRequest(`user:${cookie}`, read)
@@ -142,10 +142,17 @@ export function forgetRequestUser() {
   forgetRequestMemo('user:')
 }
 
+/**
+ * The longest address kept as the way back after signing in. A longer one (a hostile or broken query string) would
+ * echo into a Location header past what clients and proxies accept (16 kB in Node, often 4–8 kB in proxies), which
+ * turns a redirect into a failed request; the page itself (without its query) is kept instead, or nothing.
+ */
+export const MAX_REDIRECT_TO_LENGTH = 2000
+
 function signInRedirect(request: Request) {
   const url = new URL(request.url)
-  const back = `${url.pathname}${url.search}`
-  return redirect(`/signin?${new URLSearchParams({ redirectTo: back })}`)
+  const back = [`${url.pathname}${url.search}`, url.pathname].find((to) => to.length <= MAX_REDIRECT_TO_LENGTH)
+  return redirect(back ? `/signin?${new URLSearchParams({ redirectTo: back })}` : '/signin')
 }
 
 export async function requireUserId(request: Request): Promise<string> {

@@ -1,5 +1,6 @@
 import Stripe from 'stripe'
 import { getEnv } from './env.server'
+import { recordProviderCall } from './metrics.server'
 
 /**
  * The Stripe client, through the official SDK. STRIPE_API_URL (tests, local development) points it at another host;
@@ -43,6 +44,11 @@ export function stripeClient(): Stripe | null {
         appInfo: { name: 'Rankwell' },
       }),
     }
+    // Calls, errors and latency for /metrics: every answered request (a 5xx or 429 is an error). Requests that got
+    // no answer at all (network error, timeout) show as Stripe errors in the callers' logs, not here.
+    cached.client.on('response', (event: Stripe.ResponseEvent) => {
+      recordProviderCall('stripe', event.elapsed / 1000, event.status >= 500 || event.status === 429)
+    })
   }
   return cached.client
 }

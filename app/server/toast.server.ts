@@ -1,20 +1,10 @@
 import { createCookieSessionStorage } from '@remix-run/node'
 import { createToastUtilsWithCustomSession } from 'remix-toast'
-import { getEnv } from './env.server'
+import { signedCookieOptions } from './cookies.server'
 
 /** Toasts travel in a flash cookie signed with our own secret (remix-toast's default secret is public). */
 function toastUtils() {
-  const env = getEnv()
-  const storage = createCookieSessionStorage({
-    cookie: {
-      name: 'rw_toast',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: env.NODE_ENV === 'production',
-      path: '/',
-      secrets: env.SESSION_SECRETS,
-    },
-  })
+  const storage = createCookieSessionStorage({ cookie: { name: 'rw_toast', ...signedCookieOptions() } })
   return createToastUtilsWithCustomSession(storage)
 }
 

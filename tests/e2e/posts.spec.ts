@@ -117,7 +117,9 @@ test('the library: empty state, and an unknown post', async ({ page }) => {
   await expect(page.getByText('No blog post found.')).toBeVisible()
 })
 
-test('a double click on Create Post makes one post; a new page view makes another', async ({ page }) => {
+test('a double click on Create Post makes one post; a new page view is told about the existing post, then makes another', async ({
+  page,
+}) => {
   const user = await signIn(page)
   const keyword = `double click ${crypto.randomBytes(3).toString('hex')}`
   await addKeyword(user, keyword)
@@ -130,8 +132,13 @@ test('a double click on Create Post makes one post; a new page view makes anothe
   await page.waitForTimeout(500) // a second submission still in flight would land by now
   expect(await count()).toBe(1)
 
+  // The same keyword again: the user is told about the post they have (no cannibalisation) and may go ahead.
   await page.goto('/keywords')
   await page.locator('tr', { hasText: keyword }).getByRole('button', { name: 'Create Post' }).click()
+  await expect(page.getByTestId('overlap')).toContainText('for a very similar search: update it instead?')
+  await expect(page.getByRole('link', { name: 'Update it instead' })).toHaveAttribute('href', /\/blogpost\/.+\/edit$/)
+  expect(await count()).toBe(1)
+  await page.getByRole('button', { name: 'Write a new post anyway' }).click()
   await expect(page.getByRole('status').filter({ hasText: SUCCESS })).toBeVisible()
   await expect.poll(count).toBe(2)
 })

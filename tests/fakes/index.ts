@@ -8,13 +8,14 @@ import { startGhost, type GhostFakeHandle } from './ghost'
 import { startGoogleAds, type GoogleAdsFakeHandle } from './google-ads'
 import { startGoogleOAuth, type GoogleOAuthFakeHandle } from './google-oauth'
 import { startOpenAI, type OpenAIFakeHandle } from './openai'
+import { startSentry, type SentryFakeHandle } from './sentry'
 import { startSmtp, type SmtpFakeHandle } from './smtp'
 import { startStripe, type StripeFakeHandle } from './stripe'
 import { startWeb, type WebFakeHandle } from './web'
 import { startWebflow, type WebflowFakeHandle } from './webflow'
 
 export type FakeName =
-  'openai' | 'dataforseo' | 'googleAds' | 'stripe' | 'googleOAuth' | 'smtp' | 'web' | 'webflow' | 'ghost'
+  'openai' | 'dataforseo' | 'googleAds' | 'stripe' | 'googleOAuth' | 'smtp' | 'web' | 'webflow' | 'ghost' | 'sentry'
 
 export const ALL_FAKES: readonly FakeName[] = [
   'openai',
@@ -26,6 +27,7 @@ export const ALL_FAKES: readonly FakeName[] = [
   'web',
   'webflow',
   'ghost',
+  'sentry',
 ]
 
 export interface StartFakesOptions {
@@ -50,6 +52,8 @@ export interface Fakes {
   site?: WebFakeHandle
   webflow?: WebflowFakeHandle
   ghost?: GhostFakeHandle
+  /** Sentry's envelope endpoint. Its DSN is FAKE_SENTRY_DSN: processes that should report set SENTRY_DSN to it. */
+  sentry?: SentryFakeHandle
 }
 
 export interface RunningFakes {
@@ -203,6 +207,12 @@ export async function startFakes(opts: StartFakesOptions = {}): Promise<RunningF
       fakes.ghost = f
       closers.push(f.close)
       Object.assign(env, { FAKE_GHOST_URL: f.url })
+    }
+    if (wanted.has('sentry')) {
+      const f = await startSentry({ host })
+      fakes.sentry = f
+      closers.push(f.close)
+      Object.assign(env, { FAKE_SENTRY_DSN: f.dsn, FAKE_SENTRY_URL: f.url })
     }
   } catch (err) {
     await Promise.allSettled(closers.map((fn) => fn()))

@@ -29,7 +29,7 @@ async function settingsOf(userId: string) {
   return row!
 }
 
-/** Switches Auto Pilot on in the database only (no scheduler), for tests that drive runs themselves. */
+/** Switches Auto Pilot on in the database only, for tests that drive runs themselves (the worker's periodic schedule restore may still start a run of its own later). */
 async function enableWithoutSchedule(
   userId: string,
   values: Partial<typeof schema.autopilotSettings.$inferInsert> = {},
@@ -297,6 +297,36 @@ describe('auto pilot runs', () => {
     expect(new Set(posts.map((p) => p.keyword.toLowerCase())).size).toBe(2)
   })
 
+  it('skips a keyword that overlaps an existing post (issue 14), and writes the next best one', async () => {
+    const user = await newUser()
+    await enableWithoutSchedule(user.id)
+    const slot = `overlap-${Date.now()}`
+    await queue(QUEUES.autopilot).add('run', { userId: user.id, slot }, { jobId: `test-${slot}` })
+    const first = (await finishedJob(`test-${slot}`))!.returnvalue as {
+      status: string
+      keyword: string
+      postId: string
+    }
+    expect(first.status).toBe('completed')
+    // Its post goes, and a post of another keyword whose title is that very search takes its place: the keyword is
+    // unused again, but it overlaps what the user has.
+    await db.delete(schema.blogPosts).where(eq(schema.blogPosts.id, first.postId))
+    await db.insert(schema.blogPosts).values({
+      userId: user.id,
+      requestKey: `overlap-${slot}`,
+      keyword: `an older post ${slot}`,
+      title: first.keyword,
+      status: 'completed',
+      completedAt: new Date(),
+    })
+    const next = `${slot}-next`
+    await queue(QUEUES.autopilot).add('run', { userId: user.id, slot: next }, { jobId: `test-${next}` })
+    const second = (await finishedJob(`test-${next}`))!.returnvalue as { status: string; keyword: string }
+    expect(second.status).toBe('completed')
+    expect(second.keyword).toBeTruthy()
+    expect(second.keyword.toLowerCase()).not.toBe(first.keyword.toLowerCase())
+  })
+
   it('pauses with a notice when the blog post quota is used up', async () => {
     const user = await newUser()
     await enableWithoutSchedule(user.id)
@@ -377,7 +407,9 @@ describe('auto pilot with two worker processes', () => {
     expect(deliveries[0]!.status).toBe('delivered')
     // One message: every request the receiver saw is an attempt of that one delivery (a retry after a timeout on a
     // loaded machine is a legitimate second attempt, with the same webhook-id), never a second publication.
-    const received = receiver.requests(path)
+    // Only this post's messages: the worker's periodic schedule restore may start a real run for this enabled user,
+    // whose own posts are published to the same endpoint.
+    const received = receiver.requests(path).filter((r) => JSON.parse(r.body).data?.post?.id === post.id)
     expect(new Set(received.map((r) => r.headers['webhook-id']))).toEqual(new Set([deliveries[0]!.messageId]))
     expect(received).toHaveLength(deliveries[0]!.attempts)
     const attempts = await db
@@ -414,7 +446,7 @@ describe('auto pilot with two worker processes', () => {
     )
     await receiver.waitForRequests(path, 1)
     await new Promise((r) => setTimeout(r, 3000))
-    expect(receiver.requests(path)).toHaveLength(1)
+    expect(receiver.requests(path).filter((r) => r.headers['webhook-id'] === delivery!.messageId)).toHaveLength(1)
     const [row] = await db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.id, delivery!.id))
     expect(row).toMatchObject({ status: 'delivered', attempts: 1 })
     const [count] = await db

@@ -7,7 +7,8 @@ import { bareDomain, comparableUrl } from '#app/lib/serp'
 import { db, schema } from '#app/server/db.server'
 import { fakeControl, serpControl, webControl } from '#tests/fakes/client'
 import { slugify as fakeSlug } from '#tests/fakes/text'
-import { api, appUrl, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
+import { api, appUrl } from '#tests/setup/app'
+import { CTA, setUp, siteUrl, writePost } from './content-helpers'
 import { chatCompletion } from '#tests/setup/openai'
 
 /**
@@ -15,61 +16,7 @@ import { chatCompletion } from '#tests/setup/openai'
  * fake's SERP, the web fake's ranking pages, the user's site fake's sitemap), writes the brief and the sections
  * against the OpenAI fake, and finishes the article. Each test uses its own keyword (a random tag).
  */
-const siteUrl = () => process.env.FAKE_SITE_URL!.replace(/\/+$/, '')
 const tag = () => `zc${crypto.randomBytes(4).toString('hex')}`
-const CTA = { text: 'Start your free trial', path: '/signup' }
-
-async function setUp(keyword: string) {
-  const user = await createTestUser()
-  await db.update(schema.users).set({ website: siteUrl() }).where(eq(schema.users.id, user.id))
-  await db.insert(schema.contentSettings).values({
-    userId: user.id,
-    valueProposition: 'Send better newsletters in half the time',
-    ctaText: CTA.text,
-    ctaUrl: `${siteUrl()}${CTA.path}`,
-    tone: 'direct',
-  })
-  const slug = keyword.split(' ').slice(0, 2).join('-')
-  await webControl('site').sitemap(['/', '/pricing', `/blog/${slug}-checklist`, `/blog/${slug}-mistakes`, '/about'])
-  // An older post of the user, published on their site, about a related search.
-  const publishedUrl = `${siteUrl()}/blog/${slug}-for-beginners`
-  await db.insert(schema.blogPosts).values({
-    userId: user.id,
-    requestKey: crypto.randomUUID(),
-    keyword: `${keyword.split(' ').slice(0, 2).join(' ')} for beginners`,
-    title: `${keyword.split(' ').slice(0, 2).join(' ')} for beginners`,
-    status: 'completed',
-    publishedUrl,
-    publishedAt: new Date(),
-  })
-  const [kw] = await db
-    .insert(schema.savedKeywords)
-    .values({
-      userId: user.id,
-      keyword,
-      countryCode: '2840',
-      countryName: 'United States',
-      languageCode: '1000',
-      languageName: 'English',
-      source: 'dataforseo',
-    })
-    .returning()
-  return { user, keywordId: kw!.id, publishedUrl }
-}
-
-async function writePost(user: TestUser, keywordId: string) {
-  const res = await api('/api/creator', { method: 'POST', as: user, json: { keywordId } })
-  expect(res.status).toBe(202)
-  const postId = res.body.post_id as string
-  return waitFor(
-    async () => {
-      const [row] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, postId))
-      if (row?.status === 'failed') throw new Error(`post failed: ${row.failureReason}`)
-      return row?.status === 'completed' ? row : null
-    },
-    { timeout: 40_000, interval: 250 },
-  )
-}
 
 function external(markdown: string) {
   return linkUrls(markdown).filter(

@@ -377,6 +377,32 @@ describe('deletes', () => {
 })
 
 describe("bulk 'Create posts'", () => {
+  /** The user's bulk 'Create posts', their posts, their used post quota, and the toast a redirect carries. */
+  function bulkFor(user: TestUser) {
+    return {
+      bulk: (ids: string[], requestKey: string) =>
+        api('/keywords', {
+          method: 'POST',
+          as: user,
+          auth: 'cookie',
+          body: form({ intent: 'create-posts', keywordId: ids, requestKey, redirectTo: '/keywords' }),
+        }),
+      posts: () => db.select().from(schema.blogPosts).where(eq(schema.blogPosts.userId, user.id)),
+      used: async () =>
+        (await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, user.id)))[0]!
+          .blogPostCount,
+      /** The page the redirect leads to, with the toast it carries. */
+      toastOf: async (res: Awaited<ReturnType<typeof api>>) => {
+        const cookie = res.headers.getSetCookie().find((c) => c.startsWith('rw_toast='))
+        if (!cookie) throw new Error('no toast cookie was set')
+        const page = await api(res.headers.get('location') ?? '/keywords', {
+          headers: { Cookie: `${user.cookie}; ${cookie.split(';')[0]!}` },
+        })
+        return page.text
+      },
+    }
+  }
+
   it('creates posts for the selected keywords within the quota, and refuses a selection over it whole', async () => {
     const user = await createTestUser()
     const stranger = await createTestUser()
@@ -387,25 +413,7 @@ describe("bulk 'Create posts'", () => {
     const [foreign] = await addKeywords(stranger, [{ keyword: 'not yours' }])
     // A trial allows 5 posts: 3 are used, so 2 are left.
     await db.update(schema.subscriptions).set({ blogPostCount: 3 }).where(eq(schema.subscriptions.userId, user.id))
-    const posts = () => db.select().from(schema.blogPosts).where(eq(schema.blogPosts.userId, user.id))
-    const used = async () =>
-      (await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, user.id)))[0]!.blogPostCount
-    const bulk = (ids: string[], requestKey: string) =>
-      api('/keywords', {
-        method: 'POST',
-        as: user,
-        auth: 'cookie',
-        body: form({ intent: 'create-posts', keywordId: ids, requestKey, redirectTo: '/keywords' }),
-      })
-    /** The page the redirect leads to, with the toast it carries. */
-    const toastOf = async (res: Awaited<ReturnType<typeof api>>) => {
-      const cookie = res.headers.getSetCookie().find((c) => c.startsWith('rw_toast='))
-      if (!cookie) throw new Error('no toast cookie was set')
-      const page = await api(res.headers.get('location') ?? '/keywords', {
-        headers: { Cookie: `${user.cookie}; ${cookie.split(';')[0]!}` },
-      })
-      return page.text
-    }
+    const { bulk, posts, used, toastOf } = bulkFor(user)
 
     const over = await bulk(
       kws.slice(0, 3).map((k) => k.id),
@@ -444,5 +452,51 @@ describe("bulk 'Create posts'", () => {
         .from(schema.blogPosts)
         .where(and(eq(schema.blogPosts.userId, user.id), inArray(schema.blogPosts.keywordId, [kws[2]!.id]))),
     ).toHaveLength(0)
+  })
+  it('leaves out the keywords the user already covers, names them, and refuses a selection of only those', async () => {
+    const user = await createTestUser()
+    const tag = crypto.randomBytes(3).toString('hex')
+    const [covered, fresh] = await addKeywords(user, [
+      { keyword: `CRM for startups ${tag}` },
+      { keyword: `office plants ${tag}` },
+    ])
+    const [done] = await db
+      .insert(schema.blogPosts)
+      .values({
+        userId: user.id,
+        requestKey: `earlier-${tag}`,
+        keyword: `crm for startups ${tag}`,
+        title: `The best CRM for startups ${tag}`,
+        status: 'completed',
+        completedAt: new Date(),
+      })
+      .returning()
+    const { bulk, posts: mine, used, toastOf } = bulkFor(user)
+
+    const onlyCovered = await bulk([covered!.id], `only-${tag}`)
+    expect(onlyCovered.status).toBe(302)
+    expect(await toastOf(onlyCovered)).toContain(
+      `You already have &quot;The best CRM for startups ${tag}&quot; for a very similar search: update it instead?`,
+    )
+    expect((await mine()).map((p) => p.id)).toEqual([done!.id])
+    expect(await used()).toBe(0)
+
+    const both = await bulk([covered!.id, fresh!.id], `both-${tag}`)
+    expect(both.status).toBe(302)
+    const text = await toastOf(both)
+    expect(text).toContain('Your post is being generated!')
+    expect(text).toContain(
+      `Skipped “CRM for startups ${tag}”: you already have “The best CRM for startups ${tag}” for a very similar search.`,
+    )
+    const after = await mine()
+    expect(after).toHaveLength(2)
+    expect(after.find((p) => p.id !== done!.id)!.keywordId).toBe(fresh!.id)
+    expect(await used()).toBe(1)
+
+    // The same request again: its own post is not an overlap; nothing new, nothing charged.
+    const again = await bulk([covered!.id, fresh!.id], `both-${tag}`)
+    expect(again.status).toBe(302)
+    expect(await mine()).toHaveLength(2)
+    expect(await used()).toBe(1)
   })
 })

@@ -9,10 +9,12 @@ import { formatLongDate } from '#app/lib/posts'
 import { db, schema } from '#app/server/db.server'
 import { createPost, markPostFailed } from '#app/server/posts.server'
 import { generatePost } from '#app/server/posts-pipeline.server'
+import { storedPostBody } from '#app/server/sanitize.server'
 import { fakeControl } from '#tests/fakes/client'
 import type { RecordedRequest } from '#tests/fakes/http'
 import { api, appUrl, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
 import { startWorker } from '#tests/setup/processes'
+import { addKeyword, postRow } from '#tests/setup/records'
 
 /**
  * The post pipeline end to end: the web app creates posts, the real worker process writes them against the fake
@@ -30,27 +32,6 @@ afterAll(async () => {
 
 function tag() {
   return `zq${crypto.randomBytes(4).toString('hex')}`
-}
-
-async function addKeyword(user: TestUser, keyword: string, languageName = 'English') {
-  const [row] = await db
-    .insert(schema.savedKeywords)
-    .values({
-      userId: user.id,
-      keyword,
-      countryCode: '2840',
-      countryName: 'United States',
-      languageCode: '1000',
-      languageName,
-      source: 'ai_estimate',
-    })
-    .returning()
-  return row!
-}
-
-async function postRow(postId: string) {
-  const [row] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, postId))
-  return row
 }
 
 async function waitForStatus(postId: string, status: 'completed' | 'failed', timeout = 40_000) {
@@ -85,8 +66,13 @@ function postQueue(prefix = process.env.QUEUE_PREFIX!) {
   return q
 }
 
-async function createViaApi(user: TestUser, keywordId: string, headers: Record<string, string> = {}) {
-  return api('/api/creator', { method: 'POST', as: user, json: { keywordId }, headers })
+async function createViaApi(
+  user: TestUser,
+  keywordId: string,
+  headers: Record<string, string> = {},
+  extra: Record<string, unknown> = {},
+) {
+  return api('/api/creator', { method: 'POST', as: user, json: { keywordId, ...extra }, headers })
 }
 
 function form(fields: Record<string, string>) {
@@ -237,8 +223,10 @@ describe('posts: create, generate and read', () => {
     expect(own.text).toContain('Secret Plans')
   })
 
-  it('renders stored HTML content sanitized on the post page', async () => {
+  it('renders hostile content sanitized on the post page (sanitized once, when written)', async () => {
     const user = await createTestUser()
+    const hostile =
+      '<h2>Hello</h2><p onmouseover="alert(1)">Hi <a href="javascript:alert(2)">x</a><script>alert(3)</script></p>'
     const [post] = await db
       .insert(schema.blogPosts)
       .values({
@@ -247,8 +235,9 @@ describe('posts: create, generate and read', () => {
         keyword: 'xss',
         title: 'Unsafe',
         status: 'completed',
-        contentMarkdown:
-          '<h2>Hello</h2><p onmouseover="alert(1)">Hi <a href="javascript:alert(2)">x</a><script>alert(3)</script></p>',
+        contentMarkdown: hostile,
+        // What every write path stores: the sanitized body and the version of the rules (served as stored).
+        ...storedPostBody(hostile),
       })
       .returning()
     const page = await api(`/blogpost/${post!.id}`, { as: user, auth: 'cookie' })
@@ -337,18 +326,42 @@ describe('posts: quota and idempotency', () => {
     expect(shown.text).toContain(SUCCESS)
     expect(shown.text).toContain('href="/blogposts"')
 
+    // A new request for the same keyword overlaps the post: 409 and nothing written, unless forced.
+    const overlapping = await createViaApi(user, kw.id)
+    expect(overlapping.status).toBe(409)
+    expect(overlapping.body.message).toMatch(/for a very similar search: update it instead\?$/)
+    expect((overlapping.body.existing as { post_id: string }).post_id).toBe(rows[0]!.id)
+    expect(await blogPostCount(user.id)).toBe(1)
+
     // API clients: the same Idempotency-Key twice → the same post, charged once.
     const key = { 'Idempotency-Key': crypto.randomUUID() }
-    const first = await createViaApi(user, kw.id, key)
-    const second = await createViaApi(user, kw.id, key)
+    const first = await createViaApi(user, kw.id, key, { force: true })
+    const second = await createViaApi(user, kw.id, key, { force: true })
     expect(first.status).toBe(202)
     expect(second.status).toBe(200)
     expect(second.body).toMatchObject({ post_id: first.body.post_id, created: false })
     expect(await blogPostCount(user.id)).toBe(2)
+    // While that post is being written, another one for the keyword is refused (issue 12: two tabs, one keyword).
+    const busy = await createViaApi(user, kw.id, {}, { force: true })
+    expect([busy.status, busy.body.message]).toEqual([409, 'A post for this keyword is already being written.'])
+    await waitForStatus(String(first.body.post_id), 'completed')
 
-    // A deliberate new request (a new page view: another key) makes another post.
+    // The page form without JavaScript: sent to the page that offers to update the post or write anyway.
+    const told = await api('/blogposts', {
+      ...form({ ...fields, requestKey: `${kw.id}.pageview3` }),
+      as: user,
+      auth: 'cookie',
+    })
+    expect(told.status).toBe(302)
+    expect(told.headers.get('location')).toMatch(new RegExp(`^/keywords/${kw.id}/write\\?requestKey=`))
+    const offer = await api(told.headers.get('location')!, { as: user, auth: 'cookie' })
+    expect(offer.text).toMatch(/href="\/blogpost\/[0-9a-f-]{36}\/edit"/)
+    expect(offer.text).toContain('Write a new post anyway')
+    expect(await blogPostCount(user.id)).toBe(2)
+
+    // A deliberate new request (a new page view: another key, 'write anyway') makes another post.
     const again = await api('/blogposts', {
-      ...form({ ...fields, requestKey: `${kw.id}.pageview2` }),
+      ...form({ ...fields, requestKey: `${kw.id}.pageview2`, force: '1' }),
       as: user,
       auth: 'cookie',
     })
@@ -372,7 +385,9 @@ describe('posts: the Auto Pilot contract', () => {
     const first = await createPost(input)
     const again = await createPost(input)
     expect(first).toMatchObject({ ok: true, created: true })
-    expect(again).toEqual({ ok: true, created: false, postId: first.ok ? first.postId : '' })
+    // The repeat reports the post's real state (its job may already have started).
+    expect(again).toMatchObject({ ok: true, created: false, postId: first.ok ? first.postId : '' })
+    expect(['queued', 'generating', 'completed']).toContain(again.ok ? again.status : '')
     expect(await createPost({ ...input, keywordId: crypto.randomUUID() })).toEqual({ ok: false, reason: 'not_found' })
     const postId = first.ok ? first.postId : ''
     await waitForStatus(postId, 'completed')
@@ -384,7 +399,8 @@ describe('posts: the Auto Pilot contract', () => {
     })
     const publish = await waitFor(() => autopilot.getJob(jobId('publish', postId)))
     expect(publish.name).toBe('publish-post')
-    expect(publish.data).toEqual({ postId })
+    // The publish job carries the trace id of the generation job that enqueued it (no request started that one).
+    expect(publish.data).toEqual({ postId, requestId: expect.stringMatching(/^job-post-generation-/) })
   })
 })
 

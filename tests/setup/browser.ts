@@ -16,3 +16,18 @@ export async function signedIn(page: Page, opts: Parameters<typeof createTestUse
   await page.context().addCookies([{ name: name!, value: rest.join('='), url: baseURL() }])
   return user
 }
+
+/**
+ * Errors of the page that no assertion on its content would notice: uncaught exceptions, and React's and Remix's
+ * console errors (a hydration mismatch, a route module that failed to load and made Remix reload the page).
+ * Collect them from the start of a spec and expect none at its end.
+ */
+export function pageErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /hydrat|Minified React error|Error loading route module/i.test(message.text()))
+      errors.push(message.text())
+  })
+  return errors
+}

@@ -4,10 +4,17 @@
  * They inherit the test run's environment (scripts/test.ts). TEST_VERBOSE=1 shows their logs.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
 import { freePort, waitForHttp } from '../../scripts/lib/services'
 import { waitFor } from '#tests/setup/app'
 
 export { freePort }
+
+/**
+ * Extra processes serve no /metrics unless a test asks (overrides win): the run's own web process and worker hold
+ * METRICS_PORT and WORKER_METRICS_PORT.
+ */
+const NO_METRICS = { METRICS_PORT: '0', WORKER_METRICS_PORT: '0' }
 
 const STARTUP_TIMEOUT_MS = 120_000
 const verbose = () => Boolean(process.env.TEST_VERBOSE)
@@ -34,6 +41,7 @@ function stopper(child: ChildProcess) {
 
 export type WebProcess = {
   url: string
+  pid: number
   stop: (signal?: NodeJS.Signals) => Promise<void>
   /** Sends a signal without waiting (a graceful stop to watch). */
   signal: (signal: NodeJS.Signals) => void
@@ -54,7 +62,13 @@ export async function startWeb(
   const port = await freePort()
   const url = `http://${opts.host ?? '127.0.0.1'}:${port}`
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    env: { ...process.env, PORT: String(port), ...(opts.ownAppUrl ? { APP_URL: url } : {}), ...overrides },
+    env: {
+      ...process.env,
+      ...NO_METRICS,
+      PORT: String(port),
+      ...(opts.ownAppUrl ? { APP_URL: url } : {}),
+      ...overrides,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const output = collectOutput(child)
@@ -66,7 +80,13 @@ export async function startWeb(
     await stop('SIGKILL')
     throw error
   }
-  return { url, stop, signal: (signal) => child.kill(signal), exited, output }
+  return { url, pid: child.pid!, stop, signal: (signal) => child.kill(signal), exited, output }
+}
+
+/** A process's resident memory in kB (Linux /proc), to check that it does not grow. */
+export function rssKb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? NaN)
 }
 
 /** The child's stdout and stderr so far (also shown with TEST_VERBOSE=1). */
@@ -93,7 +113,7 @@ export type WorkerProcess = {
 /** Another worker process (worker/index.ts), like `npm run worker`. Resolves once it has started its BullMQ workers. */
 export async function startWorker(overrides: Record<string, string> = {}): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
-    env: { ...process.env, ...overrides },
+    env: { ...process.env, ...NO_METRICS, ...overrides },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const output = collectOutput(child)

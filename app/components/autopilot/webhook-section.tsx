@@ -7,19 +7,25 @@ import { useHydrated } from '#app/components/ui/use-hydrated'
 import type { Toast } from '#app/components/toaster'
 import type { ActionData, loader } from '#app/routes/autopilot'
 import { DataTable } from './data-table'
+import { formatUtcDateTime } from '#app/lib/dates'
+import { ActionButton } from '#app/components/ui/action-button'
 
 /** A date and time in UTC, to the second: 'Jan 5, 03:04:05 PM UTC'. */
-export const dateTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZone: 'UTC',
-  }) + ' UTC'
+export const dateTime = (iso: string) => formatUtcDateTime(iso, { seconds: true })
 
 type LoaderData = SerializeFrom<typeof loader>
+
+/** A value to copy: read-only, selected whole when focused. */
+function ReadOnlyValue({ id, label, value }: { id: string; label: string; value: string }) {
+  return (
+    <>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <input id={id} className="input font-mono" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
+    </>
+  )
+}
 
 export function WebhookSection({
   webhook,
@@ -99,16 +105,7 @@ export function WebhookSection({
       {webhook.url ? (
         <div className="mt-4 flex flex-wrap items-end gap-3">
           <div className="min-w-[16rem] flex-1">
-            <label htmlFor="saved-webhook-url" className="label">
-              Saved webhook URL
-            </label>
-            <input
-              id="saved-webhook-url"
-              className="input font-mono"
-              readOnly
-              value={webhook.url}
-              onFocus={(e) => e.currentTarget.select()}
-            />
+            <ReadOnlyValue id="saved-webhook-url" label="Saved webhook URL" value={webhook.url} />
           </div>
           {hydrated ? (
             <button type="button" className="btn-secondary" onClick={() => void copy()} data-testid="copy-webhook">
@@ -120,16 +117,7 @@ export function WebhookSection({
 
       <div className="mt-4 flex flex-wrap items-end gap-3">
         <div className="min-w-[16rem] flex-1">
-          <label htmlFor="webhook-secret" className="label">
-            Signing secret
-          </label>
-          <input
-            id="webhook-secret"
-            className="input font-mono"
-            readOnly
-            value={webhook.secret}
-            onFocus={(e) => e.currentTarget.select()}
-          />
+          <ReadOnlyValue id="webhook-secret" label="Signing secret" value={webhook.secret} />
           <p className="mt-1 text-xs text-slate-600">
             Verify the <code>webhook-signature</code> header with this secret (any Standard Webhooks library does it).
           </p>
@@ -204,12 +192,14 @@ export function WebhookSection({
             <td className="max-w-xs break-words py-2 pr-3 text-xs text-slate-700">{d.lastError ?? ''}</td>
             <td className="py-2">
               {d.status !== 'pending' && !webhook.disabledAt ? (
-                <Form method="post">
-                  <input type="hidden" name="deliveryId" value={d.id} />
-                  <SubmitButton intent="redeliver" className="btn-secondary px-3 py-1.5 text-xs" pendingText="...">
-                    Redeliver
-                  </SubmitButton>
-                </Form>
+                <ActionButton
+                  field={['deliveryId', d.id]}
+                  intent="redeliver"
+                  className="btn-secondary px-3 py-1.5 text-xs"
+                  pendingText="..."
+                >
+                  Redeliver
+                </ActionButton>
               ) : null}
             </td>
           </tr>

@@ -2,7 +2,7 @@ import { Form, Link, useNavigation, useSubmit } from '@remix-run/react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useHydrated } from '#app/components/ui/use-hydrated'
 import { ConfirmDialog } from '#app/components/ui/confirm-dialog'
-import { SelectField } from '#app/components/ui/field'
+import { Field, SelectField } from '#app/components/ui/field'
 import { DIFFICULTY_FILTERS, MAX_BULK_KEYWORDS } from '#app/lib/library'
 import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/lib/markets'
 import { BULK_FORM_ID } from './keyword-table'
@@ -19,6 +19,11 @@ export type KeywordFilterValues = {
 }
 
 const DIFFICULTY_OPTIONS = Object.entries(DIFFICULTY_FILTERS).map(([value, f]) => ({ value, label: f.label }))
+
+/** A bound of the search volume filter. */
+function VolumeField(props: { label: string; id: string; name: string; defaultValue: string }) {
+  return <Field type="number" min={0} inputMode="numeric" {...props} />
+}
 
 /**
  * Search within the saved keywords and filter them: a GET form, so the state lives in the URL (shareable, and it
@@ -39,20 +44,15 @@ export function KeywordFilters({ values, filtered }: { values: KeywordFilterValu
     >
       {values.sort ? <input type="hidden" name="sort" value={values.sort} /> : null}
       {values.order ? <input type="hidden" name="order" value={values.order} /> : null}
-      <div>
-        <label htmlFor="kw-filter-q" className="label">
-          Search keywords
-        </label>
-        <input
-          id="kw-filter-q"
-          type="search"
-          name="q"
-          defaultValue={values.q}
-          maxLength={200}
-          placeholder="Contains..."
-          className="input"
-        />
-      </div>
+      <Field
+        label="Search keywords"
+        id="kw-filter-q"
+        type="search"
+        name="q"
+        defaultValue={values.q}
+        maxLength={200}
+        placeholder="Contains..."
+      />
       <SelectField
         label="Difficulty band"
         name="difficulty"
@@ -60,34 +60,8 @@ export function KeywordFilters({ values, filtered }: { values: KeywordFilterValu
         placeholder="Any difficulty"
         defaultValue={values.difficulty}
       />
-      <div>
-        <label htmlFor="kw-filter-min" className="label">
-          Min volume
-        </label>
-        <input
-          id="kw-filter-min"
-          type="number"
-          name="minVolume"
-          min={0}
-          inputMode="numeric"
-          defaultValue={values.minVolume}
-          className="input"
-        />
-      </div>
-      <div>
-        <label htmlFor="kw-filter-max" className="label">
-          Max volume
-        </label>
-        <input
-          id="kw-filter-max"
-          type="number"
-          name="maxVolume"
-          min={0}
-          inputMode="numeric"
-          defaultValue={values.maxVolume}
-          className="input"
-        />
-      </div>
+      <VolumeField label="Min volume" id="kw-filter-min" name="minVolume" defaultValue={values.minVolume} />
+      <VolumeField label="Max volume" id="kw-filter-max" name="maxVolume" defaultValue={values.maxVolume} />
       <SelectField
         label="Market country"
         name="country"

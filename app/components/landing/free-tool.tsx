@@ -2,7 +2,8 @@ import { Link, useActionData, useFetcher } from '@remix-run/react'
 import { useEffect, useRef, type ReactNode, type RefObject } from 'react'
 import { Field } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
-import { MAX_INPUT_LENGTH } from '#app/lib/seo-tools'
+import { clientFailureOf } from '#app/components/ui/client-failure'
+import { MAX_INPUT_LENGTH, TOOL_MESSAGES, type ToolId } from '#app/lib/seo-tools'
 import { IconCard, NumberedSteps } from './cards'
 import { TRIAL_NOTE } from './content'
 import { Icon, type IconName } from './icons'
@@ -17,11 +18,18 @@ export type ToolActionData<T> =
   | { ok: true; data: T; values: Record<string, string> }
   | { ok: false; message: string; errors?: Record<string, string>; values: Record<string, string> }
 
-export function useToolRun<T>() {
-  const actionData = useActionData<ToolActionData<T>>() as ToolActionData<T> | undefined
-  const fetcher = useFetcher<ToolActionData<T>>()
+/** The tool's answer, or a request that failed in the browser as the tool's own error (the typed text kept). */
+function toolAnswer<T>(tool: ToolId, answer: unknown): ToolActionData<T> | undefined {
+  const failure = clientFailureOf(answer)
+  if (failure) return { ok: false, message: TOOL_MESSAGES[tool].failed, values: failure.values }
+  return answer as ToolActionData<T> | undefined
+}
+
+export function useToolRun<T>(tool: ToolId) {
+  const actionData = toolAnswer<T>(tool, useActionData())
+  const fetcher = useFetcher()
   const busy = fetcher.state !== 'idle'
-  const latest = (fetcher.data as ToolActionData<T> | undefined) ?? actionData
+  const latest = toolAnswer<T>(tool, fetcher.data) ?? actionData
   const current = busy ? undefined : latest
   const resultRef = useRef<HTMLDivElement>(null)
   // Move focus to the answer once a background submission has finished, so keyboard and screen-reader users get it.
@@ -198,6 +206,7 @@ export function ClosingBanner({ title, text }: { title: string; text: string }) 
  * How It Works steps and closing banner. `afterResults` goes between the results and the feature cards.
  */
 export function FreeToolPage<T>({
+  tool,
   title,
   intro,
   formLabel,
@@ -211,6 +220,7 @@ export function FreeToolPage<T>({
   steps,
   closing,
 }: {
+  tool: ToolId
   title: string
   intro: string
   formLabel: string
@@ -224,7 +234,7 @@ export function FreeToolPage<T>({
   steps: Step[]
   closing: { title: string; text: string }
 }) {
-  const { fetcher, busy, result, error, fieldErrors, values, resultRef } = useToolRun<T>()
+  const { fetcher, busy, result, error, fieldErrors, values, resultRef } = useToolRun<T>(tool)
   return (
     <>
       <ToolHero eyebrow="Free SEO tool" title={title} intro={intro}>

@@ -33,6 +33,19 @@ export function DestinationForm({
 }) {
   const v = (name: string, fallback = '') => values[name] ?? fallback
   const editing = Boolean(id)
+  /** A field's name, its value (or `fallback`) and its error. */
+  const bind = (name: string, fallback = '') => ({ name, defaultValue: v(name, fallback), error: errors[name] })
+  /** The kind's secret: never filled in again; on edit, blank keeps the saved one. */
+  const secretField = (name: string, help: string) => (
+    <Field
+      label={SECRET_LABEL[kind]}
+      name={name}
+      type="password"
+      autoComplete="new-password"
+      error={errors[name]}
+      hint={editing ? 'Leave blank to keep the saved one.' : help}
+    />
+  )
   return (
     <Form method="post" className="card grid gap-4" aria-labelledby="destination-form-heading" noValidate>
       <h2 id="destination-form-heading" className="text-lg font-semibold text-slate-900">
@@ -49,158 +62,54 @@ export function DestinationForm({
           {message}
         </p>
       ) : null}
-      <Field label="Name (optional)" name="name" defaultValue={v('name')} error={errors.name} maxLength={80} />
+      <Field label="Name (optional)" {...bind('name')} maxLength={80} />
       {kind === 'wordpress' ? (
         <>
           <Field
             label="Site URL"
-            name="siteUrl"
-            defaultValue={v('siteUrl')}
-            error={errors.siteUrl}
+            {...bind('siteUrl')}
             placeholder="https://blog.example.com"
             inputMode="url"
             required
           />
-          <Field
-            label="User name"
-            name="username"
-            defaultValue={v('username')}
-            error={errors.username}
-            required
-            autoComplete="off"
-          />
-          <Field
-            label={SECRET_LABEL.wordpress}
-            name="appPassword"
-            type="password"
-            autoComplete="new-password"
-            error={errors.appPassword}
-            hint={
-              editing
-                ? 'Leave blank to keep the saved one.'
-                : 'WordPress → Users → Profile → Application Passwords. Not your login password.'
-            }
-          />
-          <SelectField
-            label="Post status"
-            name="postStatus"
-            defaultValue={v('postStatus', 'publish')}
-            options={STATUS_OPTIONS}
-            error={errors.postStatus}
-          />
-          <Field
-            label="Categories (comma-separated, optional)"
-            name="categories"
-            defaultValue={v('categories')}
-            error={errors.categories}
-          />
-          <Field label="Tags (comma-separated, optional)" name="tags" defaultValue={v('tags')} error={errors.tags} />
+          <Field label="User name" {...bind('username')} required autoComplete="off" />
+          {secretField('appPassword', 'WordPress → Users → Profile → Application Passwords. Not your login password.')}
+          <SelectField label="Post status" {...bind('postStatus', 'publish')} options={STATUS_OPTIONS} />
+          <Field label="Categories (comma-separated, optional)" {...bind('categories')} />
+          <Field label="Tags (comma-separated, optional)" {...bind('tags')} />
         </>
       ) : null}
       {kind === 'ghost' ? (
         <>
           <Field
             label="Admin API URL"
-            name="adminUrl"
-            defaultValue={v('adminUrl')}
-            error={errors.adminUrl}
+            {...bind('adminUrl')}
             placeholder="https://your-site.ghost.io"
             inputMode="url"
             required
           />
-          <Field
-            label={SECRET_LABEL.ghost}
-            name="adminApiKey"
-            type="password"
-            autoComplete="new-password"
-            error={errors.adminApiKey}
-            hint={
-              editing
-                ? 'Leave blank to keep the saved one.'
-                : 'Ghost Admin → Settings → Integrations → Add custom integration.'
-            }
-          />
-          <SelectField
-            label="Post status"
-            name="postStatus"
-            defaultValue={v('postStatus', 'publish')}
-            options={STATUS_OPTIONS}
-            error={errors.postStatus}
-          />
-          <Field label="Tags (comma-separated, optional)" name="tags" defaultValue={v('tags')} error={errors.tags} />
+          {secretField('adminApiKey', 'Ghost Admin → Settings → Integrations → Add custom integration.')}
+          <SelectField label="Post status" {...bind('postStatus', 'publish')} options={STATUS_OPTIONS} />
+          <Field label="Tags (comma-separated, optional)" {...bind('tags')} />
         </>
       ) : null}
       {kind === 'webflow' ? (
         <>
-          <Field
-            label={SECRET_LABEL.webflow}
-            name="apiToken"
-            type="password"
-            autoComplete="new-password"
-            error={errors.apiToken}
-            hint={
-              editing
-                ? 'Leave blank to keep the saved one.'
-                : 'Webflow → Site settings → Apps & integrations → API access (CMS read and write).'
-            }
-          />
-          <Field
-            label="Site ID"
-            name="siteId"
-            defaultValue={v('siteId')}
-            error={errors.siteId}
-            required
-            autoComplete="off"
-          />
-          <Field
-            label="Collection ID"
-            name="collectionId"
-            defaultValue={v('collectionId')}
-            error={errors.collectionId}
-            required
-            autoComplete="off"
-          />
+          {secretField('apiToken', 'Webflow → Site settings → Apps & integrations → API access (CMS read and write).')}
+          <Field label="Site ID" {...bind('siteId')} required autoComplete="off" />
+          <Field label="Collection ID" {...bind('collectionId')} required autoComplete="off" />
           <fieldset className="grid gap-3 rounded-lg border border-slate-200 p-3">
             <legend className="px-1 text-sm font-semibold text-slate-700">
               Field mapping (the collection&apos;s field slugs)
             </legend>
-            <Field
-              label="Title field"
-              name="titleField"
-              defaultValue={v('titleField', 'name')}
-              error={errors.titleField}
-              required
-            />
-            <Field
-              label="Slug field"
-              name="slugField"
-              defaultValue={v('slugField', 'slug')}
-              error={errors.slugField}
-              required
-            />
-            <Field
-              label="Body field (Rich text)"
-              name="bodyField"
-              defaultValue={v('bodyField', 'post-body')}
-              error={errors.bodyField}
-              required
-            />
-            <Field
-              label="Summary field (optional)"
-              name="summaryField"
-              defaultValue={v('summaryField', 'post-summary')}
-              error={errors.summaryField}
-            />
+            <Field label="Title field" {...bind('titleField', 'name')} required />
+            <Field label="Slug field" {...bind('slugField', 'slug')} required />
+            <Field label="Body field (Rich text)" {...bind('bodyField', 'post-body')} required />
+            <Field label="Summary field (optional)" {...bind('summaryField', 'post-summary')} />
           </fieldset>
         </>
       ) : null}
-      <SelectField
-        label="Unpublish"
-        name="unpublishMode"
-        defaultValue={v('unpublishMode', 'draft')}
-        options={UNPUBLISH_OPTIONS}
-        error={errors.unpublishMode}
-      />
+      <SelectField label="Unpublish" {...bind('unpublishMode', 'draft')} options={UNPUBLISH_OPTIONS} />
       <label className="flex items-center gap-2 text-sm text-slate-800">
         <input type="checkbox" name="autopilot" defaultChecked={v('autopilot', 'on') === 'on'} className="h-4 w-4" />
         Auto Pilot publishes here

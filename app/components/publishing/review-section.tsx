@@ -2,6 +2,9 @@ import { Form, Link } from '@remix-run/react'
 import { Field } from '#app/components/ui/field'
 import { SubmitButton } from '#app/components/ui/submit-button'
 import { REVIEW_MODE_LABELS, REVIEW_MODES, type ReviewMode } from '#app/lib/publishing'
+import { formatUtcDateTime } from '#app/lib/dates'
+import { ActionButton } from '#app/components/ui/action-button'
+import { PausedDestinations } from './paused-destinations'
 
 export type ReviewSectionData = {
   settings: { reviewMode: ReviewMode; minScore: number; approveAfterHours: number }
@@ -16,14 +19,7 @@ export type ReviewSectionData = {
   destinations: Array<{ id: string; name: string; paused: boolean; pausedReason: string | null; autopilot: boolean }>
 }
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-  }) + ' UTC'
+const when = (iso: string) => formatUtcDateTime(iso)
 
 /** Auto Pilot's publishing: where it publishes, how drafts are reviewed, and the drafts waiting for review. */
 export function ReviewSection({
@@ -39,20 +35,15 @@ export function ReviewSection({
       <h2 id="publishing-heading" className="text-lg font-semibold text-slate-900">
         Publishing and review
       </h2>
-      {data.destinations
-        .filter((d) => d.paused)
-        .map((d) => (
-          <p
-            key={d.id}
-            role="alert"
-            className="mt-3 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900"
-          >
-            <strong>{d.name}</strong> is paused: {d.pausedReason ?? 'it kept failing'}{' '}
-            <Link to="/settings/publishing" className="font-semibold underline">
-              Fix it
-            </Link>
-          </p>
-        ))}
+      <PausedDestinations
+        destinations={data.destinations}
+        className="mt-3 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900"
+        fix={
+          <Link to="/settings/publishing" className="font-semibold underline">
+            Fix it
+          </Link>
+        }
+      />
       <p className="mt-2 text-sm text-slate-700">
         {autopilotDestinations.length
           ? `Auto Pilot publishes to ${autopilotDestinations.map((d) => d.name).join(', ')}, and to your webhook when one is saved.`
@@ -130,21 +121,25 @@ export function ReviewSection({
                 </p>
               </div>
               <div className="flex flex-wrap gap-2">
-                <Form method="post">
-                  <input type="hidden" name="postId" value={d.id} />
-                  <SubmitButton intent="approve" className="btn-primary py-2" pendingText="Approving…">
-                    Approve
-                  </SubmitButton>
-                </Form>
+                <ActionButton
+                  field={['postId', d.id]}
+                  intent="approve"
+                  className="btn-primary py-2"
+                  pendingText="Approving…"
+                >
+                  Approve
+                </ActionButton>
                 <Link to={`/blogpost/${d.id}/publish`} className="btn-secondary py-2">
                   Schedule…
                 </Link>
-                <Form method="post">
-                  <input type="hidden" name="postId" value={d.id} />
-                  <SubmitButton intent="reject" className="btn-secondary py-2 text-red-700" pendingText="Rejecting…">
-                    Reject
-                  </SubmitButton>
-                </Form>
+                <ActionButton
+                  field={['postId', d.id]}
+                  intent="reject"
+                  className="btn-secondary py-2 text-red-700"
+                  pendingText="Rejecting…"
+                >
+                  Reject
+                </ActionButton>
               </div>
             </li>
           ))}

@@ -1,5 +1,77 @@
 import { Link } from '@remix-run/react'
-import { useEffect, useState, type ReactNode } from 'react'
+import { forwardRef, useEffect, useState, type ReactNode } from 'react'
+
+/**
+ * The frame every modal dialog shares: the dimmed backdrop and the panel with its title and message (wired to the
+ * dialog by `aria-labelledby`/`aria-describedby`, with ids made from `id`), then `children`: the buttons.
+ */
+export function DialogPanel({
+  id,
+  role = 'dialog',
+  title,
+  titleClassName = 'text-lg font-semibold',
+  message,
+  messageClassName = 'mt-2 text-slate-700',
+  messageTestId,
+  testId,
+  children,
+}: {
+  id: string
+  role?: 'dialog' | 'alertdialog'
+  title: ReactNode
+  titleClassName?: string
+  message: ReactNode
+  messageClassName?: string
+  messageTestId?: string
+  testId?: string
+  children: ReactNode
+}) {
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4" role="presentation">
+      <div
+        role={role}
+        aria-modal="true"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-message`}
+        className="w-full max-w-md rounded-2xl bg-white p-6 shadow-xl"
+        data-testid={testId}
+      >
+        <h2 id={`${id}-title`} className={titleClassName}>
+          {title}
+        </h2>
+        <p id={`${id}-message`} className={messageClassName} data-testid={messageTestId}>
+          {message}
+        </p>
+        {children}
+      </div>
+    </div>
+  )
+}
+
+/**
+ * A dialog's 'Close': a link back to `to`, so that it works without JavaScript; with `onClose`, a click closes the
+ * dialog in place instead.
+ */
+export const DialogCloseLink = forwardRef<HTMLAnchorElement, { to: string; onClose?: () => void }>(
+  function DialogCloseLink({ to, onClose }, ref) {
+    return (
+      <Link
+        ref={ref}
+        to={to}
+        replace
+        preventScrollReset
+        className="btn-secondary"
+        onClick={(e) => {
+          if (!onClose) return
+          e.preventDefault()
+          onClose()
+        }}
+      >
+        Close
+      </Link>
+    )
+  },
+)
 
 /**
  * The generic message dialog: a message, a 'Close' button and an optional action button with custom text.
@@ -22,40 +94,27 @@ export function MessageDialog({
   useEffect(() => setOpen(Boolean(message)), [message])
   if (!message || !open) return null
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4" role="presentation">
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="message-dialog-title"
-        className="w-full max-w-md rounded-2xl bg-white p-6 shadow-xl"
-      >
-        <h2 id="message-dialog-title" className={title ? 'text-lg font-semibold' : 'sr-only'}>
-          {title ?? 'Message'}
-        </h2>
-        <p className="mt-2 text-slate-700" data-testid="dialog-message">
-          {message}
-        </p>
-        <div className="mt-6 flex justify-end gap-3">
-          <Link
-            to={closeHref}
-            replace
-            preventScrollReset
-            className="btn-secondary"
-            onClick={(e) => {
-              e.preventDefault()
-              setOpen(false)
-              onClose?.()
-            }}
-          >
-            Close
+    <DialogPanel
+      id="message-dialog"
+      title={title ?? 'Message'}
+      titleClassName={title ? 'text-lg font-semibold' : 'sr-only'}
+      message={message}
+      messageTestId="dialog-message"
+    >
+      <div className="mt-6 flex justify-end gap-3">
+        <DialogCloseLink
+          to={closeHref}
+          onClose={() => {
+            setOpen(false)
+            onClose?.()
+          }}
+        />
+        {action ? (
+          <Link to={action.to} className="btn-primary">
+            {action.label}
           </Link>
-          {action ? (
-            <Link to={action.to} className="btn-primary">
-              {action.label}
-            </Link>
-          ) : null}
-        </div>
+        ) : null}
       </div>
-    </div>
+    </DialogPanel>
   )
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   index,
@@ -17,6 +18,13 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+/** A row's own id: a random UUID. */
+const id = () => uuid('id').primaryKey().defaultRandom()
+/** The user a row belongs to; the row goes when the user's account is deleted. */
+const ownerId = () =>
+  uuid('user_id')
+    .notNull()
+    .references((): AnyPgColumn => users.id, { onDelete: 'cascade' })
 
 // ---------------------------------------------------------------------------
 // Accounts
@@ -24,7 +32,7 @@ const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull(
 export const users = pgTable(
   'users',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     email: text('email').notNull(),
     name: text('name').notNull().default(''),
     passwordHash: text('password_hash'),
@@ -53,9 +61,7 @@ export const sessions = pgTable(
   'sessions',
   {
     id: text('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     kind: text('kind', { enum: ['web', 'api'] })
       .notNull()
       .default('web'),
@@ -72,9 +78,7 @@ export const sessions = pgTable(
 /** Single-use codes minted by our own Google callback, redeemed at /oauth-callback. Stored hashed. */
 export const oauthCodes = pgTable('oauth_codes', {
   codeHash: text('code_hash').primaryKey(),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: ownerId(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: createdAt(),
@@ -142,10 +146,8 @@ export const keywordSource = pgEnum('keyword_source', ['dataforseo', 'google_ads
 export const savedKeywords = pgTable(
   'saved_keywords',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: ownerId(),
     keyword: text('keyword').notNull(),
     countryCode: text('country_code').notNull(),
     countryName: text('country_name').notNull().default(''),
@@ -208,10 +210,8 @@ export const postStatus = pgEnum('post_status', ['queued', 'generating', 'comple
 export const blogPosts = pgTable(
   'blog_posts',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: ownerId(),
     keywordId: uuid('keyword_id').references(() => savedKeywords.id, { onDelete: 'set null' }),
     /** Idempotency key of the request that created the post (one post per request). */
     requestKey: text('request_key').notNull(),
@@ -227,6 +227,11 @@ export const blogPosts = pgTable(
     metaDescription: text('meta_description').notNull().default(''),
     contentMarkdown: text('content_markdown').notNull().default(''),
     contentHtml: text('content_html').notNull().default(''),
+    /**
+     * Issue 20: the SANITIZER_VERSION (app/lib/markdown.ts) whose rules made `content_html`. The body is sanitized
+     * once when written or edited; rows with an older version are sanitized again by the worker. 0: not yet.
+     */
+    sanitizerVersion: integer('sanitizer_version').notNull().default(0),
     model: text('model'),
     promptVersion: text('prompt_version'),
     /** Checkpointed model outputs, so a retried job resumes instead of paying twice. */
@@ -263,11 +268,18 @@ export const blogPosts = pgTable(
   },
   (t) => [
     uniqueIndex('blog_posts_request_idx').on(t.userId, t.requestKey),
+    // Issue 12: one post per user and keyword being written at a time (migration 0013_failures).
+    uniqueIndex('blog_posts_one_in_progress_idx')
+      .on(t.userId, t.keywordId)
+      .where(sql`${t.status} in ('queued', 'generating') and ${t.keywordId} is not null`),
     // Issue 21: keyset pages of the library, the language filter, and trigram search of titles and keywords.
     index('blog_posts_page_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('blog_posts_language_idx').on(t.userId, t.language),
     index('blog_posts_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
     index('blog_posts_keyword_trgm_idx').using('gin', sql`${t.keyword} gin_trgm_ops`),
+    index('blog_posts_sanitizer_idx')
+      .on(t.sanitizerVersion)
+      .where(sql`${t.status} = 'completed'`),
     index('blog_posts_scheduled_idx')
       .on(t.scheduledPublishAt)
       .where(sql`${t.scheduledPublishAt} IS NOT NULL`),
@@ -308,10 +320,8 @@ export const autopilotSettings = pgTable('autopilot_settings', {
 export const autopilotRuns = pgTable(
   'autopilot_runs',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: ownerId(),
     slot: text('slot').notNull(),
     status: text('status', { enum: ['running', 'completed', 'skipped', 'failed'] })
       .notNull()
@@ -328,10 +338,8 @@ export const autopilotRuns = pgTable(
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: ownerId(),
     /** The Standard Webhooks `webhook-id`, stable across retries. */
     messageId: text('message_id').notNull(),
     eventType: text('event_type').notNull(),
@@ -361,7 +369,7 @@ export const webhookDeliveries = pgTable(
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     deliveryId: uuid('delivery_id')
       .notNull()
       .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
@@ -379,7 +387,7 @@ export const webhookAttempts = pgTable(
 export const leads = pgTable(
   'leads',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     email: text('email').notNull(),
     emailedAt: timestamp('emailed_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -388,7 +396,7 @@ export const leads = pgTable(
 )
 
 export const helpRequests = pgTable('help_requests', {
-  id: uuid('id').primaryKey().defaultRandom(),
+  id: id(),
   userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
   email: text('email').notNull(),
   question: text('question').notNull(),
@@ -420,7 +428,7 @@ export const aiCache = pgTable('ai_cache', {
 // System: the trivial job that proves web → Redis → worker → Postgres
 // ---------------------------------------------------------------------------
 export const jobPings = pgTable('job_pings', {
-  id: uuid('id').primaryKey().defaultRandom(),
+  id: id(),
   processedAt: timestamp('processed_at', { withTimezone: true }),
   processedBy: text('processed_by'),
   createdAt: createdAt(),
@@ -433,7 +441,7 @@ export const jobPings = pgTable('job_pings', {
 export const postVersions = pgTable(
   'post_versions',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     postId: uuid('post_id')
       .notNull()
       .references(() => blogPosts.id, { onDelete: 'cascade' }),
@@ -458,7 +466,7 @@ export const postVersions = pgTable(
 export const serpCache = pgTable(
   'serp_cache',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     keyword: text('keyword').notNull(),
     countryCode: text('country_code').notNull(),
     languageCode: text('language_code').notNull(),
@@ -483,10 +491,8 @@ export const serpCache = pgTable(
 export const trackedKeywords = pgTable(
   'tracked_keywords',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: ownerId(),
     keyword: text('keyword').notNull(),
     keywordNorm: text('keyword_norm').notNull(),
     countryCode: text('country_code').notNull(),
@@ -566,9 +572,7 @@ export const searchConsoleConnections = pgTable('search_console_connections', {
 export const searchConsoleStats = pgTable(
   'search_console_stats',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     day: text('day').notNull(),
     page: text('page').notNull(),
     query: text('query').notNull(),
@@ -587,10 +591,8 @@ export const searchConsoleStats = pgTable(
 export const refreshSuggestions = pgTable(
   'refresh_suggestions',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: ownerId(),
     postId: uuid('post_id')
       .notNull()
       .references(() => blogPosts.id, { onDelete: 'cascade' }),
@@ -621,9 +623,7 @@ export const accountTokens = pgTable(
   'account_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
     /** The address the link was sent to: a verification only counts for the address it was sent to. */
     email: text('email').notNull(),
@@ -678,10 +678,8 @@ export const sitemapCache = pgTable('sitemap_cache', {
 export const destinations = pgTable(
   'destinations',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: ownerId(),
     kind: text('kind', { enum: ['wordpress', 'ghost', 'webflow'] }).notNull(),
     name: text('name').notNull(),
     /** Settings that are not secret (site URL, user name, post status, categories, field mapping…), per kind. */
@@ -706,10 +704,8 @@ export const destinations = pgTable(
 export const publications = pgTable(
   'publications',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: ownerId(),
     postId: uuid('post_id')
       .notNull()
       .references(() => blogPosts.id, { onDelete: 'cascade' }),

@@ -1,4 +1,5 @@
 import type { KeywordSource } from '#app/lib/keywords'
+import { recordProviderCall } from '#app/server/metrics.server'
 import { KeywordProviderError } from './types'
 
 /**
@@ -53,11 +54,14 @@ export async function withRetries<T>(
     if (remaining <= 50) break
     const signal = AbortSignal.timeout(Math.min(opts.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS, remaining))
     let outcome: Outcome<T>
+    const started = performance.now()
     try {
       outcome = await attempt(signal, n)
+      recordProviderCall(provider, (performance.now() - started) / 1000, !outcome.ok)
     } catch (error) {
       // A nested provider call (e.g. the OAuth token exchange) has already spent its own retries.
       if (error instanceof KeywordProviderError) throw error
+      recordProviderCall(provider, (performance.now() - started) / 1000, true)
       const timedOut = signal.aborted
       outcome = {
         ok: false,

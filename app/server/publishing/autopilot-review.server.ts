@@ -1,8 +1,7 @@
+import { isUuid } from '#app/lib/ids'
 import { PUBLISHING_MESSAGES } from '#app/lib/publishing'
 import { listDestinations, toView } from './destinations.server'
 import { approvePost, listWaitingDrafts, rejectPost, reviewSettingsOf, saveReviewSettings } from './review.server'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** What /autopilot shows of publishing: review settings, drafts waiting for review, destinations (and pauses). */
 export async function publishingOverview(userId: string) {
@@ -26,6 +25,6 @@ export async function reviewAction(userId: string, intent: string, form: FormDat
       : { ok: false, message: 'Check the review settings.', status: 400, errors: result.fieldErrors }
   }
   const postId = String(form.get('postId') ?? '')
-  if (!UUID.test(postId)) return { ok: false, message: 'No blog post found.', status: 404 }
+  if (!isUuid(postId)) return { ok: false, message: 'No blog post found.', status: 404 }
   return intent === 'approve' ? approvePost(userId, postId) : rejectPost(userId, postId)
 }

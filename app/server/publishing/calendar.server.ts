@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm'
 import { autopilotSlots, type CalendarEntry } from '#app/lib/calendar'
+import { findAutopilotSettings } from '#app/server/autopilot-settings.server'
 import { db, schema } from '#app/server/db.server'
 
 /**
@@ -13,11 +14,7 @@ export async function calendarEntries(
   now = new Date(),
 ): Promise<CalendarEntry[]> {
   const posts = schema.blogPosts
-  const [settings] = await db
-    .select()
-    .from(schema.autopilotSettings)
-    .where(eq(schema.autopilotSettings.userId, userId))
-    .limit(1)
+  const settings = await findAutopilotSettings(userId)
   const entries: CalendarEntry[] = []
 
   if (settings?.enabled) {
@@ -36,17 +33,13 @@ export async function calendarEntries(
       })
   }
 
+  /** The user's posts whose `column` falls in [from, to). */
+  const inWindow = (column: typeof posts.scheduledPublishAt | typeof posts.publishedAt) =>
+    and(eq(posts.userId, userId), isNotNull(column), gte(column, from), lt(column, to))
   const scheduled = await db
     .select({ id: posts.id, title: posts.title, keyword: posts.keyword, at: posts.scheduledPublishAt })
     .from(posts)
-    .where(
-      and(
-        eq(posts.userId, userId),
-        isNotNull(posts.scheduledPublishAt),
-        gte(posts.scheduledPublishAt, from),
-        lt(posts.scheduledPublishAt, to),
-      ),
-    )
+    .where(inWindow(posts.scheduledPublishAt))
   for (const p of scheduled)
     entries.push({
       id: `scheduled-${p.id}`,
@@ -85,14 +78,7 @@ export async function calendarEntries(
   const published = await db
     .select({ id: posts.id, title: posts.title, keyword: posts.keyword, at: posts.publishedAt })
     .from(posts)
-    .where(
-      and(
-        eq(posts.userId, userId),
-        isNotNull(posts.publishedAt),
-        gte(posts.publishedAt, from),
-        lt(posts.publishedAt, to),
-      ),
-    )
+    .where(inWindow(posts.publishedAt))
   const names = new Map<string, string[]>()
   if (published.length) {
     const rows = await db

@@ -1,4 +1,5 @@
 import { getEnv } from '#app/server/env.server'
+import { recordProviderCall } from '#app/server/metrics.server'
 import {
   BlockedAddressError,
   guardedRequest,
@@ -105,9 +106,12 @@ export function createHttp(opts: { stats?: HttpStats; timeoutMs?: number; maxByt
         maxBytes: opts.maxBytes ?? 2 * 1024 * 1024,
         allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
       })
+      recordProviderCall('cms', (performance.now() - started) / 1000, res.status >= 500 || res.status === 429)
       if (res.truncated) throw new ResponseTooLargeError(opts.maxBytes ?? 2 * 1024 * 1024)
       return { status: res.status, headers: res.headers, text: res.body }
     } catch (error) {
+      if (!(error instanceof ResponseTooLargeError))
+        recordProviderCall('cms', (performance.now() - started) / 1000, true)
       throw networkFailure(error, host)
     } finally {
       if (opts.stats) {

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { passesQualityGate, PUBLISHING_MESSAGES, reviewSettingsForm, type PublishTarget } from '#app/lib/publishing'
+import { findAutopilotSettings } from '#app/server/autopilot-settings.server'
 import { db, schema } from '#app/server/db.server'
 import { getEnv } from '#app/server/env.server'
 import { mailConfigured, sendMail } from '#app/server/mail.server'
@@ -14,15 +15,6 @@ import { requestPublish } from './publications.server'
 
 type Post = typeof schema.blogPosts.$inferSelect
 type Settings = typeof schema.autopilotSettings.$inferSelect
-
-async function settingsOf(userId: string): Promise<Settings | null> {
-  const [row] = await db
-    .select()
-    .from(schema.autopilotSettings)
-    .where(eq(schema.autopilotSettings.userId, userId))
-    .limit(1)
-  return row ?? null
-}
 
 /** Where Auto Pilot publishes: its destinations that are not paused, and the webhook when one is saved. */
 export async function autopilotTargets(userId: string): Promise<PublishTarget[]> {
@@ -54,7 +46,7 @@ export async function gateAutopilotPost(postId: string): Promise<GateOutcome> {
   const [post] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, postId)).limit(1)
   if (!post || post.source !== 'autopilot' || post.status !== 'completed')
     return { status: 'skipped', reason: 'not a finished Auto Pilot post' }
-  const settings = await settingsOf(post.userId)
+  const settings = await findAutopilotSettings(post.userId)
   if (!settings?.enabled) return { status: 'skipped', reason: 'auto pilot is off' }
 
   if (post.reviewStatus === 'approved') return publishApproved(post)
@@ -194,7 +186,7 @@ export async function rejectPost(userId: string, postId: string): Promise<Review
 /** Switches Auto Pilot off with a notice the user sees on /autopilot. */
 export async function pauseAutopilot(userId: string, notice: string) {
   const { setAutopilotEnabled } = await import('#app/server/autopilot.server')
-  const settings = await settingsOf(userId)
+  const settings = await findAutopilotSettings(userId)
   if (!settings?.enabled) return false
   await setAutopilotEnabled(userId, false)
   await db
@@ -231,7 +223,7 @@ export type WaitingDraft = {
 
 /** Drafts waiting for review, newest first. */
 export async function listWaitingDrafts(userId: string, limit = 50): Promise<WaitingDraft[]> {
-  const settings = await settingsOf(userId)
+  const settings = await findAutopilotSettings(userId)
   const rows = await db
     .select()
     .from(schema.blogPosts)
@@ -284,7 +276,7 @@ export async function autoApproveDue(now = new Date()) {
 
 /** The user's review settings (with defaults for a user who never opened Auto Pilot). */
 export async function reviewSettingsOf(userId: string) {
-  const s = await settingsOf(userId)
+  const s = await findAutopilotSettings(userId)
   return {
     reviewMode: s?.reviewMode ?? 'quality',
     minScore: s?.minScore ?? 80,

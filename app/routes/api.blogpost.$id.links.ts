@@ -1,0 +1,35 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
+import { isUuid } from '#app/lib/ids'
+import { POST_MESSAGES } from '#app/lib/posts'
+import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
+import { addLinkFrom, linkSuggestions } from '#app/server/link-suggestions.server'
+
+const body = z.object({
+  fromPostId: z.string({ required_error: 'fromPostId is required.' }).uuid('fromPostId must be a post id.'),
+})
+
+/**
+ * GET /api/blogpost/:id/links → {ready, target?, data: [suggestion]}: the user's older related posts that could link
+ * to this published post, with the change each link makes. POST {fromPostId} → 200 {message, alreadyLinked}: adds
+ * the link to that older post (saved as a new version); 409 while this post has no live URL.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const userId = await requireApiUserId(request)
+  if (!isUuid(params.id ?? '')) return apiError(404, POST_MESSAGES.notFound)
+  const found = await linkSuggestions(userId, params.id!)
+  if (!found) return apiError(404, POST_MESSAGES.notFound)
+  return found.ready
+    ? json({ ready: true, target: found.target, data: found.suggestions })
+    : json({ ready: false, reason: found.reason, data: [] })
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
+  const userId = await requireApiUserId(request)
+  if (!isUuid(params.id ?? '')) return apiError(404, POST_MESSAGES.notFound)
+  const input = await parseJson(request, body)
+  const result = await addLinkFrom(userId, params.id!, input.fromPostId)
+  if (!result.ok) return apiError(result.status, result.message)
+  return json({ message: result.message, alreadyLinked: result.alreadyLinked, fromPostId: result.from.id })
+}

@@ -1,0 +1,32 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
+import { CONTENT_SETTINGS_MESSAGES } from '#app/lib/content-settings'
+import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
+import { getContentSettings, saveContentSettings } from '#app/server/content-settings.server'
+import { hit } from '#app/server/rate-limit.server'
+
+/**
+ * GET /api/settings/content → {settings}: the business context and voice every post uses.
+ * PUT /api/settings/content {productService, marketSegment, website, valueProposition, ctaText, ctaUrl, tone,
+ * toneNotes, avoid, writingSample, writingSampleUrl} → {settings, message}; 400 {message, errors} (nothing saved).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const userId = await requireApiUserId(request)
+  const settings = await getContentSettings(userId)
+  if (!settings) return apiError(403, 'User not found.')
+  return json({ settings })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'PUT') return apiError(405, 'Method not allowed.')
+  const userId = await requireApiUserId(request)
+  const body = await parseJson(
+    request,
+    z.record(z.unknown(), { invalid_type_error: 'The body must be a JSON object.' }),
+  )
+  const limit = await hit(`content-settings:${userId}`, { limit: 20, windowSeconds: 60, failOpen: true })
+  if (!limit.allowed) return apiError(429, `Too many saves. Try again in ${limit.retryAfterSeconds} seconds.`)
+  const result = await saveContentSettings(userId, body)
+  if (!result.ok) return apiError(result.status, result.message, { errors: result.errors })
+  return json({ settings: result.settings, message: CONTENT_SETTINGS_MESSAGES.saved })
+}
