@@ -113,10 +113,13 @@ async function main() {
   await stage('build', () => buildApp(env))
   if (failures.includes('build')) return
 
-  const quiet = !process.env.TEST_VERBOSE
-  startWeb(env, { quiet, cleanups })
-  startWorker(env, { quiet, cleanups })
-  await waitForApp(env)
+  // The soak runs processes of its own on this build: the run's web process and worker are for the other stages.
+  if (want('integration') || want('e2e') || want('eval')) {
+    const quiet = !process.env.TEST_VERBOSE
+    startWeb(env, { quiet, cleanups })
+    startWorker(env, { quiet, cleanups })
+    await waitForApp(env)
+  }
 
   if (want('integration')) {
     if (!skipWordPress && !ensureWordPress()) log('WordPress could not be installed: its publishing tests will say so')

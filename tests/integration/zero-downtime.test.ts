@@ -23,6 +23,13 @@ const openai = fakeControl('openai')
 const SECTION_MARK = 'Write the body of the section'
 const DRAIN_MS = 2_000
 const BOUND_MS = 15_000
+/**
+ * The test run's workers hold job locks for 4 s (so that the outage tests see a killed worker's job again quickly);
+ * these workers hold them as long as in production. A lock that short can lapse while a loaded machine holds the
+ * event loop (a module loaded mid-job), and a job whose lock lapsed cannot be completed or handed back by its worker:
+ * it waits in 'active' for another worker's stalled check, which is not what these tests are about.
+ */
+const PRODUCTION_LOCKS = { WORKER_LOCK_DURATION_MS: '30000', WORKER_STALLED_INTERVAL_MS: '30000' }
 
 const cleanups: Array<() => Promise<unknown>> = []
 afterAll(async () => {
@@ -277,7 +284,8 @@ describe('zero-downtime deploys: the worker', () => {
     // Every model answer takes 1.5 s, so the worker is mid-generation when the signal comes.
     await openai.latency(1_500)
     cleanups.push(() => openai.latency(0))
-    const worker = await startWorker({ QUEUE_PREFIX: prefix, SHUTDOWN_TIMEOUT_MS: '20000' })
+    // A bound far above what the rest of the post needs, even on a loaded machine: this test is about finishing.
+    const worker = await startWorker({ ...PRODUCTION_LOCKS, QUEUE_PREFIX: prefix, SHUTDOWN_TIMEOUT_MS: '60000' })
     cleanups.push(() => worker.stop('SIGKILL'))
     const { user, postId, q } = await queuedPost(prefix, t)
     const chargedBefore = await blogPostCount(user.id)
@@ -305,7 +313,7 @@ describe('zero-downtime deploys: the worker', () => {
     const prefix = `${process.env.QUEUE_PREFIX}-handback-${t}`
     // One section request never answers: the job cannot finish within the worker's 1.5 s bound.
     await openai.enqueue({ hang: true, status: 200, bodyIncludes: [t, SECTION_MARK], times: 1 })
-    const first = await startWorker({ QUEUE_PREFIX: prefix, SHUTDOWN_TIMEOUT_MS: '1500' })
+    const first = await startWorker({ ...PRODUCTION_LOCKS, QUEUE_PREFIX: prefix, SHUTDOWN_TIMEOUT_MS: '1500' })
     cleanups.push(() => first.stop('SIGKILL'))
     const { user, postId, q } = await queuedPost(prefix, t)
     const chargedBefore = await blogPostCount(user.id)
@@ -332,7 +340,7 @@ describe('zero-downtime deploys: the worker', () => {
     expect(handedBack!.attemptsMade).toBe(0)
     expect((await postRow(postId))!.status).toBe('generating')
 
-    const second = await startWorker({ QUEUE_PREFIX: prefix })
+    const second = await startWorker({ ...PRODUCTION_LOCKS, QUEUE_PREFIX: prefix })
     cleanups.push(() => second.stop('SIGKILL'))
     await waitFor(async () => (await postRow(postId))?.status === 'completed', { timeout: 60_000, interval: 250 })
     await second.stop('SIGTERM')
