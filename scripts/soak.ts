@@ -418,12 +418,12 @@ async function main() {
   const schema = await import('#app/server/db/schema')
   const { eq, inArray, sql } = await import('drizzle-orm')
   type Db = ReturnType<typeof drizzle<typeof schema>>
-  const withDb = async <T>(use: (db: Db) => Promise<T>, timeoutMs = 30_000): Promise<T> => {
+  const withDb = async <T>(run: (db: Db) => Promise<T>, timeoutMs = 30_000): Promise<T> => {
     const client = postgres(services.databaseUrl, { max: 1, connect_timeout: 5, onnotice: () => {} })
     let timer: NodeJS.Timeout | undefined
     try {
       return await Promise.race([
-        use(drizzle(client, { schema })),
+        run(drizzle(client, { schema })),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`the soak's Postgres query took over ${timeoutMs} ms`)), timeoutMs)
         }),
