@@ -63,6 +63,21 @@ app.use((req: Request, res: Response, next: NextFunction) => {
   })
   runInRequestScope(scope, next)
 })
+
+// Graceful shutdown (see `shutdown` below): while draining, /healthz says so with a 503 so that the proxy stops
+// sending, and every response closes its connection so that no keep-alive connection is left to be cut.
+let draining = false
+const inFlight = new Set<Response>()
+app.use((req: Request, res: Response, next: NextFunction) => {
+  inFlight.add(res)
+  res.on('close', () => inFlight.delete(res))
+  if (draining) res.shouldKeepAlive = false
+  if (draining && req.path === '/healthz') {
+    res.status(503).set({ 'Cache-Control': 'no-store', 'Retry-After': '5' }).json({ ok: false, status: 'draining' })
+    return
+  }
+  next()
+})
 app.use(compression())
 
 // The socket's address, for rate limits; never taken from the client.
@@ -152,22 +167,42 @@ const server = app.listen(env.PORT, () => {
 })
 server.keepAliveTimeout = 65_000
 
+/**
+ * SIGTERM (a deploy, a scale-down): 1. draining at once: /healthz answers 503 'draining' and every response carries
+ * `Connection: close`, while the port still accepts for SHUTDOWN_DRAIN_DELAY_MS so the proxy's health check sees it
+ * (a request that still arrives is served normally); 2. the port closes (no new connections) and idle keep-alive
+ * connections are closed; in-flight requests finish; 3. the process exits once they have, and at the latest
+ * SHUTDOWN_TIMEOUT_MS after the signal (below fly.toml's kill_timeout).
+ */
 let stopping = false
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
-  console.log(`Rankwell web stopping (${signal}): finishing in-flight requests`)
-  const force = setTimeout(() => process.exit(1), 15_000)
+  draining = true
+  const started = Date.now()
+  for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false
+  console.log(`Rankwell web draining (${signal}): /healthz answers 503 'draining'`)
+  const force = setTimeout(() => {
+    console.log(`Rankwell web stopping: ${inFlight.size} request(s) still running after ${env.SHUTDOWN_TIMEOUT_MS} ms`)
+    server.closeAllConnections()
+    process.exit(1)
+  }, env.SHUTDOWN_TIMEOUT_MS)
   force.unref()
+  // Ctrl-C in a terminal (SIGINT) has no proxy to tell: the port closes at once.
+  if (signal === 'SIGTERM') await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_DRAIN_DELAY_MS))
+  console.log(`Rankwell web closing the port: finishing ${inFlight.size} in-flight request(s)`)
+  // Connections that were kept alive by a response sent before the signal close as soon as they are idle.
+  setInterval(() => server.closeIdleConnections(), 200).unref()
   server.close(async () => {
     const { closeDb } = await import('#app/server/db.server')
     const { closeRedis } = await import('#app/server/redis.server')
     const { closeQueues } = await import('#app/jobs/queues.server')
     metricsServer?.close()
     await Promise.allSettled([closeDb(), closeRedis(), closeQueues(), viteDevServer?.close(), flushSentry()])
+    console.log(`Rankwell web stopped ${Date.now() - started} ms after ${signal}`)
     process.exit(0)
   })
-  server.closeIdleConnections?.()
+  server.closeIdleConnections()
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))

@@ -1,6 +1,8 @@
 // `npm test`: typecheck, lint, unit tests, then — against fresh Postgres and Redis, the production build and
 // local fakes of every third-party service — integration tests over HTTP and the Playwright suite in Chromium.
-// Usage: npm test [-- --only=unit|integration|eval|e2e] [-- --grep=pattern]
+// With --only=soak (alone or with other stages), last, a 3-minute chaos soak (scripts/soak.ts) on services of its
+// own, reusing this run's build. Not in the default run yet: it does not pass yet (see the README's Chaos soak).
+// Usage: npm test [-- --only=static|unit|integration|eval|e2e|soak] [-- --grep=pattern]
 import fs from 'node:fs'
 import path from 'node:path'
 import {
@@ -22,7 +24,9 @@ const only = argv.find((a) => a.startsWith('--only='))?.slice(7)
 const grep = argv.find((a) => a.startsWith('--grep='))?.slice(7)
 // The publishing tests against a real WordPress install it first (about 2 minutes once per machine).
 const skipWordPress = argv.includes('--skip-wordpress')
-const want = (stage: string) => !only || only.split(',').includes(stage)
+// The chaos soak runs only when asked for by name (--only=soak): it is not green yet, and a red stage lands nothing.
+const want = (stage: string) =>
+  stage === 'soak' ? Boolean(only?.split(',').includes('soak')) : !only || only.split(',').includes(stage)
 const artifacts = tmpDir('rankwell-test-reports-')
 log(`reports and browser traces: ${artifacts}`)
 
@@ -84,7 +88,7 @@ async function main() {
     )
     countVitest(out)
   }
-  if (!want('integration') && !want('e2e') && !want('eval')) return
+  if (!want('integration') && !want('e2e') && !want('eval') && !want('soak')) return
 
   // Fresh services for this run only: nothing is shared with `npm run dev` or with another run.
   const runId = `t${Date.now().toString(36)}${process.pid}`
@@ -112,10 +116,13 @@ async function main() {
   await stage('build', () => buildApp(env))
   if (failures.includes('build')) return
 
-  const quiet = !process.env.TEST_VERBOSE
-  startWeb(env, { quiet, cleanups })
-  startWorker(env, { quiet, cleanups })
-  await waitForApp(env)
+  // The soak runs processes of its own on this build: the run's web process and worker are for the other stages.
+  if (want('integration') || want('e2e') || want('eval')) {
+    const quiet = !process.env.TEST_VERBOSE
+    startWeb(env, { quiet, cleanups })
+    startWorker(env, { quiet, cleanups })
+    await waitForApp(env)
+  }
 
   if (want('integration')) {
     if (!skipWordPress && !ensureWordPress()) log('WordPress could not be installed: its publishing tests will say so')
@@ -154,6 +161,12 @@ async function main() {
       }),
     )
     countPlaywright(out)
+  }
+  if (want('soak')) {
+    // Its own Postgres and Redis (it restarts them), so it gets this process's environment, not the app's.
+    await stage('chaos soak (3 minutes)', () =>
+      run(bin('tsx'), ['scripts/soak.ts', '--minutes=3', '--chaos', `--build-dir=${services.buildDir}`], process.env),
+    )
   }
 }
 

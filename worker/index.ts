@@ -86,17 +86,20 @@ const concurrency: Record<QueueName, number> = {
 }
 
 const workers: Worker[] = []
+/** Jobs running in this process with their lock token, so that a shutdown can hand them back to the queue. */
+const running = new Map<Job, string | undefined>()
 for (const name of Object.values(QUEUES)) {
   const connection = createRedis({ maxRetriesPerRequest: null })
   const worker: Worker = new Worker(
     name,
-    (job: Job) => {
+    (job: Job, token?: string) => {
       // The job runs in a scope of its own under the id of the request that enqueued it (or the job's own id).
       const scope = newRequestScope(jobRequestId(job.data) ?? `job-${name}-${job.id ?? 'unknown'}`)
       return runInRequestScope(scope, async () => {
         const started = performance.now()
         const { jobDuration, jobFailures } = metrics()
         log('job started', { queue: name, job: job.name, id: job.id, attempt: job.attemptsMade + 1 })
+        running.set(job, token)
         try {
           const entry = registry.get(name, job.name)
           if (!entry) throw new UnrecoverableError(`No handler for job ${name}/${job.name}`)
@@ -116,6 +119,8 @@ for (const name of Object.values(QUEUES)) {
           if (error instanceof UnrecoverableError || job.attemptsMade + 1 >= attempts)
             reportError(error, { tags: { queue: name, job: job.name, job_id: job.id, attempt: job.attemptsMade + 1 } })
           throw error
+        } finally {
+          running.delete(job)
         }
       })
     },
@@ -177,15 +182,40 @@ startPublishingSweep().then(
   (error: Error) => log('could not schedule the publishing sweep', { error: error.message }),
 )
 
+/**
+ * SIGTERM (a deploy): stop taking jobs at once (BullMQ's worker.close() stops fetching and waits for the active
+ * jobs), let running jobs finish for up to SHUTDOWN_TIMEOUT_MS (below fly.toml's kill_timeout), then hand whatever
+ * still runs back to its queue (moveToWait with our lock token: another worker starts it at once, without waiting
+ * for the lock to expire, and without using up an attempt) and exit. Generation is checkpointed and its final write
+ * is guarded, so a handed-back job is neither lost nor written (nor charged) twice.
+ */
 let stopping = false
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
-  log('worker stopping: letting active jobs finish', { signal })
+  log('worker stopping: no new jobs; letting running jobs finish', {
+    signal,
+    running: running.size,
+    boundMs: env.SHUTDOWN_TIMEOUT_MS,
+  })
   clearInterval(keepSchedules)
-  const force = setTimeout(() => process.exit(1), 30_000)
-  force.unref()
-  await Promise.all(workers.map((w) => w.close()))
+  // Handing back needs Redis: if it does not answer either, exit anyway (the lock expires and BullMQ's stalled
+  // check puts the job back).
+  setTimeout(() => process.exit(1), env.SHUTDOWN_TIMEOUT_MS + 3_000).unref()
+  const closing = Promise.all(workers.map((w) => w.close()))
+  const finished = await Promise.race([
+    closing.then(() => true),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), env.SHUTDOWN_TIMEOUT_MS).unref()),
+  ])
+  if (!finished) {
+    const jobs = [...running.entries()]
+    const handedBack = await Promise.allSettled(jobs.map(([job, token]) => job.moveToWait(token)))
+    log('worker stopping: handed running jobs back to their queues', {
+      jobs: jobs.map(([job], i) => ({ queue: job.queueName, id: job.id, ok: handedBack[i].status === 'fulfilled' })),
+    })
+    await flushSentry()
+    process.exit(1)
+  }
   metricsServer?.close()
   await flushSentry()
   await closeQueues()

@@ -187,6 +187,14 @@ export function containsPattern(text: string): string {
 }
 
 /** The URL of the same list with some parameters changed (empty values dropped). */
+/** Saved keywords are counted up to this many; a larger list shows '10,000+' (issue 21). */
+export const KEYWORD_TOTAL_CAP = 10_000
+
+/** A list's total for people: '1,234', or '10,000+' when the count stopped at its cap. */
+export function formatTotal(total: number, capped: boolean) {
+  return `${new Intl.NumberFormat('en-US').format(total)}${capped ? '+' : ''}`
+}
+
 export function withParams(base: string, params: URLSearchParams, changes: Record<string, string | null>): string {
   const next = new URLSearchParams(params)
   for (const [key, value] of Object.entries(changes)) {

@@ -12,6 +12,7 @@ export const RANKINGS_MESSAGES = {
   notFound: 'Keyword not found.',
   tracked: 'Keyword tracked. Its position is checked every day.',
   untracked: 'Keyword no longer tracked.',
+  trackFailed: 'Could not change the tracking of this keyword. Check your connection and try again.',
   noDataForSeo:
     'Daily position tracking needs DataForSEO: set DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD. Until then positions come from Search Console (average position).',
   nothingConnected:
@@ -82,6 +83,9 @@ export function findPosition(
   }
   return best
 }
+
+/** Rows per page of the /rankings table (the API answers every row: a plan tracks at most a few hundred). */
+export const RANKINGS_PAGE_SIZE = 50
 
 export type PositionPoint = {
   day: string

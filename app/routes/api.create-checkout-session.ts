@@ -22,7 +22,11 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     return json(await createCheckoutSession(user, plan))
   } catch (error) {
-    if (error instanceof BillingError) return apiError(error.status, error.message)
+    if (error instanceof BillingError) {
+      const res = apiError(error.status, error.message)
+      if (error.retryAfterSeconds) res.headers.set('Retry-After', String(error.retryAfterSeconds))
+      return res
+    }
     throw error
   }
 }

@@ -64,7 +64,10 @@ export async function action({ request }: ActionFunctionArgs) {
     return apiError(402, (await quotaRefusal(user.id, 'blogPosts')).message, { redirect_to_profile: true })
   if (result.reason === 'not_found') return apiError(404, POST_MESSAGES.keywordNotFound)
   if (result.reason === 'in_progress') return apiError(409, POST_MESSAGES.inProgress)
-  return apiError(503, POST_MESSAGES.failed)
+  // The queue was unreachable (Redis away): a retry with the same Idempotency-Key starts the post.
+  const unavailable = apiError(503, POST_MESSAGES.failed)
+  unavailable.headers.set('Retry-After', '5')
+  return unavailable
 }
 
 function creatorMessage(status: PostStatus, failureReason: string | null) {

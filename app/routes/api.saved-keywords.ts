@@ -23,7 +23,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw error
   }
   return json(
-    { data: page.rows.map(toApiKeyword), total: page.total, nextCursor: page.nextCursor },
+    {
+      data: page.rows.map(toApiKeyword),
+      total: page.total,
+      totalCapped: page.totalCapped,
+      nextCursor: page.nextCursor,
+    },
     { headers: { 'Cache-Control': 'private, no-store' } },
   )
 }

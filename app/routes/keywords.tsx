@@ -147,7 +147,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const shown = shownCount(params.get('show'))
   const source = activeKeywordSource()
   const list = listParams(params)
-  const { rows, total, sort, order } = await pageKeywords(user.id, list, { limit: shown })
+  const { rows, total, totalCapped, sort, order } = await pageKeywords(user.id, list, { limit: shown })
   const listSearch = new URLSearchParams()
   for (const key of LIST_KEYS) if (list[key] !== undefined) listSearch.set(key, String(list[key]))
   const dialogParam = params.get('dialog')
@@ -167,6 +167,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       market: [r.countryName, r.languageName].filter(Boolean).join(' · '),
     })),
     total,
+    totalCapped,
     shown,
     list: {
       search: listSearch.toString(),
@@ -411,7 +412,14 @@ export default function KeywordsPage() {
           requestKey={data.requestKey}
         />
       </section>
-      <KeywordTable rows={data.keywords} total={data.total} shown={data.shown} loading={listLoading} list={data.list} />
+      <KeywordTable
+        rows={data.keywords}
+        total={data.total}
+        totalCapped={data.totalCapped}
+        shown={data.shown}
+        loading={listLoading}
+        list={data.list}
+      />
       {searching ? <AnalyzingOverlay /> : null}
       <MessageDialog
         key={dialog?.id ?? 'none'}

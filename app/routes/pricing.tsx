@@ -68,7 +68,14 @@ export async function action({ request }: ActionFunctionArgs) {
     const session = await createCheckoutSession(user, plan)
     return redirect(session.url, 303)
   } catch (error) {
-    if (error instanceof BillingError) return json({ plan, error: error.message }, { status: error.status })
+    if (error instanceof BillingError)
+      return json(
+        { plan, error: error.message },
+        {
+          status: error.status,
+          headers: error.retryAfterSeconds ? { 'Retry-After': String(error.retryAfterSeconds) } : undefined,
+        },
+      )
     throw error
   }
 }

@@ -1,10 +1,11 @@
 import { readForm } from '#app/server/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react'
+import { Form, Link, useLoaderData, useLocation, type ClientActionFunctionArgs } from '@remix-run/react'
 import { PositionChart, Sparkline, sparklinePath } from '#app/components/rank-chart'
 import { PageHeader } from '#app/components/ui/page-header'
 import { SubmitButton } from '#app/components/ui/submit-button'
-import { describeReason, formatChange, formatPosition, RANKINGS_MESSAGES } from '#app/lib/rankings'
+import { withParams } from '#app/lib/library'
+import { describeReason, formatChange, formatPosition, RANKINGS_MESSAGES, RANKINGS_PAGE_SIZE } from '#app/lib/rankings'
 import { enqueueRankingsTick, enqueueRefreshPost, enqueueSearchConsolePull } from '#app/jobs/rankings.server'
 import { db, schema } from '#app/server/db.server'
 import { services } from '#app/server/env.server'
@@ -28,6 +29,9 @@ import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 import { and, eq, sql } from 'drizzle-orm'
 import { ActionButton } from '#app/components/ui/action-button'
+import { TrackToggle } from '#app/components/track-toggle'
+import { guardServerAction } from '#app/components/ui/client-failure'
+import { safeRedirect } from '#app/lib/redirect'
 
 export const meta: MetaFunction = () => [{ title: 'Rankings · Rankwell' }, { name: 'robots', content: 'noindex' }]
 
@@ -36,8 +40,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const market = url.searchParams.get('market') ?? undefined
   const selectedId = url.searchParams.get('keyword')
+  const page = Number(url.searchParams.get('page') ?? '1')
   const [rankings, connection, suggestions, usage, savedKeywords] = await Promise.all([
-    listRankings(user.id, { market }),
+    listRankings(user.id, { market, page: Number.isFinite(page) ? page : 1 }),
     getConnection(user.id),
     listSuggestions(user.id),
     trackingUsage(user.id),
@@ -98,12 +103,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   )
 }
 
+/** Failures of the fetchers that post here (the track toggles) reach the page as data, not its error screen. */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   const asJson = form.get('respond') === 'json'
-  const back = '/rankings'
+  const back = safeRedirect(form.get('returnTo'), '/rankings')
   const done = (message: string, ok = true, status = 200) => {
     const toastMessage = { message, duration: TOAST_MS }
     if (asJson)
@@ -153,29 +161,11 @@ export async function action({ request }: ActionFunctionArgs) {
   return json({ ok: false, message: 'Unknown action.' }, 400)
 }
 
-function StarButton({ keywordId, starred }: { keywordId: string; starred: boolean }) {
-  const fetcher = useFetcher<{ ok: boolean }>()
-  const pending = fetcher.state !== 'idle'
-  return (
-    <fetcher.Form method="post" action="/rankings">
-      <input type="hidden" name="keywordId" value={keywordId} />
-      <input type="hidden" name="respond" value="json" />
-      <button
-        type="submit"
-        name="intent"
-        value={starred ? 'untrack' : 'track'}
-        disabled={pending}
-        className="text-sm text-brand-700 underline disabled:opacity-50"
-      >
-        {starred ? 'Stop tracking' : 'Track'}
-      </button>
-    </fetcher.Form>
-  )
-}
-
 export default function RankingsPage() {
   const data = useLoaderData<typeof loader>()
+  const search = new URLSearchParams(useLocation().search)
   const sc = data.searchConsole
+  const first = (data.page - 1) * RANKINGS_PAGE_SIZE + 1
   const hasAnySource = data.dataforseo || sc.status === 'active'
   return (
     <main className="mx-auto max-w-6xl px-4 py-8">
@@ -294,7 +284,7 @@ export default function RankingsPage() {
             <h2 id="chart-heading" className="text-lg font-semibold text-slate-900">
               {data.selected.keyword}
             </h2>
-            <Link to="/rankings" className="text-sm underline">
+            <Link to={withParams('/rankings', search, { keyword: null })} className="text-sm underline">
               Close chart
             </Link>
           </div>
@@ -360,7 +350,10 @@ export default function RankingsPage() {
                 {data.rows.map((r) => (
                   <tr key={r.id} className="border-b border-slate-100" data-testid="ranking-row">
                     <td className="py-2 pr-3">
-                      <Link to={`/rankings?keyword=${r.id}`} className="font-medium text-slate-900 underline">
+                      <Link
+                        to={withParams('/rankings', search, { keyword: r.id })}
+                        className="font-medium text-slate-900 underline"
+                      >
                         {r.keyword}
                       </Link>
                       {r.postTitle ? <div className="text-xs text-slate-500">Post: {r.postTitle}</div> : null}
@@ -384,13 +377,52 @@ export default function RankingsPage() {
                     <td className="py-2 pr-3">
                       <Sparkline path={r.sparkPath} />
                     </td>
-                    <td className="py-2 pr-3">{r.starred ? <StarButton keywordId={r.id} starred /> : null}</td>
+                    <td className="py-2 pr-3">
+                      {r.starred ? (
+                        <TrackToggle
+                          keywordId={r.id}
+                          keyword={r.keyword}
+                          tracked
+                          returnTo={withParams('/rankings', search, {})}
+                        />
+                      ) : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
         )}
+        {data.pageCount > 1 ? (
+          <nav aria-label="Pages of tracked keywords" className="mt-3 flex items-center justify-between text-sm">
+            <span className="text-slate-600" data-testid="rankings-range">
+              {`${first}–${first + data.rows.length - 1} of ${data.total} tracked keywords`}
+            </span>
+            <span className="flex gap-4">
+              {data.page > 1 ? (
+                <Link
+                  to={withParams('/rankings', search, {
+                    page: data.page > 2 ? String(data.page - 1) : null,
+                    keyword: null,
+                  })}
+                  className="underline"
+                  rel="prev"
+                >
+                  Previous
+                </Link>
+              ) : null}
+              {data.page < data.pageCount ? (
+                <Link
+                  to={withParams('/rankings', search, { page: String(data.page + 1), keyword: null })}
+                  className="underline"
+                  rel="next"
+                >
+                  Next
+                </Link>
+              ) : null}
+            </span>
+          </nav>
+        ) : null}
       </section>
 
       <section className="mt-8" aria-labelledby="track-heading">

@@ -29,6 +29,8 @@ export class BillingError extends Error {
   constructor(
     public status: number,
     message: string,
+    /** Seconds for a Retry-After header (a 503: Stripe did not answer). */
+    public retryAfterSeconds?: number,
   ) {
     super(message)
   }
@@ -48,19 +50,34 @@ function requireStripe() {
 
 /** Total time a page (or a webhook) may spend on Stripe calls. */
 const STRIPE_BUDGET_MS = 10_000
+/**
+ * Starting a checkout is a click someone waits on: each of its Stripe calls gets one attempt of at most 4 s (no
+ * retry), so that a Stripe that does not answer gives a 503 with Retry-After within 5 s (issue 20); calls that Stripe
+ * answers, however slowly, keep the page's whole budget.
+ */
+const CHECKOUT_CALL = { timeoutMs: 4_000, retries: 0 }
+
+/** Stripe did not answer within the budget (a timeout or a connection failure), as opposed to answering an error. */
+function stripeUnreachable(error: unknown) {
+  return (
+    error instanceof Stripe.errors.StripeConnectionError ||
+    (error instanceof Error && error.message === STRIPE_BUDGET_USED_UP)
+  )
+}
+const STRIPE_BUDGET_USED_UP = 'Stripe time budget used up'
 
 /**
  * Request options that keep a sequence of Stripe calls within one budget: each call gets what is left (at most one
  * attempt of STRIPE_TIMEOUT_MS, and a retry only while the budget still has room for it).
  */
-function stripeBudget(totalMs = STRIPE_BUDGET_MS) {
+function stripeBudget(totalMs = STRIPE_BUDGET_MS, call = { timeoutMs: STRIPE_TIMEOUT_MS, retries: STRIPE_RETRIES }) {
   const deadline = Date.now() + totalMs
   return (extra: Stripe.RequestOptions = {}): Stripe.RequestOptions => {
     const left = deadline - Date.now()
-    if (left <= 250) throw new Error('Stripe time budget used up')
+    if (left <= 250) throw new Error(STRIPE_BUDGET_USED_UP)
     return {
-      timeout: Math.min(STRIPE_TIMEOUT_MS, left),
-      maxNetworkRetries: left > STRIPE_TIMEOUT_MS * 1.6 ? STRIPE_RETRIES : 0,
+      timeout: Math.min(call.timeoutMs, left),
+      maxNetworkRetries: left > call.timeoutMs * 1.6 ? call.retries : 0,
       ...extra,
     }
   }
@@ -178,7 +195,7 @@ export async function createCheckoutSession(user: { id: string; email: string; n
     throw new BillingError(409, BILLING_MESSAGES.alreadySubscribed)
   await limitSessions('checkout', user.id)
   const appUrl = getEnv().APP_URL.replace(/\/+$/, '')
-  const opts = stripeBudget()
+  const opts = stripeBudget(STRIPE_BUDGET_MS, CHECKOUT_CALL)
   try {
     const customer = await ensureCustomer(stripe, user, row, opts)
     // The webhook of a payment made a moment ago may still be on its way: Stripe knows first.
@@ -219,6 +236,8 @@ export async function createCheckoutSession(user: { id: string; email: string; n
   } catch (error) {
     if (error instanceof BillingError) throw error
     console.error('[billing] checkout failed', error instanceof Error ? error.message : error)
+    // Stripe away (no answer in time) is an outage: 503 with Retry-After; an error Stripe answered is a 502.
+    if (stripeUnreachable(error)) throw new BillingError(503, BILLING_MESSAGES.checkoutFailed, 30)
     throw new BillingError(502, BILLING_MESSAGES.checkoutFailed)
   }
 }

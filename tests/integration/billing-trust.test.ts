@@ -214,7 +214,7 @@ describe('billing trust', () => {
       expect(r.status).toBe(503)
       expect(r.ms).toBeLessThan(12_000)
     }
-    // A checkout click answers within the page budget with a message.
+    // A checkout click answers within the page budget with a message: Stripe is away, so 503 with Retry-After.
     const started = Date.now()
     const click = await api('/pricing', {
       method: 'POST',
@@ -222,7 +222,8 @@ describe('billing trust', () => {
       as: others[1],
       auth: 'cookie',
     })
-    expect(click.status).toBe(502)
+    expect(click.status).toBe(503)
+    expect(click.headers.get('retry-after')).toBe('30')
     expect(click.text).toContain('We could not start the checkout. Please try again.')
     expect(Date.now() - started).toBeLessThan(12_000)
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { KEYWORD_TOTAL_CAP } from '#app/lib/library'
 import { QUOTA_MESSAGES } from '#app/lib/plans'
 import { db, schema } from '#app/server/db.server'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
@@ -236,6 +237,31 @@ describe('keywords at scale', () => {
     expect(screen.text).toContain('matching')
     const none = await api(`/keywords?q=nothing-like-this`, { as: user, auth: 'cookie' })
     expect(none.text).toContain('No saved keywords match your search.')
+  })
+
+  it('counts a very large list up to 10,000 and says so ("10,000+"), and still pages past it', async () => {
+    const user = await createTestUser()
+    await db.execute(sql`
+      insert into saved_keywords (user_id, keyword, country_code, country_name, language_code, language_name, source,
+        difficulty_score, created_at)
+      select ${user.id}::uuid, 'bulk idea ' || g, '2840', 'United States', '1000', 'English', 'dataforseo',
+        case when g <= 10 then 5 else 80 end, now() - (g || ' seconds')::interval
+      from generate_series(1, ${KEYWORD_TOTAL_CAP + 5}) g`)
+    const first = await api('/api/saved-keywords?limit=500', { as: user })
+    const body = first.body as unknown as ApiPage<{ _id: string }> & { totalCapped: boolean }
+    expect(first.status).toBe(200)
+    expect(body.total).toBe(KEYWORD_TOTAL_CAP)
+    expect(body.totalCapped).toBe(true)
+    expect(body.data).toHaveLength(500)
+    expect(body.nextCursor).toEqual(expect.any(String))
+    // A filter under the cap is counted exactly.
+    const easy = await api('/api/saved-keywords?difficulty=easy', { as: user })
+    expect(easy.body).toMatchObject({ total: 10, totalCapped: false })
+    const screen = await api('/keywords', { as: user, auth: 'cookie' })
+    expect(screen.text).toContain('10,000+ saved')
+    expect(screen.text).toContain('of 10,000+ keywords')
+    const filtered = await api('/keywords?difficulty=easy', { as: user, auth: 'cookie' })
+    expect(filtered.text).toContain('10 matching')
   })
 
   it('answers 400 with the field named for bad paging, filter and sort parameters', async () => {

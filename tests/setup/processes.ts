@@ -19,9 +19,16 @@ const NO_METRICS = { METRICS_PORT: '0', WORKER_METRICS_PORT: '0' }
 const STARTUP_TIMEOUT_MS = 120_000
 const verbose = () => Boolean(process.env.TEST_VERBOSE)
 
+export type Exit = { code: number | null; signal: NodeJS.Signals | null }
+
+/** Resolves with the child's exit code or signal once it has exited. */
+function exitOf(child: ChildProcess) {
+  return new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+}
+
 /** Stops the child with `signal` (SIGKILL after 15 s if it is still running) and resolves once it has exited. */
 function stopper(child: ChildProcess) {
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const exited = exitOf(child)
   return async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode !== null || child.signalCode !== null) return
     child.kill(signal)
@@ -32,7 +39,16 @@ function stopper(child: ChildProcess) {
   }
 }
 
-export type WebProcess = { url: string; pid: number; stop: (signal?: NodeJS.Signals) => Promise<void> }
+export type WebProcess = {
+  url: string
+  pid: number
+  stop: (signal?: NodeJS.Signals) => Promise<void>
+  /** Sends a signal without waiting (a graceful stop to watch). */
+  signal: (signal: NodeJS.Signals) => void
+  /** Resolves once the process has exited. */
+  exited: Promise<Exit>
+  output: () => string
+}
 
 /**
  * Another web process of the built app (server.ts) on a free port. Resolves once `ready` (default /healthz)
@@ -53,8 +69,10 @@ export async function startWeb(
       ...(opts.ownAppUrl ? { APP_URL: url } : {}),
       ...overrides,
     },
-    stdio: verbose() ? 'inherit' : 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
+  const output = collectOutput(child)
+  const exited = exitOf(child)
   const stop = stopper(child)
   try {
     await waitForHttp(`${url}${opts.ready ?? '/healthz'}`, STARTUP_TIMEOUT_MS)
@@ -62,7 +80,7 @@ export async function startWeb(
     await stop('SIGKILL')
     throw error
   }
-  return { url, pid: child.pid!, stop }
+  return { url, pid: child.pid!, stop, signal: (signal) => child.kill(signal), exited, output }
 }
 
 /** A process's resident memory in kB (Linux /proc), to check that it does not grow. */
@@ -71,14 +89,8 @@ export function rssKb(pid: number): number {
   return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? NaN)
 }
 
-export type WorkerProcess = { stop: (signal?: NodeJS.Signals) => Promise<void>; output: () => string }
-
-/** Another worker process (worker/index.ts), like `npm run worker`. Resolves once it has started its BullMQ workers. */
-export async function startWorker(overrides: Record<string, string> = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
-    env: { ...process.env, ...NO_METRICS, ...overrides },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+/** The child's stdout and stderr so far (also shown with TEST_VERBOSE=1). */
+function collectOutput(child: ChildProcess) {
   let output = ''
   const collect = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
     output += chunk.toString()
@@ -86,9 +98,29 @@ export async function startWorker(overrides: Record<string, string> = {}): Promi
   }
   child.stdout!.on('data', collect(process.stdout))
   child.stderr!.on('data', collect(process.stderr))
+  return () => output
+}
+
+export type WorkerProcess = {
+  stop: (signal?: NodeJS.Signals) => Promise<void>
+  output: () => string
+  /** Sends a signal without waiting (a graceful stop to watch). */
+  signal: (signal: NodeJS.Signals) => void
+  /** Resolves once the process has exited. */
+  exited: Promise<Exit>
+}
+
+/** Another worker process (worker/index.ts), like `npm run worker`. Resolves once it has started its BullMQ workers. */
+export async function startWorker(overrides: Record<string, string> = {}): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
+    env: { ...process.env, ...NO_METRICS, ...overrides },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const output = collectOutput(child)
+  const exited = exitOf(child)
   const stop = stopper(child)
   try {
-    await waitFor(async () => output.includes('worker started') || child.exitCode !== null, {
+    await waitFor(async () => output().includes('worker started') || child.exitCode !== null, {
       timeout: STARTUP_TIMEOUT_MS,
       interval: 250,
     })
@@ -96,6 +128,6 @@ export async function startWorker(overrides: Record<string, string> = {}): Promi
     await stop('SIGKILL')
     throw error
   }
-  if (child.exitCode !== null) throw new Error(`worker exited: ${output}`)
-  return { stop, output: () => output }
+  if (child.exitCode !== null) throw new Error(`worker exited: ${output()}`)
+  return { stop, output, signal: (signal) => child.kill(signal), exited }
 }

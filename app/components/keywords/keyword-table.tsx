@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { CreatePostButton, usePageKey } from '#app/components/create-post-button'
-import { DEFAULT_ORDER, withParams, type KeywordSort, type SortOrder } from '#app/lib/library'
+import { DEFAULT_ORDER, formatTotal, withParams, type KeywordSort, type SortOrder } from '#app/lib/library'
 import { difficultyBand } from '#app/lib/difficulty'
 import {
   COMPETITION_TOOLTIP,
@@ -96,12 +96,15 @@ export type KeywordList = { search: string; sort: KeywordSort; order: SortOrder;
 export function KeywordTable({
   rows,
   total,
+  totalCapped,
   shown,
   loading,
   list,
 }: {
   rows: KeywordRow[]
   total: number
+  /** The count stopped at its cap: there are more than `total`. */
+  totalCapped: boolean
   shown: number
   loading: boolean
   list: KeywordList
@@ -119,7 +122,7 @@ export function KeywordTable({
           </p>
         ) : total > 0 ? (
           <p className="text-sm text-slate-600" data-testid="keyword-total">
-            {list.filtered ? `${thousands.format(total)} matching` : `${thousands.format(total)} saved`}
+            {list.filtered ? `${formatTotal(total, totalCapped)} matching` : `${formatTotal(total, totalCapped)} saved`}
           </p>
         ) : null}
       </div>
@@ -205,9 +208,9 @@ export function KeywordTable({
           </tbody>
         </table>
       </div>
-      {total > rows.length ? (
+      {total > rows.length || totalCapped ? (
         <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 px-4 py-3">
-          <p className="text-sm text-slate-600">{`Showing ${thousands.format(rows.length)} of ${thousands.format(total)} keywords`}</p>
+          <p className="text-sm text-slate-600">{`Showing ${thousands.format(rows.length)} of ${formatTotal(total, totalCapped)} keywords`}</p>
           <Link
             to={withParams('/keywords', new URLSearchParams(list.search), { show: String(shown + KEYWORDS_PAGE_SIZE) })}
             preventScrollReset
