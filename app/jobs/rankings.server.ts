@@ -88,7 +88,9 @@ export async function enqueueRankingsWeekly(data: RankingsWeeklyJob = {}) {
 export async function enqueueRefreshPost(data: RefreshPostJob) {
   const payload = rankingsPayloads.refreshPost.parse(data)
   return queue(RANKINGS_QUEUE).add(RANKINGS_JOBS.refreshPost, payload, {
-    jobId: jobId('refresh', payload.suggestionId),
+    // Each start of a refresh is its own job (startRefresh lets one through per click): a failed job is kept for a
+    // week and would swallow the retry of a reopened suggestion if the id were the suggestion's alone.
+    jobId: jobId('refresh', payload.suggestionId, String(Date.now())),
     attempts: 4,
     backoff: { type: 'exponential', delay: 10_000 },
   })

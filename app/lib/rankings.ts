@@ -21,6 +21,10 @@ export const RANKINGS_MESSAGES = {
     'Google Search Console access was revoked, so we stopped pulling its data. Connect it again to resume.',
   refreshQueued: 'Refreshing this post: a new version will be ready for review shortly.',
   refreshUnavailable: 'This post cannot be refreshed right now.',
+  refreshFailed: (reason: string) => `The last refresh failed: ${reason} The post was not changed; try again.`,
+  refreshNoResearch:
+    "The current search results for this post's keyword could not be read, so there was nothing to refresh it from.",
+  refreshNoMarket: "This post's keyword has no market (country and language), so its search results cannot be read.",
 } as const
 
 /** The SERP cache's key (trimmed, lower case, single spaces): one daily check per keyword and market. */

@@ -18,6 +18,7 @@ import { bareDomain, comparableUrl } from '#app/lib/serp'
 import type { Brief, BriefInput, BusinessContext } from './brief-prompts.server'
 import { userWithContentSettings, voiceOf } from './content-settings.server'
 import { db, schema } from './db.server'
+import { linkSimilarity } from './embeddings.server'
 import { researchUrls, sitemapUrls, type Research } from './research.server'
 
 /**
@@ -77,6 +78,27 @@ export async function ownPages(userId: string, postId: string, website: string |
   return [...fromPosts, ...fromSitemap]
 }
 
+/**
+ * What a post may link to: the business, its own pages, and the most relevant of them for the keyword (ranked by
+ * embeddings, or by term overlap when they are unavailable), never the post's own published URL.
+ */
+export async function linkingContext(post: {
+  userId: string
+  id: string
+  keyword: string
+  publishedUrl: string | null
+}) {
+  const business = await businessContext(post.userId)
+  const own = await ownPages(post.userId, post.id, business?.website ?? null)
+  const related = await linkSimilarity(post.keyword, own)
+  const internal = pickInternalLinks(post.keyword, own, {
+    max: 5,
+    exclude: post.publishedUrl ? [post.publishedUrl] : [],
+    similarity: related.similarity,
+  })
+  return { business, own, internal, linkMethod: related.method, embeddingTokens: related.tokens }
+}
+
 function titleFromUrl(url: string): string {
   try {
     const last = new URL(url).pathname.split('/').filter(Boolean).pop()
@@ -114,8 +136,11 @@ export function briefResearch(research: Research | null): BriefInput['research']
   }
 }
 
+/** The part of a brief the finish needs: its sections' facts (and its FAQ, for JSON-LD). */
+export type BriefFacts = Pick<Brief, 'sections'> & Partial<Pick<Brief, 'faq'>>
+
 /** Facts of a brief section with their source number (S3 → 3), unknown sources dropped. */
-export function sectionFacts(brief: Brief, index: number, sourceCount: number) {
+export function sectionFacts(brief: BriefFacts, index: number, sourceCount: number) {
   return (brief.sections[index]?.facts ?? []).flatMap((f) => {
     const n = Number(/^S(\d+)$/.exec(f.source)?.[1])
     return n >= 1 && n <= sourceCount ? [{ text: f.text, n }] : []
@@ -123,7 +148,7 @@ export function sectionFacts(brief: Brief, index: number, sourceCount: number) {
 }
 
 /** Every fact of a brief with its source URL: the brief's part of the claim ledger. */
-export function briefClaims(brief: Brief, sources: Source[]): Claim[] {
+export function briefClaims(brief: BriefFacts, sources: Source[]): Claim[] {
   return brief.sections.flatMap((_, i) =>
     sectionFacts(brief, i, sources.length).map((f) => ({ text: f.text, sourceUrl: sources[f.n - 1]!.url })),
   )
@@ -150,7 +175,12 @@ export function finishPost(input: {
   metaDescription: string
   language: string
   research: Research | null
-  brief: Brief | null
+  /**
+   * The numbered sources citation markers refer to; by default the research's top 10 (a refreshed post keeps the
+   * sources it already cites after the new research's).
+   */
+  sources?: Source[]
+  brief: BriefFacts | null
   targetWords: number | null
   own: LinkTarget[]
   internal: LinkTarget[]
@@ -163,10 +193,9 @@ export function finishPost(input: {
   /** JSON-LD's FAQPage from the text's FAQ section (an edited post) rather than the brief's. */
   faqFromText?: boolean
 }): Finished {
-  const sources: Source[] = (input.research?.serp?.items ?? [])
-    .slice(0, 10)
-    .map((i) => ({ url: i.url, title: i.title }))
-  const researchSet = urlSet(researchUrls(input.research))
+  const sources: Source[] =
+    input.sources ?? (input.research?.serp?.items ?? []).slice(0, 10).map((i) => ({ url: i.url, title: i.title }))
+  const researchSet = urlSet([...researchUrls(input.research), ...sources.map((s) => s.url)])
   const ownSet = urlSet(input.own.map((o) => o.url))
   const site = input.business?.website ? bareDomain(new URL(input.business.website).host) : null
   const cta = input.business?.ctaText ? { text: input.business.ctaText, url: input.business.ctaUrl } : null

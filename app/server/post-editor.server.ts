@@ -1,7 +1,7 @@
 import { safeText } from '#app/lib/safe-text'
 import { and, desc, eq, notInArray } from 'drizzle-orm'
 import { z } from 'zod'
-import { filterLinks, linkUrls, stripRawHtml, urlSet, type LinkTarget } from '#app/lib/content'
+import { filterLinks, linkUrls, stripRawHtml, urlSet, type LinkTarget, type Source } from '#app/lib/content'
 import { EDITOR_LIMITS, sectionsOf, replaceSection, splitTitle } from '#app/lib/post-editor'
 import { storedPostBody } from '#app/server/sanitize.server'
 import { cleanSectionBody, slugify } from '#app/lib/posts'
@@ -64,7 +64,14 @@ export const rewriteSchema = z.object({
 })
 
 type Stored = NonNullable<Awaited<ReturnType<typeof getPost>>>
-type Context = { research: Research | null; own: LinkTarget[]; internal: LinkTarget[]; targetWords: number }
+type Context = {
+  research: Research | null
+  /** The numbered sources of a refreshed post (new research, then what it cited before); else the research's. */
+  sources?: Source[]
+  own: LinkTarget[]
+  internal: LinkTarget[]
+  targetWords: number
+}
 
 function storedContext(post: Stored): Context {
   const steps = (post.steps ?? {}) as { context?: Partial<Context> }
@@ -72,6 +79,7 @@ function storedContext(post: Stored): Context {
   const brief = post.brief as { targetWords?: number } | null
   return {
     research: c.research ?? null,
+    sources: c.sources,
     own: c.own ?? [],
     internal: c.internal ?? [],
     targetWords: c.targetWords ?? brief?.targetWords ?? 0,
@@ -146,6 +154,7 @@ async function writeEdit(post: Stored, input: EditInput, origin: 'edit' | 'rewri
     metaDescription: input.metaDescription,
     language: post.language || 'English',
     research: context.research,
+    sources: context.sources,
     brief: storedBrief(post),
     targetWords: context.targetWords || null,
     own: context.own,
@@ -281,7 +290,12 @@ export async function rewriteSection(
       errors: {},
     }
   }
-  const keep = urlSet([...linkUrls(section.body), ...researchUrls(context.research), ...context.own.map((o) => o.url)])
+  const keep = urlSet([
+    ...linkUrls(section.body),
+    ...researchUrls(context.research),
+    ...(context.sources ?? []).map((x) => x.url),
+    ...context.own.map((o) => o.url),
+  ])
   const site = business?.website ? bareDomain(new URL(business.website).host) : null
   const allowed = (url: string) => {
     if (keep(url)) return true

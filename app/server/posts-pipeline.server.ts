@@ -3,7 +3,7 @@ import OpenAI from 'openai'
 import { z } from 'zod'
 import { isRetryableStatus } from '#app/lib/http-retry'
 import { storedPostBody } from './sanitize.server'
-import { pickInternalLinks, type LinkTarget } from '#app/lib/content'
+import type { LinkTarget } from '#app/lib/content'
 import { assembleArticle, clampText, countWords, slugify, titleWithKeyword } from '#app/lib/posts'
 import {
   briefJsonSchema,
@@ -14,16 +14,8 @@ import {
   type BriefInput,
   type BusinessContext,
 } from './brief-prompts.server'
-import {
-  briefResearch,
-  businessContext,
-  finishPost,
-  ownPages,
-  sectionFacts,
-  targetWords,
-} from './content-engine.server'
+import { briefResearch, finishPost, linkingContext, sectionFacts, targetWords } from './content-engine.server'
 import { db, schema } from './db.server'
-import { linkSimilarity } from './embeddings.server'
 import { AiNotConfiguredError, AiOutputError, chatJson, chatText, type AiUsage } from './openai.server'
 import { PROMPT_VERSION } from './prompts.server'
 import { research as runResearch, type Research } from './research.server'
@@ -170,17 +162,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
             languageCode: keywordRow.languageCode,
           })
         : Promise.resolve(null),
-      (async () => {
-        const business = await businessContext(post.userId)
-        const own = await ownPages(post.userId, post.id, business?.website ?? null)
-        const related = await linkSimilarity(post.keyword, own)
-        const internal = pickInternalLinks(post.keyword, own, {
-          max: 5,
-          exclude: post.publishedUrl ? [post.publishedUrl] : [],
-          similarity: related.similarity,
-        })
-        return { business, own, internal, linkMethod: related.method, embeddingTokens: related.tokens }
-      })(),
+      linkingContext(post),
     ])
     context = { research, ...linking, targetWords: targetWords(research), researchMs: Date.now() - t }
     await checkpoint(postId, 'context', context)

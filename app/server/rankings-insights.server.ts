@@ -1,12 +1,43 @@
 import { and, eq, sql } from 'drizzle-orm'
+import { filterLinks, stripRawHtml, urlSet, type Source } from '#app/lib/content'
 import { isUuid } from '#app/lib/ids'
-import { storedPostBody } from './sanitize.server'
+import { sectionsOf, splitTitle } from '#app/lib/post-editor'
 import { cleanSectionBody } from '#app/lib/posts'
-import { addDays, describeReason, isoWeek, utcDay, type StrikingQuery, type SuggestionReason } from '#app/lib/rankings'
+import {
+  addDays,
+  describeReason,
+  domainMatches,
+  domainOf,
+  isoWeek,
+  RANKINGS_MESSAGES,
+  utcDay,
+  type StrikingQuery,
+  type SuggestionReason,
+} from '#app/lib/rankings'
+import { comparableUrl } from '#app/lib/serp'
+import {
+  briefSectionPrompt,
+  MAX_REFRESH_SECTIONS,
+  refreshBriefJsonSchema,
+  refreshBriefPrompt,
+  refreshBriefSchema,
+  type BriefInput,
+} from './brief-prompts.server'
+import {
+  briefResearch,
+  finishPost,
+  linkingContext,
+  sectionFacts,
+  stripFinish,
+  targetWords,
+} from './content-engine.server'
 import { db, schema, sqlClient } from './db.server'
 import { getEnv } from './env.server'
 import { mailConfigured, sendMail } from './mail.server'
-import { chatText } from './openai.server'
+import { AiOutputError, chatJson, chatText } from './openai.server'
+import { failureReason } from './posts-pipeline.server'
+import { research as runResearch, researchUrls, type Research } from './research.server'
+import { storedPostBody } from './sanitize.server'
 
 /**
  * What the rankings data says to do: refresh suggestions (found weekly), the refresh of a post itself, and the
@@ -112,6 +143,7 @@ export async function listSuggestions(userId: string) {
       reasons: schema.refreshSuggestions.reasons,
       queries: schema.refreshSuggestions.queries,
       status: schema.refreshSuggestions.status,
+      failureReason: schema.refreshSuggestions.failureReason,
       title: schema.blogPosts.title,
       reviewStatus: schema.blogPosts.reviewStatus,
     })
@@ -135,7 +167,7 @@ export async function startRefresh(userId: string, suggestionId: string) {
   if (!isUuid(suggestionId)) return null
   const [row] = await db
     .update(schema.refreshSuggestions)
-    .set({ status: 'refreshing' })
+    .set({ status: 'refreshing', failureReason: null })
     .where(
       and(
         eq(schema.refreshSuggestions.id, suggestionId),
@@ -147,11 +179,67 @@ export async function startRefresh(userId: string, suggestionId: string) {
   return row ?? null
 }
 
+/** A refresh that cannot be written; `retryable` when trying again later may help (the research was unavailable). */
+export class RefreshError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message)
+    this.name = 'RefreshError'
+  }
+}
+
+/** Words of one added section. */
+const REFRESH_SECTION_WORDS = 300
+const CALL_TIMEOUT_MS = 90_000
+
+/** Research without the user's own pages (their site, and the post's own copies): the competitors it cites. */
+function competitorsOnly(research: Research, site: string | null, ownUrls: string[]): Research {
+  if (!research.serp) return research
+  const ownUrl = urlSet(ownUrls)
+  const own = (url: string) => ownUrl(url) || (site !== null && domainMatches(domainOf(url) ?? '', [site]))
+  return {
+    ...research,
+    serp: { ...research.serp, items: research.serp.items.filter((i) => !own(i.url)) },
+    pages: research.pages.filter((p) => !own(p.url)),
+  }
+}
+
+/** The sources a post already cites (its 'Sources' list, or else its citation links), in their order. */
+export function citedSources(markdown: string): Source[] {
+  const list = /\n## Sources\s*\n([\s\S]*)$/.exec(markdown)?.[1] ?? ''
+  const listed = [...list.matchAll(/^\d+\.\s+\[([^\]\n]*)\]\(\s*([^)\s]+)\s*\)/gm)].map((m) => ({
+    title: m[1]!,
+    url: m[2]!,
+  }))
+  const linked = [...markdown.matchAll(/\[\[\d{1,2}\]\(\s*([^)\s]+)\s*\)\]/g)].map((m) => ({
+    title: m[1]!,
+    url: m[1]!,
+  }))
+  const out: Source[] = []
+  for (const s of [...listed, ...linked])
+    if (!out.some((o) => comparableUrl(o.url) === comparableUrl(s.url))) out.push(s)
+  return out
+}
+
+/** A section heading that covers its query (the model's, when it does; otherwise the query itself). */
+function headingFor(heading: string, query: string | undefined) {
+  const clean = heading.replace(/^#+\s*/, '').trim()
+  if (!query || covers(clean, query)) return clean
+  return query.charAt(0).toUpperCase() + query.slice(1)
+}
+
 /**
- * Refreshes a post: a new section for every striking-distance query (or, for a post that only slipped, one that
- * brings the topic up to date), placed before the FAQ/conclusion; the same title and slug. The result is saved as a
- * version with origin 'refresh' and the post waits for review (publishing updates the destinations once approved).
- * Idempotent: a suggestion already done is left alone.
+ * Refreshes a post with the content engine: fresh research for its keyword and market (through the research
+ * cache), the user's business context and voice, a brief of only what the refresh adds (one section per
+ * striking-distance query, or for a post that only slipped, what the current top pages cover and the post lacks)
+ * with facts from the research, the sections written with the engine's section prompt, then the engine's finish
+ * (citations and one merged 'Sources' list, internal links, the CTA, claims, a fresh score and JSON-LD) and the
+ * sanitized HTML. Same title and slug. Saved in one transaction as a version with origin 'refresh', the post
+ * waiting for review (approving publishes the update to the destinations).
+ * Idempotent: only a suggestion being refreshed is worked on, and the write claims it, so a second run (or a run
+ * after a killed one) writes nothing twice. Nothing is written before everything is ready.
  */
 export async function refreshPost(suggestionId: string) {
   const [s] = await db
@@ -159,41 +247,131 @@ export async function refreshPost(suggestionId: string) {
     .from(schema.refreshSuggestions)
     .where(eq(schema.refreshSuggestions.id, suggestionId))
     .limit(1)
-  if (!s || s.status === 'done') return { outcome: 'skipped' as const }
+  if (!s || s.status !== 'refreshing') return { outcome: 'skipped' as const }
   const [post] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, s.postId)).limit(1)
-  if (!post) return { outcome: 'missing' as const }
-  const queries = (s.queries as StrikingQuery[]).map((q) => q.query)
-  const topics = queries.length ? queries : [`${post.keyword}: what is new this year`]
-  const sections = await Promise.all(
-    topics.map(async (topic) => {
+  if (!post || post.status !== 'completed') return { outcome: 'missing' as const }
+  const [market] = post.keywordId
+    ? await db.select().from(schema.savedKeywords).where(eq(schema.savedKeywords.id, post.keywordId)).limit(1)
+    : []
+  if (!market) throw new RefreshError(RANKINGS_MESSAGES.refreshNoMarket, false)
+
+  const [research, linking] = await Promise.all([
+    runResearch({ keyword: post.keyword, countryCode: market.countryCode, languageCode: market.languageCode }),
+    linkingContext(post),
+  ])
+  if (research.status === 'none' || !research.serp) throw new RefreshError(RANKINGS_MESSAGES.refreshNoResearch, true)
+  const site = domainOf(linking.business?.website ?? null)
+  const copies = await db
+    .select({ url: schema.publications.remoteUrl })
+    .from(schema.publications)
+    .where(eq(schema.publications.postId, post.id))
+  const competitors = competitorsOnly(research, site, [
+    ...(post.publishedUrl ? [post.publishedUrl] : []),
+    ...copies.flatMap((c) => (c.url ? [c.url] : [])),
+  ])
+  const language = post.language || 'English'
+  const input: BriefInput = {
+    keyword: post.keyword,
+    language,
+    targetWords: targetWords(competitors),
+    research: briefResearch(competitors),
+    business: linking.business,
+  }
+  const sourceCount = input.research.sources.length
+  const queries = s.queries as StrikingQuery[]
+  const current = stripFinish(post.contentMarkdown)
+  const existing = sectionsOf(splitTitle(current).body).map((x) => x.heading)
+
+  // Round trip 1: what the refresh adds. Round trip 2: every new section at once.
+  const planned = await chatJson({
+    ...refreshBriefPrompt({ ...input, title: post.title, headings: existing, queries }),
+    jsonSchema: refreshBriefJsonSchema(sourceCount, queries.length || null),
+    parse: refreshBriefSchema,
+    maxRetries: 0,
+    timeoutMs: CALL_TIMEOUT_MS,
+  })
+  const plan = {
+    title: post.title,
+    reader: planned.data.reader,
+    angle: planned.data.angle,
+    sections: planned.data.sections
+      .slice(0, queries.length || MAX_REFRESH_SECTIONS)
+      .map((section, i) => ({ ...section, heading: headingFor(section.heading, queries[i]?.query) })),
+  }
+  const bodies = await Promise.all(
+    plan.sections.map(async (_, index) => {
       const answer = await chatText({
-        system: `You are an expert content writer updating an existing blog post. Write in ${post.language || 'English'}. Answer with GitHub-flavoured Markdown only.`,
-        user: [
-          `Article title: ${post.title}`,
-          `Main keyword: "${post.keyword}"`,
-          `Readers also search for: "${topic}". Write one new section of the article that answers that search, about 200 words.`,
-          'Rules: no H1 or H2 headings; short paragraphs; do not repeat what the article already says.',
-          '',
-          'The article so far (for context):',
-          post.contentMarkdown.slice(0, 6000),
-        ].join('\n'),
+        ...briefSectionPrompt({
+          ...input,
+          brief: plan,
+          index,
+          facts: sectionFacts(plan, index, sourceCount),
+          links: linking.internal.filter((_, i) => i % plan.sections.length === index),
+          existingHeadings: existing,
+          words: REFRESH_SECTION_WORDS,
+        }),
         maxRetries: 0,
-        timeoutMs: 90_000,
+        timeoutMs: CALL_TIMEOUT_MS,
       })
-      const heading = topic.charAt(0).toUpperCase() + topic.slice(1)
-      return `## ${heading}\n\n${cleanSectionBody(answer.data)}`
+      return answer.data
     }),
   )
-  const markdown = insertBeforeClosing(post.contentMarkdown, sections.join('\n\n'))
-  const body = storedPostBody(markdown)
-  const html = body.contentHtml
-  await db.transaction(async (tx) => {
+
+  // The model's links are held to the research and the user's own pages; the post's own links stay as they are.
+  const allowedUrl = urlSet([...researchUrls(competitors), ...linking.own.map((o) => o.url)])
+  const allowed = (url: string) => allowedUrl(url) || (site !== null && domainOf(url) === site)
+  const added = plan.sections.flatMap((section, i) => {
+    const body = cleanSectionBody(filterLinks(stripRawHtml(bodies[i]!), allowed))
+    return body ? [`## ${section.heading}\n\n${body}`] : []
+  })
+  if (added.length === 0) throw new AiOutputError('every new section came back empty')
+  // New research first (the brief's S1… are its top 10), then the sources the post already cited.
+  const fresh: Source[] = input.research.sources.map((x) => ({ url: x.url, title: x.title }))
+  const sources = [
+    ...fresh,
+    ...citedSources(post.contentMarkdown).filter(
+      (c) => !fresh.some((f) => comparableUrl(f.url) === comparableUrl(c.url)),
+    ),
+  ]
+  const now = new Date()
+  const finished = finishPost({
+    markdown: insertBeforeClosing(current, added.join('\n\n')),
+    keyword: post.keyword,
+    title: post.title,
+    slug: post.slug,
+    metaDescription: post.metaDescription,
+    language,
+    research: competitors,
+    sources,
+    brief: plan,
+    targetWords: input.targetWords,
+    own: linking.own,
+    internal: linking.internal,
+    business: linking.business,
+    publishedUrl: post.publishedUrl,
+    publishedAt: post.publishedAt ?? post.completedAt ?? post.createdAt,
+    modifiedAt: now,
+    authorLinks: true,
+    faqFromText: true,
+  })
+  // Sanitized once, here, like every save of the editor.
+  const body = storedPostBody(finished.markdown)
+  // What the editor finishes a later save with: this research, these numbered sources and the added facts.
+  const context = {
+    research: competitors,
+    sources,
+    own: linking.own,
+    internal: linking.internal,
+    targetWords: input.targetWords,
+  }
+
+  const written = await db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(schema.refreshSuggestions)
-      .set({ status: 'done' })
-      .where(and(eq(schema.refreshSuggestions.id, s.id), sql`${schema.refreshSuggestions.status} <> 'done'`))
+      .set({ status: 'done', failureReason: null })
+      .where(and(eq(schema.refreshSuggestions.id, s.id), eq(schema.refreshSuggestions.status, 'refreshing')))
       .returning({ id: schema.refreshSuggestions.id })
-    if (!claimed) return
+    if (!claimed) return false
     const [hasGenerated] = await tx
       .select({ id: schema.postVersions.id })
       .from(schema.postVersions)
@@ -217,16 +395,29 @@ export async function refreshPost(suggestionId: string) {
       title: post.title,
       slug: post.slug,
       metaDescription: post.metaDescription,
-      contentMarkdown: markdown,
-      contentHtml: html,
-      seoScore: post.seoScore,
+      contentMarkdown: finished.markdown,
+      contentHtml: body.contentHtml,
+      seoScore: finished.score.score,
+      createdAt: now,
     })
     await tx
       .update(schema.blogPosts)
-      .set({ contentMarkdown: markdown, ...body, reviewStatus: 'waiting', editedAt: new Date() })
+      .set({
+        contentMarkdown: finished.markdown,
+        ...body,
+        seoScore: finished.score.score,
+        seoChecklist: finished.score.items,
+        claims: finished.claims,
+        jsonLd: finished.jsonLd,
+        steps: sql`coalesce(${schema.blogPosts.steps}, '{}'::jsonb) || ${JSON.stringify({ context, brief: { data: plan } })}::jsonb`,
+        reviewStatus: 'waiting',
+        editedAt: now,
+      })
       .where(eq(schema.blogPosts.id, post.id))
+    return true
   })
-  return { outcome: 'refreshed' as const, sections: sections.length }
+  if (!written) return { outcome: 'skipped' as const }
+  return { outcome: 'refreshed' as const, sections: added.length, score: finished.score.score }
 }
 
 /** Puts new sections before the FAQ / conclusion (the article's last H2s), or at the end. */
@@ -239,11 +430,17 @@ export function insertBeforeClosing(markdown: string, addition: string) {
   return [...lines.slice(0, closing), addition, '', ...lines.slice(closing)].join('\n')
 }
 
-/** Marks a refresh that failed for good, so the suggestion can be tried again. */
-export async function reopenSuggestion(suggestionId: string) {
+/** What /rankings says about a refresh that failed for good. */
+export function refreshFailureMessage(error: unknown): string {
+  if (error instanceof RefreshError) return error.message
+  return RANKINGS_MESSAGES.refreshFailed(failureReason(error))
+}
+
+/** A refresh that failed for good: the suggestion opens again, with why, so it can be tried again. */
+export async function reopenSuggestion(suggestionId: string, reason: string | null = null) {
   await db
     .update(schema.refreshSuggestions)
-    .set({ status: 'open' })
+    .set({ status: 'open', failureReason: reason })
     .where(and(eq(schema.refreshSuggestions.id, suggestionId), eq(schema.refreshSuggestions.status, 'refreshing')))
 }
 

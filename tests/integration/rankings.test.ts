@@ -12,7 +12,14 @@ import { queue, QUEUES } from '#app/jobs/queues.server'
 import { decryptSecret } from '#app/server/crypto.server'
 import { db, schema } from '#app/server/db.server'
 import { api, appUrl, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
+import { linkUrls } from '#app/lib/content'
+import { RANKINGS_MESSAGES } from '#app/lib/rankings'
+import { scorePost } from '#app/lib/seo-checklist'
+import { comparableUrl } from '#app/lib/serp'
+import { covers, listSuggestions, refreshPost } from '#app/server/rankings-insights.server'
 import { fakeControl, googleOAuthControl, serpControl, smtpMessages, waitForSmtpMessage } from '#tests/fakes/client'
+import { chatCompletion } from '#tests/setup/openai'
+import { addGhost, ghostPosts, waitForPublication } from './publishing-helpers'
 
 /**
  * Rankings against the running app, worker, Postgres, Redis and the DataForSEO / Google fakes. The jobs are driven
@@ -451,6 +458,37 @@ describe('refresh suggestions, refresh and digest', () => {
     await finished(enqueueRankingsWeekly({ now: '2031-06-30T09:00:00.000Z' }))
     expect((await smtpMessages(user.email)).filter((m) => m.subject.includes('weekly rankings'))).toHaveLength(1)
 
+    // The post lives on Ghost, and the user has another published post to link to.
+    const ownPage = `https://${domain}/blog/refresh-keyword-checklist`
+    await db.insert(schema.blogPosts).values({
+      userId: user.id,
+      requestKey: crypto.randomUUID(),
+      status: 'completed',
+      keyword: `${keyword} checklist`,
+      title: `Refresh keyword ${tag} checklist`,
+      publishedUrl: ownPage,
+      publishedAt: new Date(),
+      completedAt: new Date(),
+    })
+    const ghost = await addGhost(user)
+    const publish = await api(`/api/blogpost/${post!.id}/publish`, {
+      method: 'POST',
+      as: user,
+      json: { action: 'publish', targets: [ghost] },
+    })
+    expect(publish.status).toBe(202)
+    const live = await waitForPublication(post!.id, ghost, ['published'])
+    // The new section comes back with a citation marker and a link the research never gave.
+    await fakeControl('openai').enqueue({
+      status: 200,
+      bodyIncludes: [`Pricing plans ${tag}`, 'Write the body of the section'],
+      // Both runs of the job below write the section (either may be the one that lands).
+      times: 2,
+      body: chatCompletion(
+        `Plans start at a fixed monthly price for most tools [1]. See [this deal](https://evil.example/deal) too.`,
+      ),
+    })
+
     // 'Refresh this post' without JavaScript: a redirect with a toast, then the job writes the new version.
     const page = await api('/rankings', { as: user, auth: 'cookie' })
     expect(page.text).toContain('Refresh this post')
@@ -462,19 +500,71 @@ describe('refresh suggestions, refresh and digest', () => {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     })
     expect(refresh.status).toBe(302)
+    // The job runs twice (a retry, a second worker): one version, one suggestion done.
     await finished(enqueueRefreshPost({ suggestionId: suggestion!.id }))
-    const versions = await waitFor(async () => {
-      const v = await db.select().from(schema.postVersions).where(eq(schema.postVersions.postId, post!.id))
-      return v.some((x) => x.origin === 'refresh') ? v : null
-    })
+    await idle()
+    expect(await refreshPost(suggestion!.id)).toEqual({ outcome: 'skipped' })
+    const versions = await db.select().from(schema.postVersions).where(eq(schema.postVersions.postId, post!.id))
     expect(versions.map((v) => v.origin).sort()).toEqual(['generated', 'refresh'])
+    const [doneSuggestion] = await db
+      .select()
+      .from(schema.refreshSuggestions)
+      .where(eq(schema.refreshSuggestions.id, suggestion!.id))
+    expect(doneSuggestion).toMatchObject({ status: 'done', failureReason: null })
+
     const [after] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, post!.id))
+    const md = after!.contentMarkdown
     expect(after!.reviewStatus).toBe('waiting')
     expect(after!.slug).toBe(post!.slug)
-    expect(after!.contentMarkdown).toContain(`## Pricing plans ${tag}`)
-    expect(after!.contentMarkdown.indexOf('## Pricing plans')).toBeLessThan(
-      after!.contentMarkdown.indexOf('## Conclusion'),
+    expect(after!.title).toBe(post!.title)
+    // The old text stays; the query's section comes before the conclusion.
+    expect(md).toContain('## Basics\n\nText.')
+    const heading = /^## (.*pricing plans.*)$/im.exec(md)?.[1] ?? ''
+    expect(covers(heading, `pricing plans ${tag}`)).toBe(true)
+    expect(md.indexOf(`## ${heading}`)).toBeLessThan(md.indexOf('## Conclusion'))
+    // Citations to the research (new research first), the merged Sources list, no foreign link, an internal link.
+    const context = (after!.steps as { context: { sources: Array<{ url: string }>; own: Array<{ url: string }> } })
+      .context
+    const research = new Set(context.sources.map((x) => comparableUrl(x.url)))
+    expect(md).toContain(`for most tools [[1](${context.sources[0]!.url})]`)
+    expect(md).toMatch(/\n## Sources\n\n1\. \[/)
+    expect(md).not.toContain('evil.example')
+    const links = linkUrls(md)
+    expect(links).toContain(ownPage)
+    for (const url of links.filter((u) => !u.startsWith(`https://${domain}/`)))
+      expect(research.has(comparableUrl(url))).toBe(true)
+    expect(research.has(comparableUrl(live.remoteUrl!))).toBe(false)
+    // A fresh score: the checklist computed from what is stored, the same on the version.
+    const expected = scorePost({
+      keyword,
+      title: after!.title,
+      slug: after!.slug,
+      metaDescription: after!.metaDescription,
+      markdown: md,
+      targetWords: (after!.steps as { context: { targetWords: number } }).context.targetWords,
+      language: 'English',
+      ownPages: context.own.map((o) => o.url),
+      siteHost: domain,
+      claims: after!.claims as Array<{ text: string; sourceUrl: string | null }>,
+    })
+    expect(after!.seoScore).toBe(expected.score)
+    expect(after!.seoChecklist).toEqual(expected.items)
+    expect(versions.find((v) => v.origin === 'refresh')!.seoScore).toBe(expected.score)
+    // Sanitized HTML stored with it.
+    expect(after!.contentHtml).toContain(`<h2`)
+    expect(after!.contentHtml).toContain(heading)
+    expect(after!.contentHtml).not.toContain('<script')
+    // The engine's prompts: research and the business in the brief, the voice in the sections.
+    const calls = (await fakeControl('openai').requests({ path: '/chat/completions' })).map((r) =>
+      JSON.stringify(r.body),
     )
+    const brief = calls.find((c) => c.includes('blog_post_refresh') && c.includes(`pricing plans ${tag}`))
+    expect(brief).toContain('What ranks in Google today')
+    expect(brief).toContain(`Website: https://${domain}`)
+    expect(
+      calls.some((c) => c.includes('Write the body of the section') && c.includes('Tone:') && c.includes(tag)),
+    ).toBe(true)
+
     // A second click does nothing.
     const again = await api('/rankings', {
       method: 'POST',
@@ -485,8 +575,107 @@ describe('refresh suggestions, refresh and digest', () => {
     })
     expect(again.status).toBe(400)
 
+    // Approval publishes the update where the post lives.
+    const approve = await api(`/api/blogpost/${post!.id}/publish`, {
+      method: 'POST',
+      as: user,
+      json: { action: 'approve' },
+    })
+    expect(approve.status).toBe(200)
+    const updated = await waitFor(async () =>
+      (await ghostPosts()).find((p) => p.slug === post!.slug && String(p.html).includes('for most tools')),
+    )
+    expect(String(updated.html)).not.toContain('evil.example')
+    expect((await ghostPosts()).filter((p) => p.slug === post!.slug)).toHaveLength(1)
+    expect((await waitForPublication(post!.id, ghost, ['published'])).action).toBe('update')
+    const [approved] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, post!.id))
+    expect(approved!.reviewStatus).toBe('approved')
+
     // The post page shows its own chart.
     const postPage = await api(`/blogpost/${post!.id}`, { as: user, auth: 'cookie' })
     expect(postPage.text).toContain('data-testid="position-chart-svg"')
+  })
+
+  it('reopens a refresh the model refused with the reason, writes nothing, and refreshes a slipped post on retry', async () => {
+    const domain = `eta-${tag}.example`
+    const user = await userWithSite(domain)
+    created.push(user)
+    const keyword = `slipped keyword ${tag}`
+    const saved = await saveKeyword(user.id, keyword)
+    const original = `# Slipped keyword ${tag}\n\nIntro.\n\n## Basics\n\nText.\n\n## FAQ\n\n### Why?\n\nBecause.`
+    const [post] = await db
+      .insert(schema.blogPosts)
+      .values({
+        userId: user.id,
+        keywordId: saved.id,
+        requestKey: crypto.randomUUID(),
+        status: 'completed',
+        keyword,
+        title: `Slipped keyword ${tag}`,
+        slug: `slipped-keyword-${tag}`,
+        contentMarkdown: original,
+        contentHtml: '<h1>Slipped keyword</h1>',
+        seoScore: 41,
+        publishedUrl: `https://${domain}/blog/slipped`,
+        publishedAt: new Date(),
+        completedAt: new Date(),
+      })
+      .returning()
+    const [suggestion] = await db
+      .insert(schema.refreshSuggestions)
+      .values({
+        userId: user.id,
+        postId: post!.id,
+        week: '2031-W27',
+        reasons: [{ kind: 'slipped', from: 3, to: 12 }],
+        queries: [],
+      })
+      .returning()
+    const click = () =>
+      api('/rankings', {
+        method: 'POST',
+        as: user,
+        auth: 'cookie',
+        body: new URLSearchParams({ intent: 'refresh', suggestionId: suggestion!.id }),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      })
+    const state = () =>
+      db.select().from(schema.refreshSuggestions).where(eq(schema.refreshSuggestions.id, suggestion!.id))
+
+    // The AI service refuses the key: no retry helps, so the suggestion opens again at once with the reason.
+    await fakeControl('openai').enqueue({ status: 401, bodyIncludes: ['blog_post_refresh', keyword], times: 1 })
+    expect((await click()).status).toBe(302)
+    const reopened = await waitFor(async () => {
+      const [row] = await state()
+      return row?.status === 'open' && row.failureReason ? row : null
+    })
+    expect(reopened.failureReason).toBe(RANKINGS_MESSAGES.refreshFailed('The AI service refused our credentials.'))
+    expect((await listSuggestions(user.id)).find((x) => x.id === suggestion!.id)).toMatchObject({
+      status: 'open',
+      failureReason: reopened.failureReason,
+    })
+    const [untouched] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, post!.id))
+    expect(untouched).toMatchObject({ contentMarkdown: original, seoScore: 41, reviewStatus: null })
+    expect(await db.select().from(schema.postVersions).where(eq(schema.postVersions.postId, post!.id))).toEqual([])
+    expect((await api('/rankings', { as: user, auth: 'cookie' })).text).toContain('Refresh this post')
+
+    // Tried again: the slipped post gets the sections the top pages cover, before its FAQ, and waits for review.
+    expect((await click()).status).toBe(302)
+    const done = await waitFor(async () => {
+      const [row] = await state()
+      return row?.status === 'done' ? row : null
+    })
+    expect(done.failureReason).toBeNull()
+    const [after] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, post!.id))
+    expect(after!.reviewStatus).toBe('waiting')
+    const added = after!.contentMarkdown
+      .slice(after!.contentMarkdown.indexOf('Text.'), after!.contentMarkdown.indexOf('## FAQ'))
+      .match(/^## .+$/gm)
+    expect(added?.length).toBeGreaterThanOrEqual(1)
+    expect(added!.length).toBeLessThanOrEqual(3)
+    expect(after!.contentMarkdown).toMatch(/\n## Sources\n\n1\. \[/)
+    expect(after!.seoScore).not.toBeNull()
+    const versions = await db.select().from(schema.postVersions).where(eq(schema.postVersions.postId, post!.id))
+    expect(versions.map((v) => v.origin).sort()).toEqual(['generated', 'refresh'])
   })
 })

@@ -10,13 +10,15 @@ import {
 import { clockNow } from '#app/server/clock.server'
 import {
   findRefreshSuggestions,
+  RefreshError,
+  refreshFailureMessage,
   refreshPost,
   reopenSuggestion,
   sendDigests,
 } from '#app/server/rankings-insights.server'
 import { rankingsTick } from '#app/server/rankings.server'
 import { activeConnections, pullSearchConsole, SearchConsoleError } from '#app/server/search-console.server'
-import { AiNotConfiguredError } from '#app/server/openai.server'
+import { isFinalError } from '#app/server/posts-pipeline.server'
 import type { ProcessorContext } from '../context'
 
 /** The hourly tracking tick: plans the day and works through its share of the SERP checks. */
@@ -53,13 +55,20 @@ export async function processRankingsWeekly(data: RankingsWeeklyJob, ctx: Proces
   return { ...suggestions, ...digests }
 }
 
+/**
+ * 'Refresh this post'. An error no retry fixes (AI off or refused, no market) or the last attempt's error reopens
+ * the suggestion with a message for /rankings; nothing of a failed attempt is written.
+ */
 export async function processRefreshPost(data: RefreshPostJob, ctx: ProcessorContext) {
   try {
-    return await refreshPost(data.suggestionId)
+    const result = await refreshPost(data.suggestionId)
+    ctx.log('refresh post', { suggestionId: data.suggestionId, ...result })
+    return result
   } catch (error) {
     const last = ctx.job.attemptsMade + 1 >= (ctx.job.opts.attempts ?? 1)
-    if (error instanceof AiNotConfiguredError || last) {
-      await reopenSuggestion(data.suggestionId)
+    const final = error instanceof RefreshError ? !error.retryable : isFinalError(error)
+    if (final || last) {
+      await reopenSuggestion(data.suggestionId, refreshFailureMessage(error))
       throw new UnrecoverableError(error instanceof Error ? error.message : String(error))
     }
     throw error

@@ -603,6 +603,8 @@ export const refreshSuggestions = pgTable(
     status: text('status', { enum: ['open', 'refreshing', 'done'] })
       .notNull()
       .default('open'),
+    /** Why the last refresh failed (shown on /rankings until the refresh is started again). */
+    failureReason: text('failure_reason'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('refresh_suggestions_week_idx').on(t.userId, t.postId, t.week)],

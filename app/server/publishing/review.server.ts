@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm'
 import { passesQualityGate, PUBLISHING_MESSAGES, reviewSettingsForm, type PublishTarget } from '#app/lib/publishing'
 import { findAutopilotSettings } from '#app/server/autopilot-settings.server'
 import { db, schema } from '#app/server/db.server'
@@ -124,6 +124,29 @@ async function tellReviewWaiting(post: Post, settings: Settings, reasons: string
   await sendMail({ to: user.email, subject: `A draft is waiting for your review: ${post.title}`, text, html })
 }
 
+/**
+ * Where an approved post goes: a post already published somewhere (a refreshed one) is updated where it lives;
+ * a new draft goes to Auto Pilot's destinations.
+ */
+async function reviewTargets(post: Post): Promise<PublishTarget[]> {
+  const live = await db
+    .select({ id: schema.publications.destinationId })
+    .from(schema.publications)
+    .innerJoin(schema.destinations, eq(schema.destinations.id, schema.publications.destinationId))
+    .where(
+      and(
+        eq(schema.publications.postId, post.id),
+        eq(schema.publications.userId, post.userId),
+        isNotNull(schema.publications.remoteId),
+        inArray(schema.publications.status, ['published', 'pending', 'failed']),
+        ne(schema.publications.action, 'unpublish'),
+        isNull(schema.destinations.pausedAt),
+      ),
+    )
+  if (live.length) return live.map((r) => r.id)
+  return autopilotTargets(post.userId)
+}
+
 export type ReviewResult = { ok: true; message: string } | { ok: false; message: string; status: 400 | 404 }
 
 /** Approves a waiting draft: publishes it to Auto Pilot's destinations now, or schedules it. */
@@ -136,7 +159,7 @@ export async function approvePost(userId: string, postId: string, publishAt?: Da
   if (!post) return { ok: false, message: 'No blog post found.', status: 404 }
   if (post.reviewStatus !== 'waiting')
     return { ok: false, message: 'This draft is not waiting for review.', status: 400 }
-  const targets = await autopilotTargets(userId)
+  const targets = await reviewTargets(post)
   if (targets.length === 0)
     return { ok: false, message: 'Add a publishing destination or a webhook first.', status: 400 }
   if (!(await setReview(post.id, 'approved', 'waiting')))
