@@ -165,6 +165,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       createdAt: r.createdAt.toISOString(),
       source: r.source,
       market: [r.countryName, r.languageName].filter(Boolean).join(' · '),
+      tracked: r.tracked,
     })),
     total,
     totalCapped,

@@ -126,11 +126,9 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!keywordId) return done('Choose a saved keyword to track.', false, 400)
     const result = await starSavedKeyword(user.id, keywordId)
     if (!result.ok)
-      return done(
-        result.reason === 'limit' ? RANKINGS_MESSAGES.limit(result.limit) : RANKINGS_MESSAGES.notFound,
-        false,
-        400,
-      )
+      return result.reason === 'limit'
+        ? done(RANKINGS_MESSAGES.limit(result.limit), false, 400)
+        : done(RANKINGS_MESSAGES.notFound, false, 404)
     await enqueueRankingsTick().catch(() => undefined)
     return done(RANKINGS_MESSAGES.tracked)
   }

@@ -263,6 +263,15 @@ const listColumns = {
 }
 
 /**
+ * Whether the user starred the row's keyword for rank tracking (issue 16), in the page's own query: the user's
+ * starred saved-keyword ids (at most their plan's limit, read through the tracked_keywords unique index on user_id)
+ * are hashed once by Postgres, not looked up per row. Qualified by hand: in a sql`` template Drizzle writes bare
+ * column names, which inside the subquery would mean tracked_keywords' own "id".
+ */
+const trackedColumn = (userId: string) =>
+  sql<boolean>`("saved_keywords"."id" in (select "tracked_keywords"."saved_keyword_id" from "tracked_keywords" where "tracked_keywords"."user_id" = ${userId} and "tracked_keywords"."starred" and "tracked_keywords"."saved_keyword_id" is not null))`
+
+/**
  * One page of the keywords a user searched by hand (Auto Pilot's are hidden), in the chosen sort (by default the
  * spec's: newest first, then higher volume), with the filtered total and the next page's cursor.
  */
@@ -302,6 +311,7 @@ export async function pageKeywords(userId: string, params: KeywordListParams, op
   const rowsQuery = db
     .select({
       ...listColumns,
+      tracked: trackedColumn(userId),
       key: sql<Array<string | number>>`json_build_array(${sql.join(
         keys.map((k) => k.select),
         sql`, `,

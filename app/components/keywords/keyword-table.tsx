@@ -15,6 +15,7 @@ import {
 } from '#app/lib/keywords'
 import { InfoTip } from './info-tip'
 import { ScrollRegion } from '#app/components/ui/scroll-region'
+import { TrackStar } from './track-star'
 
 export type KeywordRow = {
   id: string
@@ -24,6 +25,8 @@ export type KeywordRow = {
   createdAt: string
   source: KeywordSource
   market: string
+  /** Starred for rank tracking (issue 16). */
+  tracked: boolean
 }
 
 // Below the `sm` breakpoint the table is restyled as stacked rows (one card per keyword, every cell labelled by its
@@ -97,7 +100,8 @@ export type KeywordList = { search: string; sort: KeywordSort; order: SortOrder;
 
 /**
  * The saved keywords: Search Date, Keyword, Volume, Difficulty and a 'Create Post' action per row; the column
- * headers sort; in the Action column a checkbox selects the row for the bulk actions, and 'Delete' deletes it.
+ * headers sort; in the Action column a checkbox selects the row for the bulk actions, the star ('Track') tracks the
+ * keyword's ranking on /rankings, and 'Delete' deletes it.
  */
 export function KeywordTable({
   rows,
@@ -116,6 +120,11 @@ export function KeywordTable({
   list: KeywordList
 }) {
   const pageKey = usePageKey()
+  // Where a star posted without JavaScript comes back to: the list as the user has it (search, filters, sort and
+  // how many rows are shown), without one-off parameters such as a dialog or a prefilled search.
+  const returnTo = withParams('/keywords', new URLSearchParams(list.search), {
+    show: shown > KEYWORDS_PAGE_SIZE ? String(shown) : null,
+  })
   return (
     <section aria-labelledby="saved-keywords-heading" className="card p-0">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
@@ -174,7 +183,9 @@ export function KeywordTable({
                     {formatSearchDate(k.createdAt)}
                   </td>
                   <td className={`${td} max-sm:order-1 max-sm:col-span-2 max-sm:before:hidden`} data-label="Keyword">
-                    <span className="font-medium text-slate-900">{k.keyword}</span>
+                    <span id={`keyword-${k.id}`} className="font-medium text-slate-900">
+                      {k.keyword}
+                    </span>
                     {k.source === 'ai_estimate' ? (
                       <InfoTip text={ESTIMATE_TOOLTIP} className="ml-2">
                         <span
@@ -204,6 +215,12 @@ export function KeywordTable({
                         className="h-4 w-4 rounded border-slate-300"
                       />
                       <CreatePostButton keywordId={k.id} pageKey={pageKey} />
+                      <TrackStar
+                        keywordId={k.id}
+                        describedBy={`keyword-${k.id}`}
+                        tracked={k.tracked}
+                        returnTo={returnTo}
+                      />
                       <button
                         type="submit"
                         form={BULK_FORM_ID}
