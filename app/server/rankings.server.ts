@@ -502,11 +502,10 @@ export async function listRankings(userId: string, opts: { market?: string; page
     if (source === 'serp') {
       latest = k.day && k.day >= from ? point(k.day, k.status, k.position) : null
       const ref = latest?.day ?? asOf
-      const known = [
-        latest,
-        point(addDays(ref, -7), k.status7, k.position7),
-        point(addDays(ref, -28), k.status28, k.position28),
-      ]
+      // No check of any row yet (a keyword starred a moment ago): no day to count back from.
+      const known = ref
+        ? [latest, point(addDays(ref, -7), k.status7, k.position7), point(addDays(ref, -28), k.status28, k.position28)]
+        : []
       const points = known.filter((p): p is PositionPoint => p !== null)
       change7 = ref ? positionChange(points, ref, 7) : null
       change28 = ref ? positionChange(points, ref, 28) : null

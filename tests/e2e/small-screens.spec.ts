@@ -81,7 +81,7 @@ test.describe('small screens', () => {
     })
   }
 
-  test('the keyword table stacks: Difficulty and Create Post are on screen without a sideways swipe', async ({
+  test('the keyword table stacks: Difficulty, Create Post and the star are on screen without a sideways swipe', async ({
     page,
   }) => {
     await signInAs(page, (await seedAccount()).user)
@@ -92,6 +92,7 @@ test.describe('small screens', () => {
       await expectWithinWidth(page, row)
       await expectWithinWidth(page, row.locator('[data-difficulty]'))
       await expectWithinWidth(page, row.getByRole('button', { name: 'Create Post' }))
+      await expectWithinWidth(page, row.getByRole('button', { name: 'Track', exact: true }))
       await expectWithinWidth(page, row.getByRole('button', { name: 'Delete' }))
       await expectWithinWidth(page, row.getByRole('checkbox'))
     }

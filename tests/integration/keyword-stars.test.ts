@@ -109,6 +109,30 @@ describe('rankings: keyword stars on /keywords', () => {
     expect(starOf(after.text, starredKw!.keyword)).toContain('aria-pressed="false"')
   })
 
+  it('lists a keyword starred before any check of the account on /rankings and in the API', async () => {
+    // Nothing checked yet for any of the user's keywords: /rankings once answered 500 here (no day to count from).
+    const owner = await user()
+    const [kw] = await saveKeywords(owner.id, [`fresh star ${tag}`])
+    await db.insert(schema.trackedKeywords).values({
+      userId: owner.id,
+      keyword: kw!.keyword,
+      keywordNorm: kw!.keyword,
+      countryCode: US.countryCode,
+      languageCode: US.languageCode,
+      countryName: US.countryName,
+      savedKeywordId: kw!.id,
+      starred: true,
+    })
+    const page = await api('/rankings', { as: owner, auth: 'cookie' })
+    expect(page.status).toBe(200)
+    expect(page.text).toContain(`Stop tracking “${kw!.keyword}”`)
+    const list = await api('/api/rankings', { as: owner })
+    expect(list.status).toBe(200)
+    expect(list.body.data).toEqual([expect.objectContaining({ savedKeywordId: kw!.id, starred: true })])
+    const keywords = await api('/keywords', { as: owner, auth: 'cookie' })
+    expect(starOf(keywords.text, kw!.keyword)).toContain('aria-pressed="true"')
+  })
+
   it("cannot track another user's keyword id: 404, nothing written", async () => {
     const owner = await user()
     const stranger = await user()
