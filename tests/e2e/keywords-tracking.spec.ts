@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { and, eq } from 'drizzle-orm'
 import { RANKINGS_MESSAGES, TRACKED_KEYWORD_LIMITS } from '#app/lib/rankings'
 import { db, schema } from '#app/server/db.server'
-import { ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
+import { hydrated, ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
 
 /**
  * The star on /keywords (issue 16 point 1): a saved keyword is tracked from its row, shows on /rankings, and is
@@ -33,14 +33,10 @@ async function saveKeywords(userId: string, keywords: string[]) {
     .returning()
 }
 
-/** Opens a page; with JavaScript, waits until the router has taken over (so the star is a fetcher). */
+/** Opens a page; with JavaScript, waits until React has hydrated it (so the star is a fetcher). */
 async function open(page: Page, path: string) {
   await page.goto(path)
-  if (withJs())
-    await page.waitForFunction(() => {
-      const router = (window as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter
-      return router?.state.initialized === true
-    })
+  if (withJs()) await hydrated(page)
 }
 
 /** Holds the browser's POSTs to /rankings for a moment, so the star's pending state can be seen. */
