@@ -148,16 +148,20 @@ export function buildApp(env: NodeJS.ProcessEnv): Promise<number> {
 }
 
 /** The production web process (server.ts), stopped at cleanup. Wait for it with `waitForApp`. */
-export function startWeb(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups }) {
-  const web = startProcess('web', process.execPath, ['--import', 'tsx', 'server.ts'], env, { quiet: opts.quiet })
+export function startWeb(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups; logFile?: string }) {
+  const web = startProcess('web', process.execPath, ['--import', 'tsx', 'server.ts'], env, {
+    quiet: opts.quiet,
+    logFile: opts.logFile,
+  })
   opts.cleanups.push(() => stopProcess(web))
   return web
 }
 
 /** The worker process (worker/index.ts), stopped at cleanup. */
-export function startWorker(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups }) {
+export function startWorker(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups; logFile?: string }) {
   const worker = startProcess('worker', process.execPath, ['--import', 'tsx', 'worker/index.ts'], env, {
     quiet: opts.quiet,
+    logFile: opts.logFile,
   })
   opts.cleanups.push(() => stopProcess(worker))
   return worker
