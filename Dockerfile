@@ -6,7 +6,8 @@ WORKDIR /app
 
 FROM base AS deps
 COPY package.json package-lock.json ./
-# patch-package applies patches/ (the cached route matching of @remix-run/router) after the install.
+# patch-package applies patches/ (route matching and route objects cached: @remix-run/router, @remix-run/react,
+# react-router-dom; decision 0172) after the install.
 COPY patches ./patches
 RUN npm ci --include=dev --no-audit --no-fund
 

@@ -5,15 +5,16 @@ import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { getEnv } from '#app/server/env.server'
-import { letRemixReplaceHeaders } from '#app/server/http-cache.server'
+import { ifNoneMatchHits, letRemixReplaceHeaders } from '#app/server/http-cache.server'
 import { guardBuild } from '#app/server/outage.server'
+import { cachedPage, pageCacheKey } from '#app/server/page-cache.server'
 import { bodyLimitFor, BODY_MESSAGES } from '#app/server/http/body.server'
 import { lingerIfBodyUnread } from '#app/server/http/linger.server'
 import { renderRefusal, type Refusal } from '#app/server/http/refusal.server'
 import { installRequestIdLogging, logJson } from '#app/server/log.server'
 import { recordHttpRequest, routeLabel, startMetricsServer } from '#app/server/metrics.server'
 import { newRequestScope, requestIdFrom, runInRequestScope, type RequestScope } from '#app/server/request-scope.server'
-import { checkOrigin, formTargets, securityHeaders } from '#app/server/security.server'
+import { checkOrigin, formTargets, securityHeadersFor } from '#app/server/security.server'
 import { staticFiles } from '#app/server/static-files.server'
 
 installGlobals({ nativeFetch: true })
@@ -80,52 +81,44 @@ app.use((req: Request, res: Response, next: NextFunction) => {
 })
 app.use(compression())
 
-// The socket's address, for rate limits; never taken from the client.
-app.use((req: Request, _res: Response, next: NextFunction) => {
-  req.headers['x-rankwell-client-ip'] = req.socket.remoteAddress ?? 'unknown'
-  next()
-})
-// A per-request nonce for the Content-Security-Policy, handed to <Scripts> through the load context.
-app.use((_req: Request, res: Response, next: NextFunction) => {
-  res.locals.cspNonce = crypto.randomBytes(16).toString('base64')
-  next()
-})
-app.use((req: Request, res: Response, next: NextFunction) => {
-  for (const [name, value] of Object.entries(securityHeaders(res.locals.cspNonce as string, headerOptions)))
-    res.setHeader(name, value)
-  next()
-})
-// An answer sent before the request's body was all received (a refusal below, a 413 counted while streaming) ends
-// its connection with a lingering close, so that a client still sending reads the answer instead of a reset.
-app.use((req: Request, res: Response, next: NextFunction) => {
-  lingerIfBodyUnread(req, res)
-  next()
-})
 function refuse(req: Request, res: Response, refusal: Refusal) {
   const { contentType, body } = renderRefusal(req.path, refusal)
-  // The body is not read: the connection ends after the answer (lingerIfBodyUnread above).
+  // The body is not read: the connection ends after the answer (lingerIfBodyUnread below).
   res.status(refusal.status).set({ 'Content-Type': contentType, 'Cache-Control': 'no-store' })
   res.end(body)
 }
-// Writes must come from our own site (on top of SameSite=Lax): a clear 403 page or JSON, never Remix's 500.
+// The security headers are computed once; each request only adds its nonce (issue 17: one middleware below instead
+// of six, nothing rebuilt per request).
+const securityHeadersWith = securityHeadersFor(headerOptions)
 app.use((req: Request, res: Response, next: NextFunction) => {
-  const problem = checkOrigin({
-    method: req.method,
-    path: req.path,
-    origin: req.get('origin'),
-    secFetchSite: req.get('sec-fetch-site'),
-    host: req.get('host'),
-    forwardedHost: req.get('x-forwarded-host'),
-    hasCookie: Boolean(req.get('cookie')),
-    hasBearer: /^Bearer\s/i.test(req.get('authorization') ?? ''),
-  })
-  if (problem) return refuse(req, res, { status: 403, message: problem })
-  next()
-})
-// A body declared larger than its route accepts is refused before a byte of it is read (app/server/http/body.server.ts
-// counts chunked bodies while reading them).
-app.use((req: Request, res: Response, next: NextFunction) => {
-  const declared = Number(req.get('content-length') ?? NaN)
+  // The socket's address, for rate limits; never taken from the client.
+  req.headers['x-rankwell-client-ip'] = req.socket.remoteAddress ?? 'unknown'
+  // A per-request nonce for the Content-Security-Policy, handed to <Scripts> through the load context.
+  const nonce = crypto.randomBytes(16).toString('base64')
+  res.locals.cspNonce = nonce
+  for (const [name, value] of securityHeadersWith(nonce)) res.setHeader(name, value)
+  const declaredLength = req.headers['content-length']
+  // An answer sent before the request's body was all received (a refusal below, a 413 counted while streaming) ends
+  // its connection with a lingering close, so that a client still sending reads the answer instead of a reset. A
+  // request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3).
+  if (declaredLength !== undefined || req.headers['transfer-encoding'] !== undefined) lingerIfBodyUnread(req, res)
+  // Writes must come from our own site (on top of SameSite=Lax): a clear 403 page or JSON, never Remix's 500.
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    const problem = checkOrigin({
+      method: req.method,
+      path: req.path,
+      origin: req.get('origin'),
+      secFetchSite: req.get('sec-fetch-site'),
+      host: req.get('host'),
+      forwardedHost: req.get('x-forwarded-host'),
+      hasCookie: Boolean(req.get('cookie')),
+      hasBearer: /^Bearer\s/i.test(req.get('authorization') ?? ''),
+    })
+    if (problem) return refuse(req, res, { status: 403, message: problem })
+  }
+  // A body declared larger than its route accepts is refused before a byte of it is read
+  // (app/server/http/body.server.ts counts chunked bodies while reading them).
+  const declared = Number(declaredLength ?? NaN)
   if (Number.isFinite(declared) && declared > bodyLimitFor(req.path))
     return refuse(req, res, { status: 413, message: BODY_MESSAGES.tooLarge })
   next()
@@ -149,6 +142,27 @@ const build = viteDevServer
   ? async () => guardBuild((await viteDevServer.ssrLoadModule('virtual:remix/server-build')) as ServerBuild)
   : guardBuild((await import(path.resolve(buildDir, 'server/index.js'))) as ServerBuild)
 
+// Issue 17: an anonymous GET/HEAD of a public page rendered less than its s-maxage ago is answered from this
+// process's copy, with the same headers and validator (app/server/page-cache.server.ts; decision 0174). Any other
+// request, and a miss, goes on to Remix; a miss carries its key so that a public page rendered for it is kept.
+const buildVersion = typeof build === 'function' ? undefined : build.assets.version
+app.use((req: Request, res: Response, next: NextFunction) => {
+  const key = buildVersion ? pageCacheKey(req, buildVersion) : null
+  if (!key) return next()
+  const page = cachedPage(key)
+  if (!page) {
+    res.locals.pageCacheKey = key
+    return next()
+  }
+  for (const [name, value] of page.headers) res.setHeader(name, value)
+  if (ifNoneMatchHits(req.get('if-none-match') ?? null, page.etag)) {
+    res.status(304).end()
+    return
+  }
+  res.status(page.status).setHeader('Content-Length', page.body.length)
+  res.end(page.body)
+})
+
 app.all(
   '*',
   createRequestHandler({
@@ -158,6 +172,7 @@ app.all(
       cspNonce: res.locals.cspNonce as string,
       cspPolicy: res.getHeader('Content-Security-Policy') as string | undefined,
       scope: res.locals.scope as RequestScope,
+      pageCacheKey: res.locals.pageCacheKey as string | undefined,
     }),
   }),
 )

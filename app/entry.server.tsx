@@ -5,6 +5,7 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { NonceProvider } from '#app/components/nonce'
 import { OUTAGE_RETRY_AFTER_SECONDS } from '#app/lib/outage'
 import { defaultNoStore, finishDocument, isPublicDocument } from '#app/server/http-cache.server'
+import { rememberPage } from '#app/server/page-cache.server'
 import { routeLabel } from '#app/server/metrics.server'
 import { reportError } from '#app/server/sentry.server'
 
@@ -30,6 +31,12 @@ export default function handleRequest(
   // A public page must not depend on the request, so it carries no nonce: its scripts are allowed by hash.
   const nonce = !isPublic && typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : undefined
   const policy = typeof loadContext.cspPolicy === 'string' ? loadContext.cspPolicy : undefined
+  // server.ts hands a page-cache key to a GET without cookies or credentials: a public page rendered for it is kept.
+  const cacheKey = typeof loadContext.pageCacheKey === 'string' ? loadContext.pageCacheKey : undefined
+  const remember =
+    cacheKey && request.method === 'GET'
+      ? (page: Parameters<typeof rememberPage>[1]) => rememberPage(cacheKey, page)
+      : undefined
   return new Promise<Response>((resolve, reject) => {
     const chunks: Buffer[] = []
     const sink = new Writable({
@@ -45,6 +52,7 @@ export default function handleRequest(
             headers: responseHeaders,
             isPublic: isPublic && responseStatusCode === 200,
             policy,
+            remember,
           }),
         )
         callback()

@@ -18,8 +18,8 @@ type Session = {
 }
 type Failure = { intent: string; message: string; errors: FieldErrors } | null
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC'
+const WHEN = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
+const when = (iso: string) => WHEN.format(new Date(iso)) + ' UTC'
 
 export function PasswordCard({ hasPassword, failure }: { hasPassword: boolean; failure: Failure }) {
   const mine = failure?.intent === 'change-password' ? failure : null

@@ -5,10 +5,21 @@ import { LIMITS, QUOTA_MESSAGES, type QuotaKind } from './plans'
  * Prices and limits themselves live in ./plans.
  */
 
+// Formatters are built once (issue 17: a new Intl formatter per call was a measurable part of rendering /profile).
+const moneyFormats = new Map<string, Intl.NumberFormat>()
+function moneyFormat(currency: string) {
+  let format = moneyFormats.get(currency)
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { style: 'currency', currency })
+    if (moneyFormats.size < 50) moneyFormats.set(currency, format)
+  }
+  return format
+}
+
 /** `$49.90` for 4990 cents in USD (any ISO currency; zero-decimal currencies are not used here). */
 export function formatMoney(cents: number, currency = 'usd') {
   try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100)
+    return moneyFormat(currency.toUpperCase()).format(cents / 100)
   } catch {
     return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`
   }
@@ -31,8 +42,14 @@ export function formatShortDate(iso: string | Date | null | undefined) {
   if (!iso) return null
   const date = typeof iso === 'string' ? new Date(iso) : iso
   if (Number.isNaN(date.getTime())) return null
-  return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' })
+  return SHORT_DATE.format(date)
 }
+const SHORT_DATE = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
 
 /** What the user reads when billing fails or succeeds (the spec's wording where it has one). */
 export const BILLING_MESSAGES = {

@@ -39,13 +39,14 @@ export function sortArticles<T extends { date: string; slug: string }>(articles:
 export const blogPath = (slug: string) => `/blog/${slug}`
 
 export function formatArticleDate(date: string) {
-  return new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  })
+  return ARTICLE_DATE.format(new Date(`${date}T00:00:00Z`))
 }
+const ARTICLE_DATE = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  timeZone: 'UTC',
+})
 
 export function articleJsonLd(
   appUrl: string,

@@ -3,15 +3,19 @@
  * ('Jan 5, 2026, 03:04 PM UTC'), `seconds` the seconds ('Jan 5, 03:04:05 PM UTC').
  */
 export function formatUtcDateTime(iso: string, opts: { year?: boolean; seconds?: boolean } = {}) {
-  return (
-    new Date(iso).toLocaleString('en-US', {
+  return UTC_DATE_TIME[(opts.year ? 1 : 0) + (opts.seconds ? 2 : 0)]!.format(new Date(iso)) + ' UTC'
+}
+
+// The four formatters, built once (index: year + 2 × seconds).
+const UTC_DATE_TIME = [0, 1, 2, 3].map(
+  (i) =>
+    new Intl.DateTimeFormat('en-US', {
       month: 'short',
       day: 'numeric',
-      ...(opts.year ? { year: 'numeric' } : {}),
+      ...(i & 1 ? { year: 'numeric' } : {}),
       hour: '2-digit',
       minute: '2-digit',
-      ...(opts.seconds ? { second: '2-digit' } : {}),
+      ...(i & 2 ? { second: '2-digit' } : {}),
       timeZone: 'UTC',
-    }) + ' UTC'
-  )
-}
+    }),
+)

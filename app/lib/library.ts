@@ -192,8 +192,9 @@ export const KEYWORD_TOTAL_CAP = 10_000
 
 /** A list's total for people: '1,234', or '10,000+' when the count stopped at its cap. */
 export function formatTotal(total: number, capped: boolean) {
-  return `${new Intl.NumberFormat('en-US').format(total)}${capped ? '+' : ''}`
+  return `${THOUSANDS.format(total)}${capped ? '+' : ''}`
 }
+const THOUSANDS = new Intl.NumberFormat('en-US')
 
 export function withParams(base: string, params: URLSearchParams, changes: Record<string, string | null>): string {
   const next = new URLSearchParams(params)

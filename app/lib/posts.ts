@@ -22,10 +22,9 @@ export type PostStatus = 'queued' | 'generating' | 'completed' | 'failed'
 export function formatLongDate(value: Date | string | number): string {
   const date = value instanceof Date ? value : new Date(value)
   if (Number.isNaN(date.getTime())) return ''
-  return new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(
-    date,
-  )
+  return LONG_DATE.format(date)
 }
+const LONG_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
 
 /** True when the content holds HTML markup (an element tag), rather than Markdown. */
 export function hasHtmlTags(content: string): boolean {

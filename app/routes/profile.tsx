@@ -46,18 +46,24 @@ import {
 import { getUsageSummary } from '#app/server/quota.server'
 import { digestEnabled, setDigestEnabled } from '#app/server/rankings-insights.server'
 import { trackingUsage } from '#app/server/rankings.server'
-import { requireUser } from '#app/server/session.server'
+import { requireUser, sessionSubscriptionStatus } from '#app/server/session.server'
 import { TOAST_MS, toast } from '#app/server/toast.server'
 
 export const meta: MetaFunction = () => [{ title: 'Profile | Rankwell' }, { name: 'robots', content: 'noindex' }]
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
-  const { stripeCustomerId: _hidden, ...summary } = await getUsageSummary(user.id)
-  const [tracking, digest] = await Promise.all([trackingUsage(user.id), digestEnabled(user.id)])
+  // Independent reads, side by side; the tracking limit follows from the subscription status that came with the
+  // session lookup.
+  const [{ stripeCustomerId: _hidden, ...summary }, tracking, digest, security] = await Promise.all([
+    getUsageSummary(user.id),
+    trackingUsage(user.id, sessionSubscriptionStatus(user)),
+    digestEnabled(user.id),
+    securityLoaderData(request, user),
+  ])
   return json({
     profile: profileFields(user),
-    security: await securityLoaderData(request, user),
+    security,
     summary,
     rankings: { ...tracking, digestEnabled: digest },
     editing: new URL(request.url).searchParams.get('edit') === '1',

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { createCookie } from '@remix-run/node'
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
-import { db, schema } from './db.server'
+import { db, preparedQuery, schema } from './db.server'
 import { signedCookieOptions } from './cookies.server'
 import { getEnv } from './env.server'
 import { sendMail } from './mail.server'
@@ -177,12 +177,16 @@ export async function endSessionByPublicId(userId: string, publicId: string) {
   return match ? endSession(userId, match.id) : false
 }
 
-async function listSessionRows(userId: string) {
-  return db
+const sessionRowsQuery = preparedQuery((d) =>
+  d
     .select()
     .from(schema.sessions)
-    .where(and(eq(schema.sessions.userId, userId), gt(schema.sessions.expiresAt, new Date())))
+    .where(and(eq(schema.sessions.userId, sql.placeholder('userId')), gt(schema.sessions.expiresAt, sql`now()`)))
     .orderBy(sql`${schema.sessions.lastUsedAt} desc`)
+    .prepare('session_rows'),
+)
+async function listSessionRows(userId: string) {
+  return sessionRowsQuery().execute({ userId })
 }
 
 export type SessionListItem = {

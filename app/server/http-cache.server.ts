@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import type { EntryContext } from '@remix-run/node'
 import type { Response as ExpressResponse } from 'express'
+import { PUBLIC_SHARED_MAX_AGE_S, type CachedPage } from './page-cache.server'
 
 /**
  * HTTP caching of documents (issue 17). A public marketing page, rendered for an anonymous visitor with nothing
@@ -8,7 +9,7 @@ import type { Response as ExpressResponse } from 'express'
  * PUBLIC_CACHE_CONTROL, a strong ETag of its bytes, and a CSP that allows its inline scripts by their hashes (no
  * per-request nonce, so a cached copy stays valid and safe). Every other document is `private, no-store`.
  */
-export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=300, stale-while-revalidate=86400'
+export const PUBLIC_CACHE_CONTROL = `public, max-age=0, s-maxage=${PUBLIC_SHARED_MAX_AGE_S}, stale-while-revalidate=86400`
 export const PRIVATE_CACHE_CONTROL = 'private, no-store'
 
 type RootLoaderData = { user?: unknown; toast?: unknown } | undefined
@@ -63,11 +64,18 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
 /**
  * The document as one buffer with its caching headers, or a 304 when the client already has it.
  * `policy` is the CSP the server set for this request (with its nonce), replaced for public documents.
+ * `remember` receives a public document as sent (page-cache.server.ts keeps it for later anonymous visits).
  */
 export function finishDocument(
   request: Request,
   html: string,
-  opts: { status: number; headers: Headers; isPublic: boolean; policy: string | undefined },
+  opts: {
+    status: number
+    headers: Headers
+    isPublic: boolean
+    policy: string | undefined
+    remember?: (page: Omit<CachedPage, 'expiresAt'>) => void
+  },
 ): Response {
   const { headers, status } = opts
   headers.set('Content-Type', 'text/html; charset=utf-8')
@@ -80,6 +88,7 @@ export function finishDocument(
   headers.set('Cache-Control', PUBLIC_CACHE_CONTROL)
   headers.set('ETag', etag)
   if (opts.policy) headers.set('Content-Security-Policy', hashedPolicy(opts.policy, inlineScriptHashes(html)))
+  opts.remember?.({ status, headers: [...headers.entries()], body, etag })
   if (ifNoneMatchHits(request.headers.get('If-None-Match'), etag)) return new Response(null, { status: 304, headers })
   return new Response(body, { status, headers })
 }

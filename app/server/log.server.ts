@@ -23,6 +23,8 @@ export function withRequestId(line: string, requestId: string | undefined): stri
 
 declare global {
   var __rankwellLogInstalled: boolean | undefined
+  /** console.log as it was before installRequestIdLogging (for lines that already carry their request id). */
+  var __rankwellPlainLog: ((line: string) => void) | undefined
 }
 
 export function installRequestIdLogging() {
@@ -30,6 +32,7 @@ export function installRequestIdLogging() {
   globalThis.__rankwellLogInstalled = true
   for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     const original = console[level].bind(console)
+    if (level === 'log') globalThis.__rankwellPlainLog = original
     console[level] = (...args: unknown[]) => {
       const requestId = currentRequestId()
       if (!requestId) return original(...args)
@@ -38,7 +41,13 @@ export function installRequestIdLogging() {
   }
 }
 
-/** One JSON log line (with the request id when there is one). */
+/**
+ * One JSON log line (with the request id when there is one). The line is written with its request id already in
+ * it, so the console's request-id wrapper does not parse it again (issue 17: one such line per request).
+ */
 export function logJson(fields: Record<string, unknown>) {
-  console.log(JSON.stringify({ at: new Date().toISOString(), ...fields }))
+  const requestId = currentRequestId()
+  const plain = globalThis.__rankwellPlainLog
+  if (requestId && plain) plain(JSON.stringify({ at: new Date().toISOString(), ...fields, requestId }))
+  else console.log(JSON.stringify({ at: new Date().toISOString(), ...fields }))
 }

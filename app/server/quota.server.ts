@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { quotaMessage } from '#app/lib/billing'
 import { LIMITS, limitsFor, type QuotaKind } from '#app/lib/plans'
-import { db, schema, type Db } from './db.server'
+import { db, preparedQuery, schema, type Db } from './db.server'
 import { recordQuotaRefusal } from './metrics.server'
 
 /** `db` or a transaction, so a quota unit can be taken or given back in the same transaction as other writes. */
@@ -100,12 +100,17 @@ export type UsageSummary = Awaited<ReturnType<typeof getUsageSummary>>
  * month: after a month without a consume it already reads 0 (the row rolls over on the next consume).
  * `usageResetsAt` is when the Premium allowance renews (null for trials and canceled subscriptions).
  */
-export async function getUsageSummary(userId: string) {
-  const [found] = await db
+const usageSummaryQuery = preparedQuery((d) =>
+  d
     .select({ sub: subs, rolled: sql<boolean>`${rolled}`, resetsAt: sql`${windowEnd}`.mapWith(subs.usagePeriodStart) })
     .from(subs)
-    .where(eq(subs.userId, userId))
+    .where(eq(subs.userId, sql.placeholder('userId')))
     .limit(1)
+    .prepare('usage_summary'),
+)
+
+export async function getUsageSummary(userId: string) {
+  const [found] = await usageSummaryQuery().execute({ userId })
   if (!found) throw new Error(`no subscription row for user ${userId}`)
   const { sub } = found
   const limits = limitsFor(sub.status)

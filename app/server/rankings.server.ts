@@ -42,12 +42,19 @@ export async function trackingLimit(userId: string): Promise<number> {
     : TRACKED_KEYWORD_LIMITS.trial
 }
 
-export async function trackingUsage(userId: string) {
+/** `status`: the user's subscription status when the caller already has it (no statement of its own then). */
+export async function trackingUsage(userId: string, status?: string | null) {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(tk)
     .where(eq(tk.userId, userId))
-  return { tracked: row?.count ?? 0, limit: await trackingLimit(userId) }
+  const limit =
+    status === undefined
+      ? await trackingLimit(userId)
+      : status === 'active' || status === 'past_due'
+        ? TRACKED_KEYWORD_LIMITS.premium
+        : TRACKED_KEYWORD_LIMITS.trial
+  return { tracked: row?.count ?? 0, limit }
 }
 
 type TrackInput = {

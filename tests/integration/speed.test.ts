@@ -81,6 +81,20 @@ describe('public pages a CDN can cache', () => {
     expect(a.headers.get('etag')).not.toBe(c.headers.get('etag'))
   })
 
+  it('a repeated anonymous visit gets the same page, headers and validator, with its own request id', async () => {
+    const a = await get('/free-tools')
+    const b = await get('/free-tools')
+    expect(await b.text()).toBe(await a.text())
+    for (const name of ['etag', 'cache-control', 'content-security-policy', 'content-type', 'x-content-type-options'])
+      expect(b.headers.get(name)).toBe(a.headers.get(name))
+    expect(b.headers.get('x-request-id')).toBeTruthy()
+    expect(b.headers.get('x-request-id')).not.toBe(a.headers.get('x-request-id'))
+    const head = await fetch(`${appUrl()}/free-tools`, { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect(head.headers.get('etag')).toBe(a.headers.get('etag'))
+    expect(await head.text()).toBe('')
+  })
+
   it('answers 304 with gzip and brotli too (the validator survives compression)', async () => {
     const first = await get('/', { 'Accept-Encoding': 'gzip, br' })
     expect(['gzip', 'br']).toContain(first.headers.get('content-encoding'))
