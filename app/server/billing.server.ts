@@ -219,10 +219,16 @@ export async function createCheckoutSession(user: { id: string; email: string; n
   try {
     return await beforeDeadline(deadline, async (opts) => {
       const customer = await ensureCustomer(stripe, user, row, opts)
-      // The webhook of a payment made a moment ago may still be on its way: Stripe knows first.
-      if (row.stripeCustomerId && (await liveSubscriptions(stripe, customer, opts)).length > 0)
-        throw new BillingError(409, BILLING_MESSAGES.alreadySubscribed)
-      const open = await stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 }, opts())
+      // A customer created just now has no subscription and no open session yet: the first checkout makes two calls.
+      // Otherwise both are read at once. The webhook of a payment made a moment ago may still be on its way: Stripe
+      // knows first.
+      const [live, open] = row.stripeCustomerId
+        ? await Promise.all([
+            liveSubscriptions(stripe, customer, opts),
+            stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 }, opts()),
+          ])
+        : [[], { data: [] as Stripe.Checkout.Session[] }]
+      if (live.length > 0) throw new BillingError(409, BILLING_MESSAGES.alreadySubscribed)
       const soon = Math.floor(Date.now() / 1000) + 30 * 60
       const reusable = open.data.find(
         (s) =>
@@ -232,10 +238,9 @@ export async function createCheckoutSession(user: { id: string; email: string; n
           s.url &&
           s.expires_at > soon,
       )
-      for (const other of open.data) {
-        if (other.id === reusable?.id) continue
-        await expireSession(stripe, other.id, opts)
-      }
+      await Promise.all(
+        open.data.filter((other) => other.id !== reusable?.id).map((other) => expireSession(stripe, other.id, opts)),
+      )
       if (reusable?.url) return { sessionId: reusable.id, url: reusable.url }
       const inTrial = row.status === 'trial' && row.trialEndsAt.getTime() > Date.now()
       const session = await stripe.checkout.sessions.create(
