@@ -12,7 +12,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { Analytics } from '#app/components/analytics'
 import { AppNav } from '#app/components/app-nav'
 import { Footer } from '#app/components/footer'
@@ -142,8 +142,16 @@ function Chrome({ children }: { children: ReactNode }) {
   )
 }
 
+/** Marks the document once React has hydrated it: until then a click is the browser's, not the app's. */
+function useHydrationMark() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true'
+  }, [])
+}
+
 export default function App() {
   const data = useLoaderData<typeof loader>()
+  useHydrationMark()
   return (
     <Chrome>
       <GlobalProgress />

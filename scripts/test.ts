@@ -62,7 +62,32 @@ async function stage(name: string, fn: () => Promise<number>) {
   const started = Date.now()
   const code = await fn()
   log(`── ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
-  if (code !== 0) failures.push(name)
+  if (code !== 0) {
+    failures.push(name)
+    printServerErrors()
+  }
+}
+
+/** The run's web process and worker log here (quietly); a failed stage prints the error lines they wrote. */
+const serverLogs = { web: path.join(artifacts, 'web.log'), worker: path.join(artifacts, 'worker.log') }
+const printed = { web: 0, worker: 0 }
+function printServerErrors() {
+  for (const name of ['web', 'worker'] as const) {
+    let text = ''
+    try {
+      text = fs.readFileSync(serverLogs[name], 'utf8')
+    } catch {
+      continue
+    }
+    const lines = text.split('\n')
+    const errors = lines.slice(printed[name]).filter((l) => /error|exception|unhandled/i.test(l))
+    printed[name] = lines.length
+    if (errors.length === 0) continue
+    log(
+      `${name} process: ${errors.length} error line(s) during the stage (all output in ${serverLogs[name]}), the last 40:`,
+    )
+    for (const line of errors.slice(-40)) process.stdout.write(`[${name}] ${line.slice(0, 2000)}\n`)
+  }
 }
 
 async function main() {
@@ -121,8 +146,8 @@ async function main() {
   const appProcesses: Cleanups = []
   if (want('integration') || want('e2e') || want('eval')) {
     const quiet = !process.env.TEST_VERBOSE
-    startWeb(env, { quiet, cleanups: appProcesses })
-    startWorker(env, { quiet, cleanups: appProcesses })
+    startWeb(env, { quiet, cleanups: appProcesses, logFile: serverLogs.web })
+    startWorker(env, { quiet, cleanups: appProcesses, logFile: serverLogs.worker })
     cleanups.push(() => runCleanups(appProcesses))
     await waitForApp(env)
   }

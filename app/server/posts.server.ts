@@ -137,7 +137,18 @@ export async function createPost(input: {
     })
   } catch (error) {
     if (error instanceof QuotaExceeded) return { ok: false, reason: 'quota' }
-    if (isInProgressConflict(error)) return { ok: false, reason: 'in_progress' }
+    if (isInProgressConflict(error)) {
+      // Two copies of one request raced (a double submit): the copy that lost may have hit the one-in-progress index
+      // rather than the request key's. It answers with the winner's post, as a later repeat would.
+      const [same] = await db
+        .select({ id: posts.id, status: posts.status, failureReason: posts.failureReason })
+        .from(posts)
+        .where(and(eq(posts.userId, input.userId), eq(posts.requestKey, requestKey)))
+        .limit(1)
+      if (same)
+        return { ok: true, postId: same.id, created: false, status: same.status, failureReason: same.failureReason }
+      return { ok: false, reason: 'in_progress' }
+    }
     console.error('[posts] could not create a post', error)
     return { ok: false, reason: 'unavailable' }
   }

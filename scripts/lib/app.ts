@@ -154,8 +154,11 @@ export function buildApp(env: NodeJS.ProcessEnv): Promise<number> {
 }
 
 /** The production web process (server.ts), stopped at cleanup. Wait for it with `waitForApp`. */
-export function startWeb(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups }) {
-  const web = startProcess('web', process.execPath, ['--import', 'tsx', 'server.ts'], env, { quiet: opts.quiet })
+export function startWeb(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups; logFile?: string }) {
+  const web = startProcess('web', process.execPath, ['--import', 'tsx', 'server.ts'], env, {
+    quiet: opts.quiet,
+    logFile: opts.logFile,
+  })
   opts.cleanups.push(() => stopProcess(web))
   return web
 }
@@ -164,9 +167,10 @@ export function startWeb(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanup
  * The built worker (worker/index.ts as plain JavaScript in the build's `worker` folder, as `npm run worker` and
  * fly.toml run it), stopped at cleanup.
  */
-export function startWorker(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups }) {
+export function startWorker(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups; logFile?: string }) {
   const worker = startProcess('worker', process.execPath, ['--enable-source-maps', workerEntry(env)], env, {
     quiet: opts.quiet,
+    logFile: opts.logFile,
   })
   opts.cleanups.push(() => stopProcess(worker))
   return worker

@@ -317,11 +317,14 @@ export function startProcess(
   cmd: string,
   args: string[],
   env: NodeJS.ProcessEnv,
-  opts: { quiet?: boolean } = {},
+  opts: { quiet?: boolean; logFile?: string } = {},
 ) {
   const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
   const prefix = `[${name}] `
+  // A quiet process still keeps its output in logFile (if given), for reading after a failed run.
+  const file = opts.logFile ? fs.createWriteStream(opts.logFile, { flags: 'a' }) : null
   const forward = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
+    file?.write(chunk)
     if (opts.quiet) return
     for (const line of chunk.toString().split('\n')) if (line.trim()) stream.write(prefix + line + '\n')
   }

@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import type { TestUser } from '#tests/setup/app'
-import { ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
+import { hydrated, ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
 
 /** Issue 21: the library and keyword screens at size, with JavaScript on and off. */
 const withJs = () => test.info().project.name === 'js'
@@ -43,6 +43,7 @@ test('the library pages through every post, searches, filters and deletes with a
   await expect(cards.first()).toContainText('Library post 0')
 
   // Every post is reachable: 'Load more' appends with JavaScript, and is a link to the next page without it.
+  if (withJs()) await hydrated(page)
   await page.getByRole('link', { name: 'Load more' }).click()
   if (withJs()) {
     await expect(cards).toHaveCount(40)

@@ -1,5 +1,5 @@
 /** Helpers for the Playwright specs (tests/e2e). */
-import { test, type Page } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { createTestUser, uniqueIp } from '#tests/setup/app'
 
 export const baseURL = () => test.info().project.use.baseURL ?? process.env.BASE_URL!
@@ -35,4 +35,12 @@ export function pageErrors(page: Page): string[] {
       errors.push(message.text())
   })
   return errors
+}
+
+/**
+ * Waits until React has hydrated the page (root.tsx marks <html data-hydrated>). A click before that is handled by the
+ * browser alone, as without JavaScript: a spec that asserts what JavaScript adds waits for this first.
+ */
+export async function hydrated(page: Page) {
+  await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1)
 }
