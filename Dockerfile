@@ -28,5 +28,6 @@ COPY --from=build /app/scripts ./scripts
 COPY --from=build /app/public ./public
 USER node
 EXPOSE 3000
-# The web process; fly.toml runs the worker from the same image with `npm run worker`.
+# The web process; fly.toml runs the worker from the same image as built JavaScript (`npm run build` writes
+# build/worker/index.js): `node --enable-source-maps build/worker/index.js`, like `npm run worker`.
 CMD ["node", "--import", "tsx", "server.ts"]

@@ -13,7 +13,7 @@ const toggleSchema = z.object({
 
 /**
  * POST /api/autopilot/toggle {enabled} → {autoPilotEnabled, message}. A plan without Auto Pilot: 402, an unverified address: 409 (never 403:
- * clients sign out on any 403). The schedule could not be changed: 503.
+ * clients sign out on any 403). The schedule could not be changed (Redis away a moment): 503 with Retry-After.
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
@@ -28,7 +28,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (result.reason === 'unverified') return apiError(409, ACCOUNT_MESSAGES.unverifiedAutopilot, { verify_email: true })
   if (result.reason === 'plan') return apiError(402, AUTOPILOT_MESSAGES.planRequired, { redirect_to_profile: true })
-  return apiError(503, AUTOPILOT_MESSAGES.toggleFailed)
+  const unavailable = apiError(503, AUTOPILOT_MESSAGES.toggleFailed)
+  unavailable.headers.set('Retry-After', '5')
+  return unavailable
 }
 
 export function loader() {

@@ -131,10 +131,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')
   const ok = (message: string) => toast().redirectWithSuccess('/autopilot', { message, duration: TOAST_MS })
+  // A 503 (the schedule could not be changed while Redis is away) says when to try again, as every outage answer does.
   const fail = (data: ActionData, message: string, status = 400, description?: string) =>
     json<ActionData>(
       { ...data, toast: { type: 'error', message, duration: TOAST_MS, ...(description ? { description } : {}) } },
-      { status },
+      { status, ...(status === 503 ? { headers: { 'Retry-After': '5' } } : {}) },
     )
 
   switch (intent) {

@@ -51,11 +51,31 @@ function requireStripe() {
 /** Total time a page (or a webhook) may spend on Stripe calls. */
 const STRIPE_BUDGET_MS = 10_000
 /**
- * Starting a checkout is a click someone waits on: each of its Stripe calls gets one attempt of at most 4 s (no
- * retry), so that a Stripe that does not answer gives a 503 with Retry-After within 5 s (issue 20); calls that Stripe
- * answers, however slowly, keep the page's whole budget.
+ * Starting a checkout is a click someone waits on, and it may take several Stripe calls (customer, subscriptions,
+ * open sessions, expiring stale ones, the session): the whole checkout has one deadline of 4.5 s from its start.
+ * Each call gets the time that is left (one attempt, no retry), and the answer never waits past the deadline, so a
+ * Stripe that does not answer gives a 503 with Retry-After within 5 s (issue 20).
  */
-const CHECKOUT_CALL = { timeoutMs: 4_000, retries: 0 }
+const CHECKOUT_DEADLINE_MS = 4_500
+
+/**
+ * Runs a checkout's Stripe calls under one deadline: `opts` gives each call what is left, and when the deadline
+ * passes first the checkout fails with STRIPE_BUDGET_USED_UP (a 503) at once. A call still running then ends by its
+ * own timeout, which is never later than the deadline; its result is not used.
+ */
+async function beforeDeadline<T>(deadline: number, work: (opts: Budget) => Promise<T>): Promise<T> {
+  const running = work(stripeBudget(deadline - Date.now(), { timeoutMs: CHECKOUT_DEADLINE_MS, retries: 0 }))
+  running.catch(() => {})
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(STRIPE_BUDGET_USED_UP)), Math.max(0, deadline - Date.now()))
+  })
+  try {
+    return await Promise.race([running, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 /** Stripe did not answer within the budget (a timeout or a connection failure), as opposed to answering an error. */
 function stripeUnreachable(error: unknown) {
@@ -187,6 +207,7 @@ export function trialBillingNotice(trialEndsAt: Date | string) {
  * by the webhook). A live subscriber changes plan in the Customer Portal, never through a second checkout.
  */
 export async function createCheckoutSession(user: { id: string; email: string; name: string }, plan: PlanId) {
+  const deadline = Date.now() + CHECKOUT_DEADLINE_MS
   const stripe = requireStripe()
   const price = priceIdFor(plan)
   if (!price) throw new BillingError(503, BILLING_MESSAGES.planUnavailable)
@@ -195,48 +216,54 @@ export async function createCheckoutSession(user: { id: string; email: string; n
     throw new BillingError(409, BILLING_MESSAGES.alreadySubscribed)
   await limitSessions('checkout', user.id)
   const appUrl = getEnv().APP_URL.replace(/\/+$/, '')
-  const opts = stripeBudget(STRIPE_BUDGET_MS, CHECKOUT_CALL)
   try {
-    const customer = await ensureCustomer(stripe, user, row, opts)
-    // The webhook of a payment made a moment ago may still be on its way: Stripe knows first.
-    if (row.stripeCustomerId && (await liveSubscriptions(stripe, customer, opts)).length > 0)
-      throw new BillingError(409, BILLING_MESSAGES.alreadySubscribed)
-    const open = await stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 }, opts())
-    const soon = Math.floor(Date.now() / 1000) + 30 * 60
-    const reusable = open.data.find(
-      (s) =>
-        s.mode === 'subscription' &&
-        s.metadata?.plan === plan &&
-        s.client_reference_id === user.id &&
-        s.url &&
-        s.expires_at > soon,
-    )
-    for (const other of open.data) {
-      if (other.id === reusable?.id) continue
-      await expireSession(stripe, other.id, opts)
-    }
-    if (reusable?.url) return { sessionId: reusable.id, url: reusable.url }
-    const inTrial = row.status === 'trial' && row.trialEndsAt.getTime() > Date.now()
-    const session = await stripe.checkout.sessions.create(
-      {
-        mode: 'subscription',
-        customer,
-        line_items: [{ price, quantity: 1 }],
-        client_reference_id: user.id,
-        metadata: { userId: user.id, plan },
-        subscription_data: { metadata: { userId: user.id, plan } },
-        ...(inTrial ? { custom_text: { submit: { message: trialBillingNotice(row.trialEndsAt) } } } : {}),
-        success_url: `${appUrl}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: `${appUrl}/pricing`,
-      },
-      opts(),
-    )
-    if (!session.url) throw new Error('Stripe returned a checkout session without a URL')
-    return { sessionId: session.id, url: session.url }
+    return await beforeDeadline(deadline, async (opts) => {
+      const customer = await ensureCustomer(stripe, user, row, opts)
+      // A customer created just now has no subscription and no open session yet: the first checkout makes two calls.
+      // Otherwise both are read at once. The webhook of a payment made a moment ago may still be on its way: Stripe
+      // knows first.
+      const [live, open] = row.stripeCustomerId
+        ? await Promise.all([
+            liveSubscriptions(stripe, customer, opts),
+            stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 }, opts()),
+          ])
+        : [[], { data: [] as Stripe.Checkout.Session[] }]
+      if (live.length > 0) throw new BillingError(409, BILLING_MESSAGES.alreadySubscribed)
+      const soon = Math.floor(Date.now() / 1000) + 30 * 60
+      const reusable = open.data.find(
+        (s) =>
+          s.mode === 'subscription' &&
+          s.metadata?.plan === plan &&
+          s.client_reference_id === user.id &&
+          s.url &&
+          s.expires_at > soon,
+      )
+      await Promise.all(
+        open.data.filter((other) => other.id !== reusable?.id).map((other) => expireSession(stripe, other.id, opts)),
+      )
+      if (reusable?.url) return { sessionId: reusable.id, url: reusable.url }
+      const inTrial = row.status === 'trial' && row.trialEndsAt.getTime() > Date.now()
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'subscription',
+          customer,
+          line_items: [{ price, quantity: 1 }],
+          client_reference_id: user.id,
+          metadata: { userId: user.id, plan },
+          subscription_data: { metadata: { userId: user.id, plan } },
+          ...(inTrial ? { custom_text: { submit: { message: trialBillingNotice(row.trialEndsAt) } } } : {}),
+          success_url: `${appUrl}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${appUrl}/pricing`,
+        },
+        opts(),
+      )
+      if (!session.url) throw new Error('Stripe returned a checkout session without a URL')
+      return { sessionId: session.id, url: session.url }
+    })
   } catch (error) {
     if (error instanceof BillingError) throw error
     console.error('[billing] checkout failed', error instanceof Error ? error.message : error)
-    // Stripe away (no answer in time) is an outage: 503 with Retry-After; an error Stripe answered is a 502.
+    // Stripe away (no answer before the deadline) is an outage: 503 with Retry-After; an error Stripe answered is a 502.
     if (stripeUnreachable(error)) throw new BillingError(503, BILLING_MESSAGES.checkoutFailed, 30)
     throw new BillingError(502, BILLING_MESSAGES.checkoutFailed)
   }

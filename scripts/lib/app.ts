@@ -25,7 +25,8 @@ export type Cleanups = Array<() => Promise<void>>
 
 /** Runs the cleanups last-in first-out, each one even when another failed. */
 export async function runCleanups(cleanups: Cleanups) {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {})
+  // Taken out of the list, so that running them again (a stage that stops processes early, then the run's end) is a no-op.
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {})
 }
 
 /** Runs a script's `main`, then its cleanups, and exits: with 1 if `main` threw, else with process.exitCode. */
@@ -142,6 +143,11 @@ export function appEnv(services: Services, extra: Record<string, string> = {}): 
   }
 }
 
+/** The worker's built entry in the build folder (REMIX_BUILD_DIR, else build/): `npm run build` writes it. */
+export function workerEntry(env: NodeJS.ProcessEnv) {
+  return path.resolve(env.REMIX_BUILD_DIR ?? 'build', 'worker', 'index.js')
+}
+
 /** `npm run build` with this environment (REMIX_BUILD_DIR picks the folder); resolves to its exit code. */
 export function buildApp(env: NodeJS.ProcessEnv): Promise<number> {
   return run('npm', ['run', 'build', '--silent'], env)
@@ -157,9 +163,12 @@ export function startWeb(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanup
   return web
 }
 
-/** The worker process (worker/index.ts), stopped at cleanup. */
+/**
+ * The built worker (worker/index.ts as plain JavaScript in the build's `worker` folder, as `npm run worker` and
+ * fly.toml run it), stopped at cleanup.
+ */
 export function startWorker(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups; logFile?: string }) {
-  const worker = startProcess('worker', process.execPath, ['--import', 'tsx', 'worker/index.ts'], env, {
+  const worker = startProcess('worker', process.execPath, ['--enable-source-maps', workerEntry(env)], env, {
     quiet: opts.quiet,
     logFile: opts.logFile,
   })

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import { workerEntry } from '../../scripts/lib/app'
 import { freePort, waitForHttp } from '../../scripts/lib/services'
 import { waitFor } from '#tests/setup/app'
 
@@ -110,10 +111,14 @@ export type WorkerProcess = {
   exited: Promise<Exit>
 }
 
-/** Another worker process (worker/index.ts), like `npm run worker`. Resolves once it has started its BullMQ workers. */
+/**
+ * Another worker process (the run's build of worker/index.ts), like `npm run worker`. Resolves once it has started
+ * its BullMQ workers.
+ */
 export async function startWorker(overrides: Record<string, string> = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
-    env: { ...process.env, ...NO_METRICS, ...overrides },
+  const env = { ...process.env, ...NO_METRICS, ...overrides }
+  const child = spawn(process.execPath, ['--enable-source-maps', workerEntry(env)], {
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const output = collectOutput(child)
