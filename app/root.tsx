@@ -171,6 +171,7 @@ const REFUSAL_TITLES: Record<number, string> = {
 
 export function ErrorBoundary() {
   const error = useRouteError()
+  useHydrationMark()
   const notFound = isRouteErrorResponse(error) && error.status === 404
   // Postgres or Redis is down (outage.server.ts): say so, and offer to try again.
   const outage = isRouteErrorResponse(error) && error.status === 503

@@ -16,6 +16,9 @@ export const POST_MESSAGES = {
   inProgress: 'A post for this keyword is already being written.',
 } as const
 
+/** The failure reason of a post whose job could not be queued (Redis unreachable); a repeat of its request retries it. */
+export const NOT_QUEUED_REASON = 'We could not start writing this post.'
+
 export type PostStatus = 'queued' | 'generating' | 'completed' | 'failed'
 
 /** Long US date, e.g. 'November 22, 2026' (UTC, so the server and the browser render the same text). */

@@ -2,7 +2,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm'
 import { isUuid } from '#app/lib/ids'
 import { stripControlCharacters } from '#app/lib/safe-text'
 import { enqueueGeneratePost, generatePostJobState, requeueGeneratePost } from '#app/jobs/post-generation.server'
-import { POST_MESSAGES, type PostStatus } from '#app/lib/posts'
+import { NOT_QUEUED_REASON, POST_MESSAGES, type PostStatus } from '#app/lib/posts'
 import { findOverlap, type Overlap } from './cannibalisation.server'
 import { db, schema } from './db.server'
 import { getEnv } from './env.server'
@@ -28,9 +28,6 @@ export type CreatePostResult =
   | { ok: true; postId: string; created: boolean; status: PostStatus; failureReason: string | null }
   | { ok: false; reason: 'quota' | 'not_found' | 'unavailable' | 'in_progress' }
   | { ok: false; reason: 'overlap'; overlap: Overlap }
-
-/** The failure reason of a post whose job could not be queued (Redis unreachable); a repeat of its request retries it. */
-export const NOT_QUEUED_REASON = 'We could not start writing this post.'
 
 /** The index that allows one post per user and keyword being written at a time (migration 0013_failures). */
 export const ONE_IN_PROGRESS_INDEX = 'blog_posts_one_in_progress_idx'

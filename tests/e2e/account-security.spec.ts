@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import { waitForSmtpMessage } from '#tests/fakes/client'

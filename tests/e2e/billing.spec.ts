@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
 import { formatShortDate } from '#app/lib/billing'
 import { db, schema } from '#app/server/db.server'

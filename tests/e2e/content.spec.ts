@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import { fakeControl } from '#tests/fakes/client'

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from '#tests/setup/playwright'
 import { and, eq } from 'drizzle-orm'
 import { RANKINGS_MESSAGES, TRACKED_KEYWORD_LIMITS } from '#app/lib/rankings'
 import { db, schema } from '#app/server/db.server'

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import { fakeControl } from '#tests/fakes/client'
-import { ownClientIp, signedIn } from '#tests/setup/browser'
+import { hydrated, ownClientIp, signedIn } from '#tests/setup/browser'
 
 // The spec's copy, verbatim.
 const VALIDATION = 'Please enter a keyword, and select both a country and language.'
@@ -283,6 +283,8 @@ test.describe('keywords', () => {
     await expect(page.locator('tbody tr')).toHaveCount(50)
     await expect(page.getByText('Showing 50 of 55 keywords')).toBeVisible()
     if (withJs()) {
+      // A click before React hydrates is a plain link (a full page load, no 'Loading keywords...').
+      await hydrated(page)
       await page.route(
         (url) => url.pathname === '/keywords' && url.searchParams.has('_data'),
         async (route) => {

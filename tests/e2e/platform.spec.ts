@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from '#tests/setup/playwright'
 
 test('the home page shows the public navigation', async ({ page }) => {
   await page.goto('/')

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from '#tests/setup/playwright'
 import postgres from 'postgres'
 import { fakeControl, waitForSmtpMessage } from '../fakes/client'
 

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { expect, test } from '@playwright/test'
+import { expect, test } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import { signedIn } from '#tests/setup/browser'

@@ -43,9 +43,10 @@ async function enableWithoutSchedule(
 async function finishedJob(id: string, timeout = 60_000) {
   return waitFor(
     async () => {
-      const job = await queue(QUEUES.autopilot).getJob(id)
-      const state = await job?.getState()
-      return state === 'completed' || state === 'failed' ? job : null
+      // The state first, then the job: a job read before it finished keeps a null returnvalue even once its state
+      // says 'completed'.
+      const state = await queue(QUEUES.autopilot).getJobState(id)
+      return state === 'completed' || state === 'failed' ? await queue(QUEUES.autopilot).getJob(id) : null
     },
     { timeout, interval: 250 },
   )
