@@ -16,7 +16,8 @@ import {
   type KeywordProvider,
   type ProviderQuery,
 } from './keyword-providers'
-import { consumeQuota, refundQuota } from './quota.server'
+import { classifyOutage } from './outage.server'
+import { consumeQuota, quotaAvailable } from './quota.server'
 import { redis } from './redis.server'
 
 /**
@@ -178,6 +179,7 @@ async function saveIdeas(
   source: KeywordSource,
   ideas: KeywordIdea[],
   viaAutoPilot: boolean,
+  executor: Pick<typeof db, 'execute'> = db,
 ) {
   const rows = cleanIdeas(ideas)
   if (rows.length === 0) return []
@@ -185,7 +187,7 @@ async function saveIdeas(
     (i) =>
       sql`(${userId}::uuid, ${i.keyword}, ${query.countryCode}, ${query.countryName}, ${query.languageCode}, ${query.languageName}, ${i.avgMonthlySearches}::integer, ${i.difficultyScore}::integer, ${source}::keyword_source, ${query.query}, ${viaAutoPilot}::boolean, now(), now())`,
   )
-  const saved = await db.execute<SavedRow>(sql`
+  const saved = await executor.execute<SavedRow>(sql`
     insert into ${schema.savedKeywords} (user_id, keyword, country_code, country_name, language_code, language_name,
       avg_monthly_searches, difficulty_score, source, seed_query, searched_via_auto_pilot, created_at, updated_at)
     values ${sql.join(values, sql`, `)}
@@ -258,26 +260,35 @@ export type SearchResult =
   { ok: true; keywords: SavedKeyword[] } | { ok: false; reason: 'quota' | 'provider_error' | 'unavailable' }
 
 /**
- * A user's keyword search (the Keywords screen, POST /api/search): one unit of the keywordSearches quota (atomic),
- * then the research. A search that fails at the provider gives its unit back; a cached answer still counts as a
- * search. Takes the query as keywordSearchSchema parsed it (the caller validated it for its form or API answer).
+ * A user's keyword search (the Keywords screen, POST /api/search): one unit of the keywordSearches quota, taken
+ * atomically in the same transaction that saves the rows, so a search is charged exactly when its keywords are
+ * saved: a provider error charges nothing, and an outage of Postgres in the middle (a restart, a failover) leaves
+ * neither a unit nor a row, and is rethrown for the 503 + Retry-After of `guardBuild` (a refund after the fact
+ * would need the very database that is away). A read of the quota first spares a provider call for a user over
+ * the limit; the transaction still decides, so concurrent searches at the limit cannot both be charged. A cached
+ * answer still counts as a search. Takes the query as keywordSearchSchema parsed it.
  */
 export async function searchKeywordsWithQuota(userId: string, query: KeywordSearchInput): Promise<SearchResult> {
   const provider = keywordProvider()
   if (!provider) return { ok: false, reason: 'unavailable' }
-  // The cache lookup runs alongside the quota statement (one round trip less); it is used only if the quota allows.
+  // The cache lookup runs alongside the quota read (one round trip less); it is used only if the quota allows.
   const lookup = lookUpCache(provider, query)
-  const quota = await consumeQuota(userId, 'keywordSearches')
-  if (!quota.ok) return { ok: false, reason: 'quota' }
+  if (!(await quotaAvailable(userId, 'keywordSearches'))) return { ok: false, reason: 'quota' }
+  let fetched: Fetched
   try {
-    return { ok: true, keywords: await fetchAndSaveIdeas(userId, query, provider, false, lookup) }
+    fetched = await ideasThroughCache(provider, query, lookup.key, lookup.cached)
   } catch (error) {
-    await refundQuota(userId, 'keywordSearches', db, quota).catch((e: unknown) =>
-      console.error('[keywords] refund failed:', e),
-    )
+    if (classifyOutage(error)) throw error
     console.error('[keywords] search failed:', error instanceof Error ? error.message : error)
     return { ok: false, reason: 'provider_error' }
   }
+  const saved = await db.transaction(async (tx) => {
+    const quota = await consumeQuota(userId, 'keywordSearches', tx)
+    if (!quota.ok) return null
+    return saveIdeas(userId, query, provider.id, fetched.ideas, false, tx)
+  })
+  await fetched.stored
+  return saved ? { ok: true, keywords: saved } : { ok: false, reason: 'quota' }
 }
 
 // ---------------------------------------------------------------------------

@@ -35,6 +35,29 @@ const windowEnd = sql`((${anchor} + make_interval(months => ${wholeMonths} + 1))
 /** Premium whose stored usage belongs to a window that has ended: the counts start again at 0. */
 const rolled = sql`(${subs.status} in ('active', 'past_due') and ${windowStart} > ${subs.usagePeriodStart})`
 
+/** The row has room for `units` more of `kind`: a live trial under its limit, or Premium under this month's. */
+function withinQuota(kind: QuotaKind, units: number) {
+  const col = column[kind]
+  return sql`(
+    (${subs.status} = 'trial' and ${subs.trialEndsAt} > now() and ${col} + ${units} <= ${LIMITS.trial[kind]})
+    or (${subs.status} in ('active', 'past_due') and (case when ${rolled} then 0 else ${col} end) + ${units} <= ${LIMITS.premium[kind]})
+  )`
+}
+
+/**
+ * Whether a unit could be taken now, without taking it: a read that lets an expensive call (a provider's) be
+ * skipped for a user over the limit. Not a reservation: consumeQuota still decides, atomically.
+ */
+export async function quotaAvailable(userId: string, kind: QuotaKind): Promise<boolean> {
+  const rows = await db
+    .select({ userId: subs.userId })
+    .from(subs)
+    .where(sql`${subs.userId} = ${userId} and ${withinQuota(kind, 1)}`)
+    .limit(1)
+  if (rows.length === 0) recordQuotaRefusal(kind)
+  return rows.length > 0
+}
+
 /**
  * Takes one unit of a quota, atomically: the check and the count are one UPDATE, so concurrent requests can never
  * exceed the limit. Trial: within the trial window and under the trial limit (10/5 in total). Active (and
@@ -60,12 +83,7 @@ export async function consumeQuota(
       usagePeriodStart: sql`(case when ${rolled} then ${windowStart} else ${subs.usagePeriodStart} end)`,
       updatedAt: new Date(),
     })
-    .where(
-      sql`${subs.userId} = ${userId} and (
-        (${subs.status} = 'trial' and ${subs.trialEndsAt} > now() and ${col} + ${units} <= ${LIMITS.trial[kind]})
-        or (${subs.status} in ('active', 'past_due') and ${count(col)} + ${units} <= ${LIMITS.premium[kind]})
-      )`,
-    )
+    .where(sql`${subs.userId} = ${userId} and ${withinQuota(kind, units)}`)
     .returning({ used: col, windowStart: subs.usagePeriodStart })
   const row = rows[0]
   if (!row) recordQuotaRefusal(kind)

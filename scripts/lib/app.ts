@@ -155,7 +155,9 @@ export function buildApp(env: NodeJS.ProcessEnv): Promise<number> {
 
 /** The production web process (server.ts), stopped at cleanup. Wait for it with `waitForApp`. */
 export function startWeb(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups; logFile?: string }) {
-  const web = startProcess('web', process.execPath, ['--import', 'tsx', 'server.ts'], env, {
+  // WEB_CPU_PROF_DIR (a folder): the web process writes a V8 CPU profile there when it exits, for `npm run bench`.
+  const profile = process.env.WEB_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.WEB_CPU_PROF_DIR}`] : []
+  const web = startProcess('web', process.execPath, [...profile, '--import', 'tsx', 'server.ts'], env, {
     quiet: opts.quiet,
     logFile: opts.logFile,
   })

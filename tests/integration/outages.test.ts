@@ -19,6 +19,7 @@ import { QUEUES } from '#app/jobs/queues.server'
 import { OUTAGE_MESSAGE } from '#app/lib/outage'
 import { POST_MESSAGES } from '#app/lib/posts'
 import { closeDb, db, schema } from '#app/server/db.server'
+import { fakeControl } from '#tests/fakes/client'
 import { api, createTestUser, uniqueEmail, uniqueIp, waitFor } from '#tests/setup/app'
 import { startWeb, startWorker, type WebProcess, type WorkerProcess } from '#tests/setup/processes'
 import { addKeyword, postRow } from '#tests/setup/records'
@@ -78,9 +79,13 @@ function form(fields: Record<string, string>, ip = uniqueIp()) {
   }
 }
 
-async function blogPostCount(userId: string) {
+async function subscription(userId: string) {
   const [sub] = await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, userId))
-  return sub!.blogPostCount
+  return sub!
+}
+
+async function blogPostCount(userId: string) {
+  return (await subscription(userId)).blogPostCount
 }
 
 const healthy = () => waitFor(async () => (await api('/healthz')).status === 200, { timeout: 30_000, interval: 250 })
@@ -128,6 +133,55 @@ describe('outages: Postgres stopped', () => {
     expect((await api('/blogposts', { as: user, auth: 'cookie' })).status).toBe(200)
     const signIn = await api('/signin', form({ email: user.email, password: user.password }))
     expect(signIn.status).toBe(302)
+  }, 120_000)
+})
+
+describe('outages: Postgres restarts during a keyword search', () => {
+  it('the search answers 503 with Retry-After, charges nothing and saves nothing; searching again charges once', async () => {
+    const user = await createTestUser()
+    const query = `restart ${crypto.randomBytes(4).toString('hex')}`
+    const body = {
+      query,
+      countryCode: '2840',
+      languageCode: '1000',
+      countryName: 'United States',
+      languageName: 'English',
+    }
+    const searches = async () => (await subscription(user.id)).keywordSearchCount
+    const savedFor = async () =>
+      (await db.select().from(schema.savedKeywords).where(eq(schema.savedKeywords.seedQuery, query))).length
+    const before = await searches()
+
+    // The provider answers after 2.5 s; Postgres goes away while the answer is on its way, so the charge and the
+    // saved rows meet a database that is not there (the soak found a unit charged and lost this way).
+    const dataforseo = fakeControl('dataforseo')
+    await dataforseo.latency(2_500)
+    try {
+      const search = timed(api('/api/search', { method: 'POST', json: body, as: user }))
+      await new Promise((resolve) => setTimeout(resolve, 700))
+      await pg.stop()
+      let res: Awaited<typeof search>
+      try {
+        res = await search
+      } finally {
+        await pg.start()
+      }
+      expect(res.status).toBe(503)
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(res.body).toEqual({ message: OUTAGE_MESSAGE })
+    } finally {
+      await dataforseo.latency(0)
+    }
+
+    await healthy()
+    expect(await searches()).toBe(before)
+    expect(await savedFor()).toBe(0)
+    // The same search once Postgres is back: answered from the provider's (now cached) ideas, charged once.
+    const again = await api('/api/search', { method: 'POST', json: body, as: user })
+    expect(again.status).toBe(200)
+    expect((again.body as { data: unknown[] }).data.length).toBeGreaterThan(0)
+    expect(await searches()).toBe(before + 1)
+    expect(await savedFor()).toBe((again.body as { data: unknown[] }).data.length)
   }, 120_000)
 })
 

@@ -282,13 +282,22 @@ describe('quota', () => {
     await refundQuota(user.id, 'keywordSearches')
     expect((await row(user.id)).keywordSearchCount).toBe(0)
 
-    // Through the API: a provider error right after the rollover gives the search back in the new window.
+    // Through the API, right after the rollover of a month used up: the search is allowed; a provider error charges
+    // nothing (a search is charged with its saved rows), so the new month still reads 0 used; the next search
+    // rolls the row over and is charged in the new window.
     const again = monthsAndADayAgo(1)
     await startedAt(user.id, again, { keywordSearchCount: LIMITS.premium.keywordSearches })
     const query = uniqueQuery()
     await fakeControl('dataforseo').enqueue({ status: 500, path: 'keyword_ideas', bodyIncludes: query, times: 3 })
     const failed = await search(user, query)
     expect(failed.status).toBe(502)
-    expect(await row(user.id)).toMatchObject({ keywordSearchCount: 0, usagePeriodStart: addUtcMonths(again, 1) })
+    expect(await row(user.id)).toMatchObject({
+      keywordSearchCount: LIMITS.premium.keywordSearches,
+      usagePeriodStart: again,
+    })
+    expect((await getUsageSummary(user.id)).keywordSearchCount).toBe(0)
+    const next = await search(user, uniqueQuery())
+    expect(next.status).toBe(200)
+    expect(await row(user.id)).toMatchObject({ keywordSearchCount: 1, usagePeriodStart: addUtcMonths(again, 1) })
   })
 })
