@@ -228,16 +228,24 @@ const sortKeys: Record<KeywordSort, Array<{ expr: SQL; cast: string; select: SQL
 function keywordFilters(userId: string, params: KeywordListParams): SQL {
   const where: SQL[] = [sql`${kw.userId} = ${userId}`, sql`${kw.searchedViaAutoPilot} = false`]
   if (params.q) where.push(sql`${kw.keyword} ilike ${containsPattern(params.q)}`)
+  // Bands and ranges are written over coalesce(column, -1), the expressions of the volume and difficulty indexes,
+  // so that the capped count and the page read a range of an index instead of every row of a large account. Scores
+  // and volumes are never negative: `>= min` (min >= 0) keeps excluding the rows without a figure, as `is null` maps
+  // to `= -1`.
   if (params.difficulty) {
     const band = DIFFICULTY_FILTERS[params.difficulty]
-    if (band.min === null) where.push(sql`${kw.difficultyScore} is null`)
+    const score = sql`coalesce(${kw.difficultyScore}, -1)`
+    if (band.min === null) where.push(sql`${score} = -1`)
     else {
-      where.push(sql`${kw.difficultyScore} >= ${band.min}`)
-      if (band.max !== null) where.push(sql`${kw.difficultyScore} <= ${band.max}`)
+      where.push(sql`${score} >= ${band.min}`)
+      if (band.max !== null) where.push(sql`${score} <= ${band.max}`)
     }
   }
-  if (params.minVolume !== undefined) where.push(sql`${kw.avgMonthlySearches} >= ${params.minVolume}`)
-  if (params.maxVolume !== undefined) where.push(sql`${kw.avgMonthlySearches} <= ${params.maxVolume}`)
+  if (params.minVolume !== undefined || params.maxVolume !== undefined) {
+    const volume = sql`coalesce(${kw.avgMonthlySearches}, -1)`
+    where.push(sql`${volume} >= ${params.minVolume ?? 0}`)
+    if (params.maxVolume !== undefined) where.push(sql`${volume} <= ${params.maxVolume}`)
+  }
   if (params.country) where.push(sql`${kw.countryCode} = ${params.country}`)
   if (params.language) where.push(sql`${kw.languageCode} = ${params.language}`)
   return and(...where)!

@@ -63,7 +63,17 @@ test.describe('publishing', () => {
     const target = day(2) <= day(1) ? day(1) : day(2)
     const sameWeek = page.locator(`[data-day="${target}"]`)
     if (withJs() && (await sameWeek.count())) {
-      await entry.dragTo(sameWeek)
+      // The week is a column of days: from Thursday on, the next day can be below the fold, and a scroll in the
+      // middle of a drag (Playwright scrolling the target into view) loses the drop. Both days on screen first, as
+      // a user would have them; then a drag by hand with two moves over the target (dragover needs two mouse moves
+      // in every browser: Playwright's docs, 'Dragging manually').
+      await sameWeek.scrollIntoViewIfNeeded()
+      await expect(entry).toBeInViewport()
+      await entry.locator('span').first().hover()
+      await page.mouse.down()
+      await sameWeek.hover()
+      await sameWeek.hover({ position: { x: 10, y: 10 } })
+      await page.mouse.up()
     } else {
       await entry.locator('summary').click()
       await entry.getByLabel(`New date for ${post.title}`).fill(target)

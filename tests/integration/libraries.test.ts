@@ -228,6 +228,14 @@ describe('keywords at scale', () => {
     expect((await all('difficulty=none')).map((k) => k.keyword)).toEqual([rows[28]!.keyword])
     const mid = await all('minVolume=500&maxVolume=1000')
     expect(mid.map((k) => k.avgMonthlySearches).sort((a, b) => a! - b!)).toEqual([500, 600, 700, 800, 900, 1000])
+    // A range with one end: keywords without a volume never match it.
+    const upTo = (await all('maxVolume=300')).map((k) => k.avgMonthlySearches)
+    expect(upTo).toEqual(
+      rows.filter((r) => r.avgMonthlySearches !== null && r.avgMonthlySearches <= 300).map(() => expect.any(Number)),
+    )
+    expect(upTo.every((v) => v !== null && v <= 300)).toBe(true)
+    const from = await all('minVolume=0')
+    expect(from).toHaveLength(rows.filter((r) => r.avgMonthlySearches !== null).length)
     const german = await all('country=2276&language=1001')
     expect(german).toHaveLength(6)
 

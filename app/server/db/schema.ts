@@ -191,6 +191,14 @@ export const savedKeywords = pgTable(
       t.id,
     ),
     index('saved_keywords_keyword_trgm_idx').using('gin', sql`${t.keyword} gin_trgm_ops`),
+    // The market filter (country and language), newest first: its capped count and its page (migration 0017).
+    index('saved_keywords_market_idx').on(
+      t.userId,
+      t.searchedViaAutoPilot,
+      t.countryCode,
+      t.languageCode,
+      t.createdAt.desc(),
+    ),
   ],
 )
 
