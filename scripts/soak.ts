@@ -61,6 +61,9 @@ type Proc = {
   killedAt?: number
   /** Set from the SIGKILL until the new process is up: a request sent meanwhile cannot have reached the app. */
   downSince?: number
+  /** The child a fault killed (its exit is expected), and whether the cleanup is stopping the process. */
+  killedChild?: ChildProcess
+  stopping?: boolean
 }
 
 function supervised(
@@ -70,9 +73,27 @@ function supervised(
   url?: string,
 ) {
   const proc: Proc = { name, child: start(), start, ready: () => ready(proc.child), url }
-  cleanups.push(() => stopProcess(proc.child))
+  watchExit(proc)
+  cleanups.push(() => {
+    proc.stopping = true
+    return stopProcess(proc.child)
+  })
   return proc
 }
+
+/** Processes that exited without being killed by a fault or the cleanup (a crash): each is a violation. */
+const unexpectedExits: Array<{ name: string; at: number; code: number | null; signal: NodeJS.Signals | null }> = []
+
+function watchExit(proc: Proc) {
+  const child = proc.child
+  child.once('exit', (code, signal) => {
+    if (proc.stopping || proc.killedChild === child) return
+    unexpectedExits.push({ name: proc.name, at: now(), code, signal })
+    log(`soak: ${proc.name} exited on its own (code ${code}, signal ${signal})`)
+  })
+}
+
+const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null
 
 /** Resolves once the child has printed `text` (within 3 minutes: a loaded machine starts processes slowly). */
 function printed(child: ChildProcess, text: string) {
@@ -95,12 +116,18 @@ function printed(child: ChildProcess, text: string) {
  * process is up (its start-up time is the machine's, not the app's recovery); recovery is measured from there.
  */
 async function killAndRestart(proc: Proc) {
-  const exited = new Promise((r) => proc.child.once('exit', r))
   proc.killedAt = now()
   proc.downSince = proc.killedAt
-  proc.child.kill('SIGKILL')
-  await exited
+  // A process that already exited on its own (recorded as a violation by watchExit) is started again, as a process
+  // manager would, instead of waiting for an exit that happened before.
+  if (!hasExited(proc.child)) {
+    const exited = new Promise((r) => proc.child.once('exit', r))
+    proc.killedChild = proc.child
+    proc.child.kill('SIGKILL')
+    await exited
+  }
   proc.child = proc.start()
+  watchExit(proc)
   await proc.ready()
   proc.downSince = undefined
 }
@@ -374,6 +401,11 @@ async function main() {
     ownBuildDir: !givenBuild,
     restartable: true,
   })
+  // Each process keeps its output here (appended across restarts), so that a crash can be read after the run.
+  const logDir = path.join(process.cwd(), '.cache', `soak-logs-${runId}`)
+  fs.mkdirSync(logDir, { recursive: true })
+  const logFile = (name: string) => path.join(logDir, `${name}.log`)
+  log(`soak: process logs in ${path.relative(process.cwd(), logDir)}`)
   const env = appEnv(services, {
     SESSION_SECRET: `soak-secret-${runId}`,
     ENCRYPTION_KEY: `soak-encryption-key-${runId}-0123456789abcdef`,
@@ -400,20 +432,26 @@ async function main() {
   const procs = [
     supervised(
       'web-1',
-      () => startWeb(webEnv(services.port, services.metricsPort), { quiet: !verbose, cleanups: [] }),
+      () =>
+        startWeb(webEnv(services.port, services.metricsPort), {
+          quiet: !verbose,
+          cleanups: [],
+          logFile: logFile('web-1'),
+        }),
       webReady(services.appUrl),
       services.appUrl,
     ),
     supervised(
       'web-2',
-      () => startWeb(webEnv(secondPort, secondMetricsPort), { quiet: !verbose, cleanups: [] }),
+      () =>
+        startWeb(webEnv(secondPort, secondMetricsPort), { quiet: !verbose, cleanups: [], logFile: logFile('web-2') }),
       webReady(`http://localhost:${secondPort}`),
       `http://localhost:${secondPort}`,
     ),
   ]
   const worker = supervised(
     'worker',
-    () => startWorker(env, { quiet: !verbose, cleanups: [] }),
+    () => startWorker(env, { quiet: !verbose, cleanups: [], logFile: logFile('worker') }),
     (child) => printed(child, 'worker started'),
   )
   await Promise.all([...procs, worker].map((p) => p.ready()))
@@ -721,6 +759,8 @@ async function main() {
   }
 
   // Requests: every one answered within 5 s with an acceptable status (a 503 with Retry-After is an answer).
+  for (const e of unexpectedExits)
+    violate('recovery', `${e.name} exited on its own (code ${e.code}, signal ${e.signal})`, e.at)
   for (const sample of samples.filter((x) => !x.ok))
     violate('requests', `${sample.kind}: ${sample.problem}`, sample.at - sample.ms, sample.at)
 
