@@ -35,12 +35,15 @@ const windowEnd = sql`((${anchor} + make_interval(months => ${wholeMonths} + 1))
 /** Premium whose stored usage belongs to a window that has ended: the counts start again at 0. */
 const rolled = sql`(${subs.status} in ('active', 'past_due') and ${windowStart} > ${subs.usagePeriodStart})`
 
+/** A count as it stands in the window that contains now(): 0 once the stored window has ended. */
+const inWindow = (c: (typeof column)[QuotaKind]) => sql`(case when ${rolled} then 0 else ${c} end)`
+
 /** The row has room for `units` more of `kind`: a live trial under its limit, or Premium under this month's. */
 function withinQuota(kind: QuotaKind, units: number) {
   const col = column[kind]
   return sql`(
     (${subs.status} = 'trial' and ${subs.trialEndsAt} > now() and ${col} + ${units} <= ${LIMITS.trial[kind]})
-    or (${subs.status} in ('active', 'past_due') and (case when ${rolled} then 0 else ${col} end) + ${units} <= ${LIMITS.premium[kind]})
+    or (${subs.status} in ('active', 'past_due') and ${inWindow(col)} + ${units} <= ${LIMITS.premium[kind]})
   )`
 }
 
@@ -74,12 +77,11 @@ export async function consumeQuota(
 ): Promise<{ ok: true; used: number; windowStart: Date } | { ok: false }> {
   if (!Number.isInteger(units) || units < 1) throw new Error(`consumeQuota: units must be a positive integer`)
   const col = column[kind]
-  const count = (c: typeof col) => sql`(case when ${rolled} then 0 else ${c} end)`
   const rows = await executor
     .update(subs)
     .set({
-      keywordSearchCount: sql`${count(subs.keywordSearchCount)} + ${kind === 'keywordSearches' ? units : 0}`,
-      blogPostCount: sql`${count(subs.blogPostCount)} + ${kind === 'blogPosts' ? units : 0}`,
+      keywordSearchCount: sql`${inWindow(subs.keywordSearchCount)} + ${kind === 'keywordSearches' ? units : 0}`,
+      blogPostCount: sql`${inWindow(subs.blogPostCount)} + ${kind === 'blogPosts' ? units : 0}`,
       usagePeriodStart: sql`(case when ${rolled} then ${windowStart} else ${subs.usagePeriodStart} end)`,
       updatedAt: new Date(),
     })
