@@ -12,6 +12,7 @@ import { bodyLimitFor, BODY_MESSAGES } from '#app/server/http/body.server'
 import { lingerIfBodyUnread } from '#app/server/http/linger.server'
 import { renderRefusal, type Refusal } from '#app/server/http/refusal.server'
 import { installRequestIdLogging, logJson } from '#app/server/log.server'
+import { installProcessGuards } from '#app/server/process-guards.server'
 import { recordHttpRequest, routeLabel, startMetricsServer } from '#app/server/metrics.server'
 import { newRequestScope, requestIdFrom, runInRequestScope, type RequestScope } from '#app/server/request-scope.server'
 import { checkOrigin, formTargets, securityHeadersFor } from '#app/server/security.server'
@@ -215,9 +216,10 @@ async function shutdown(signal: string) {
     metricsServer?.close()
     await Promise.allSettled([closeDb(), closeRedis(), closeQueues(), viteDevServer?.close(), flushSentry()])
     console.log(`Rankwell web stopped ${Date.now() - started} ms after ${signal}`)
-    process.exit(0)
+    process.exit() // 0, or 1 after an uncaught exception (process.exitCode)
   })
   server.closeIdleConnections()
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
+installProcessGuards('web', (reason) => void shutdown(reason))

@@ -14,6 +14,7 @@ import { closeDb } from '#app/server/db.server'
 import { getEnv } from '#app/server/env.server'
 import { closeRedis, createRedis } from '#app/server/redis.server'
 import { installRequestIdLogging } from '#app/server/log.server'
+import { installProcessGuards } from '#app/server/process-guards.server'
 import { metrics, startMetricsServer } from '#app/server/metrics.server'
 import { newRequestScope, runInRequestScope } from '#app/server/request-scope.server'
 import { flushSentry, initSentry, reportError } from '#app/server/sentry.server'
@@ -222,7 +223,8 @@ async function shutdown(signal: string) {
   await closeRedis()
   await closeDb()
   log('worker stopped')
-  process.exit(0)
+  process.exit() // 0, or 1 after an uncaught exception (process.exitCode)
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
+installProcessGuards('worker', (reason) => void shutdown(reason))

@@ -97,13 +97,19 @@ export function Dialog({
       aria-describedby={describedBy}
       data-testid={testId}
       onClose={() => {
-        // Closed by the browser (Escape): tell the parent. A dialog reopened as modal is open again: ignore.
+        // Closed some other way (a form with method="dialog"): tell the parent. A dialog reopened as modal is open
+        // again: ignore.
         if (ref.current?.open) return
         restoreFocus(opener)
         closeRef.current?.()
       }}
       onCancel={(e) => {
-        if (!closeRef.current) e.preventDefault()
+        // Escape: the parent closes it (through `open`), never the browser behind the parent's back. A close by the
+        // browser gives the focus back to the opener at once but tells the parent only with the later `close`
+        // event: an Enter on the opener in between would reopen a dialog whose `open` is still true, and nothing
+        // would show.
+        e.preventDefault()
+        closeRef.current?.()
       }}
       onClick={(e) => {
         if (e.target === ref.current) closeRef.current?.() // a click on the backdrop
