@@ -41,20 +41,77 @@ function countVitest(file: string) {
     numFailedTests: number
     numPendingTests: number
     numTodoTests: number
+    testResults?: Array<{
+      name: string
+      assertionResults?: Array<{ status: string; fullName: string; failureMessages?: string[] }>
+    }>
   }
   totals.passed += report.numPassedTests
   totals.failed += report.numFailedTests
   totals.skipped += report.numPendingTests + report.numTodoTests
+  for (const file of report.testResults ?? [])
+    for (const test of file.assertionResults ?? [])
+      if (test.status === 'failed')
+        failedTests.push({
+          name: `${path.relative(root, file.name)} › ${test.fullName}`,
+          error: test.failureMessages?.[0] ?? '',
+        })
 }
 
 function countPlaywright(file: string) {
   if (!fs.existsSync(file)) return
   const report = JSON.parse(fs.readFileSync(file, 'utf8')) as {
     stats: { expected: number; unexpected: number; flaky: number; skipped: number }
+    suites?: PlaywrightSuite[]
   }
   totals.passed += report.stats.expected + report.stats.flaky
   totals.failed += report.stats.unexpected
   totals.skipped += report.stats.skipped
+  const walk = (suite: PlaywrightSuite, titles: string[]) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === 'unexpected') {
+          const last = test.results?.at(-1)
+          failedTests.push({
+            name: `[${test.projectName}] ${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}`,
+            error: last?.error?.message ?? '',
+          })
+        }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title])
+  }
+  // The top-level suites are the files (their title is the file name, already in the spec's location).
+  for (const suite of report.suites ?? []) walk(suite, [])
+}
+
+type PlaywrightSuite = {
+  title: string
+  specs?: Array<{
+    title: string
+    file: string
+    line: number
+    tests?: Array<{ projectName: string; status: string; results?: Array<{ error?: { message?: string } }> }>
+  }>
+  suites?: PlaywrightSuite[]
+}
+
+/**
+ * The failed tests of every stage, printed again at the very end of the run with the start of their error: CI keeps
+ * only the tail of a long run's output, where a failure of an early stage would otherwise be out of sight.
+ */
+const failedTests: Array<{ name: string; error: string }> = []
+function printFailedTests() {
+  if (!failedTests.length) return
+  log(`failed tests (${failedTests.length}):`)
+  for (const test of failedTests) {
+    // eslint-disable-next-line no-control-regex
+    const error = test.error
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .slice(0, 6)
+      .join('\n    ')
+      .slice(0, 800)
+    console.log(`  ✘ ${test.name}\n    ${error}`)
+  }
 }
 
 async function stage(name: string, fn: () => Promise<number>) {
@@ -208,6 +265,7 @@ try {
 } finally {
   await runCleanups(cleanups)
 }
+printFailedTests()
 if (failures.length) log(`failed stages: ${failures.join(', ')}`)
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
 process.exit(crashed || failures.length || totals.failed ? 1 : 0)
