@@ -5,6 +5,7 @@
 // Usage: npm test [-- --only=static|unit|integration|eval|e2e|soak] [-- --grep=pattern] [-- --skip-soak]
 import fs from 'node:fs'
 import path from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import {
   appEnv,
   buildApp,
@@ -103,13 +104,7 @@ function printFailedTests() {
   if (!failedTests.length) return
   log(`failed tests (${failedTests.length}):`)
   for (const test of failedTests) {
-    // eslint-disable-next-line no-control-regex
-    const error = test.error
-      .replace(/\u001b\[[0-9;]*m/g, '')
-      .split('\n')
-      .slice(0, 6)
-      .join('\n    ')
-      .slice(0, 800)
+    const error = stripVTControlCharacters(test.error).split('\n').slice(0, 6).join('\n    ').slice(0, 800)
     console.log(`  ✘ ${test.name}\n    ${error}`)
   }
 }
