@@ -31,11 +31,10 @@ export type KeywordRow = {
 
 // Below the `sm` breakpoint the table is restyled as stacked rows (one card per keyword, every cell labelled by its
 // data-label), so that Difficulty and Create Post are on screen without a sideways swipe; the header row turns into a
-// wrapped row of sort links. Same markup at every width: one table, one set of controls.
-const th =
-  'px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 max-sm:inline-block max-sm:px-2 max-sm:py-1'
-const td =
-  'px-4 py-3 align-middle max-sm:block max-sm:p-0 max-sm:before:block max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:uppercase max-sm:before:tracking-wide max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]'
+// wrapped row of sort links. Same markup at every width: one table, one set of controls. The classes are in
+// app/tailwind.css (issue 21: the same utilities on every cell of 50 rows were a third of the page).
+const th = 'stacked-th'
+const td = 'stacked-td'
 const thousands = new Intl.NumberFormat('en-US')
 
 function Difficulty({ score, source }: { score: number | null; source: KeywordSource }) {
@@ -177,7 +176,7 @@ export function KeywordTable({
                 <tr
                   key={k.id}
                   data-keyword={k.keyword}
-                  className="max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-4 max-sm:gap-y-3 max-sm:px-4 max-sm:py-4"
+                  className="stacked-tr"
                 >
                   <td className={`${td} whitespace-nowrap text-slate-600 max-sm:order-4`} data-label="Search Date">
                     {formatSearchDate(k.createdAt)}
