@@ -173,11 +173,7 @@ export function KeywordTable({
               </tr>
             ) : (
               rows.map((k) => (
-                <tr
-                  key={k.id}
-                  data-keyword={k.keyword}
-                  className="stacked-tr"
-                >
+                <tr key={k.id} data-keyword={k.keyword} className="stacked-tr">
                   <td className={`${td} whitespace-nowrap text-slate-600 max-sm:order-4`} data-label="Search Date">
                     {formatSearchDate(k.createdAt)}
                   </td>
