@@ -55,17 +55,35 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
   throw new Error(`${what} did not come up within ${timeoutMs / 1000} s`)
 }
 
+/**
+ * Stops a child and waits for its exit. A child started `detached` leads its own process group and the signal goes to
+ * the whole group: `php -S` with PHP_CLI_SERVER_WORKERS forks its workers, which a signal to the parent alone leaves
+ * running (orphans that outlived the test run, holding the port).
+ */
 function stopChild(child: ChildProcess | undefined) {
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (child?.pid && detachedChildren.has(child)) process.kill(-child.pid, name)
+      else child?.kill(name)
+    } catch {
+      /* already gone */
+    }
+  }
   return new Promise<void>((resolve) => {
-    if (!child || child.exitCode !== null || child.signalCode) return resolve()
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+    if (!child || child.exitCode !== null || child.signalCode) {
+      if (child && detachedChildren.has(child)) signal('SIGKILL') // the group may outlive its leader
+      return resolve()
+    }
+    const timer = setTimeout(() => signal('SIGKILL'), 5_000)
     child.once('exit', () => {
       clearTimeout(timer)
+      if (detachedChildren.has(child)) signal('SIGKILL')
       resolve()
     })
-    child.kill('SIGTERM')
+    signal('SIGTERM')
   })
 }
+const detachedChildren = new WeakSet<ChildProcess>()
 
 const INSTALL_PHP = `<?php
 // Installs the site without wp-cli, then prints the Application Passwords as JSON. Inside a function, so that
@@ -200,7 +218,9 @@ require '${WP_ROOT}/index.php';
     php = spawn('php', ['-d', 'opcache.enable_cli=1', '-S', `127.0.0.1:${port}`, '-t', WP_ROOT, router], {
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
       stdio: 'ignore',
+      detached: true, // its own process group, with its forked workers: stopped together
     })
+    detachedChildren.add(php)
     await waitFor(async () => {
       try {
         return (await fetch(`${url}/wp-json/`)).ok
