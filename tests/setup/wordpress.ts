@@ -56,14 +56,14 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
 }
 
 /**
- * Stops a child and waits for its exit. A child started `detached` leads its own process group and the signal goes to
- * the whole group: `php -S` with PHP_CLI_SERVER_WORKERS forks its workers, which a signal to the parent alone leaves
- * running (orphans that outlived the test run, holding the port).
+ * Stops a child and waits for its exit. With `group` (a child spawned `detached`, so the leader of its own process
+ * group) the signals go to the whole group: `php -S` with PHP_CLI_SERVER_WORKERS forks its workers, which a signal
+ * to the parent alone leaves running (orphans that outlived the test run, holding the port).
  */
-function stopChild(child: ChildProcess | undefined) {
+function stopChild(child: ChildProcess | undefined, { group = false } = {}) {
   const signal = (name: NodeJS.Signals) => {
     try {
-      if (child?.pid && detachedChildren.has(child)) process.kill(-child.pid, name)
+      if (group && child?.pid) process.kill(-child.pid, name)
       else child?.kill(name)
     } catch {
       /* already gone */
@@ -71,19 +71,18 @@ function stopChild(child: ChildProcess | undefined) {
   }
   return new Promise<void>((resolve) => {
     if (!child || child.exitCode !== null || child.signalCode) {
-      if (child && detachedChildren.has(child)) signal('SIGKILL') // the group may outlive its leader
+      if (group) signal('SIGKILL') // the group may outlive its leader
       return resolve()
     }
     const timer = setTimeout(() => signal('SIGKILL'), 5_000)
     child.once('exit', () => {
       clearTimeout(timer)
-      if (detachedChildren.has(child)) signal('SIGKILL')
+      if (group) signal('SIGKILL')
       resolve()
     })
     signal('SIGTERM')
   })
 }
-const detachedChildren = new WeakSet<ChildProcess>()
 
 const INSTALL_PHP = `<?php
 // Installs the site without wp-cli, then prints the Application Passwords as JSON. Inside a function, so that
@@ -123,7 +122,7 @@ export async function startWordPress(): Promise<WordPressSite> {
   let mariadb: ChildProcess | undefined
   let php: ChildProcess | undefined
   const stop = async () => {
-    await stopChild(php)
+    await stopChild(php, { group: true })
     await stopChild(mariadb)
     fs.rmSync(configFile, { force: true })
     fs.rmSync(dir, { recursive: true, force: true })
@@ -218,9 +217,8 @@ require '${WP_ROOT}/index.php';
     php = spawn('php', ['-d', 'opcache.enable_cli=1', '-S', `127.0.0.1:${port}`, '-t', WP_ROOT, router], {
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
       stdio: 'ignore',
-      detached: true, // its own process group, with its forked workers: stopped together
+      detached: true, // its own process group, with its forked workers: stopped together (stopChild's `group`)
     })
-    detachedChildren.add(php)
     await waitFor(async () => {
       try {
         return (await fetch(`${url}/wp-json/`)).ok

@@ -97,8 +97,8 @@ export function Dialog({
       aria-describedby={describedBy}
       data-testid={testId}
       onClose={() => {
-        // Closed some other way (a form with method="dialog"): tell the parent. A dialog reopened as modal is open
-        // again: ignore.
+        // Closed by the browser after all (an Escape whose cancel it did not let us prevent) or by the effect above:
+        // tell the parent (a no-op when it already closed it). A dialog reopened as modal is open again: ignore.
         if (ref.current?.open) return
         restoreFocus(opener)
         closeRef.current?.()
