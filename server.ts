@@ -5,7 +5,7 @@ import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { getEnv } from '#app/server/env.server'
-import { ifNoneMatchHits, letRemixReplaceHeaders } from '#app/server/http-cache.server'
+import { ifNoneMatchHits, letRemixReplaceHeaders, PRIVATE_CACHE_CONTROL } from '#app/server/http-cache.server'
 import { guardBuild } from '#app/server/outage.server'
 import { cachedPage, pageCacheKey } from '#app/server/page-cache.server'
 import { bodyLimitFor, BODY_MESSAGES } from '#app/server/http/body.server'
@@ -132,8 +132,10 @@ if (viteDevServer) {
   app.use(staticFiles(path.join(buildDir, 'client')))
 }
 
-// The request's scope (opened by the first middleware) is reachable from loaders and session helpers.
+// Everything Remix answers is `private, no-store` unless the app says otherwise (a public document, a resource
+// route's own policy): redirects from loaders too, which depend on the visitor's cookie.
 app.use((_req: Request, res: Response, next: NextFunction) => {
+  res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL)
   letRemixReplaceHeaders(res)
   next()
 })

@@ -18,10 +18,12 @@ import { load, type BenchContext, type LoadResult } from './context'
  * and the load generator (this process) runs on core 1. Also: a 304 for a cached public page, and Postgres
  * statements per request of the signed-in pages (pg_stat_database.xact_commit: each autocommit statement is one).
  *
- * BENCH_ROUNDS (default 3) and BENCH_DURATION seconds per run (default 4) tune the run length.
+ * BENCH_ROUNDS (default 3) and BENCH_DURATION seconds per run (default 4) tune the run length; BENCH_ROUTES (a
+ * comma-separated list, e.g. `/profile,/blogposts`) limits the run to those routes while working on one of them.
  */
-const PUBLIC_ROUTES = ['/', '/pricing', '/free-tools', '/signin', '/blog']
-const SIGNED_IN_ROUTES = ['/keywords', '/blogposts', '/profile']
+const only = process.env.BENCH_ROUTES ? new Set(process.env.BENCH_ROUTES.split(',')) : undefined
+const PUBLIC_ROUTES = ['/', '/pricing', '/free-tools', '/signin', '/blog'].filter((r) => !only || only.has(r))
+const SIGNED_IN_ROUTES = ['/keywords', '/blogposts', '/profile'].filter((r) => !only || only.has(r))
 const TARGETS = { anonymous: 0.6, anonymousCompressed: 0.8, signedIn: 0.4, keywordsStatements: 4 }
 
 const root = process.cwd()

@@ -10,6 +10,11 @@ import { authPageAction, signIn } from '#app/server/auth.server'
 import { googleEnabled } from '#app/server/google-auth.server'
 import { getUser } from '#app/server/session.server'
 import { honeypotFilled } from '#app/lib/honeypot'
+import { publicPage } from '#app/lib/cache'
+
+// The form is the same for every anonymous visitor (no token, nothing personal; the page depends only on its URL),
+// so a CDN may keep it like the marketing pages (decision 0213). A signed-in visitor sends a cookie and is redirected.
+export const handle = publicPage
 
 export const meta: MetaFunction = () => [
   { title: 'Sign in | Rankwell' },

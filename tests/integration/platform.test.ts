@@ -38,7 +38,7 @@ describe('health check', () => {
 
 describe('pages and headers', () => {
   it('serves a page with security headers and a CSP nonce on its scripts', async () => {
-    const res = await fetch(`${appUrl()}/signin`)
+    const res = await fetch(`${appUrl()}/forgot-password`)
     expect(res.status).toBe(200)
     const csp = res.headers.get('content-security-policy') ?? ''
     expect(csp).toContain("default-src 'self'")

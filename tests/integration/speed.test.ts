@@ -21,6 +21,8 @@ const PUBLIC_PAGES = [
   '/blog/search-intent-for-founders',
   '/blog/anatomy-of-a-post-that-ranks',
 ]
+/** The sign-in and sign-up forms: the same for every anonymous visitor, shaped only by their URL (decision 0213). */
+const AUTH_PAGES = ['/signin', '/signup', '/signin?redirectTo=%2Fkeywords', '/signin?error=google-denied']
 
 function get(path: string, headers: Record<string, string> = {}) {
   return fetch(`${appUrl()}${path}`, { headers, redirect: 'manual' })
@@ -44,7 +46,7 @@ async function toastCookie() {
 }
 
 describe('public pages a CDN can cache', () => {
-  it.each(PUBLIC_PAGES)(
+  it.each([...PUBLIC_PAGES, ...AUTH_PAGES])(
     '%s: public Cache-Control, a strong ETag of its bytes, hashed CSP and no cookie',
     async (path) => {
       const res = await get(path)
@@ -134,14 +136,31 @@ describe('never cached: sessions, toasts, form errors, personal data', () => {
     expectPrivate(res)
   })
 
-  it.each(['/signin', '/signup'])('%s (anonymous, not a marketing page) is private with a nonce CSP', async (path) => {
-    const res = await get(path)
-    expect(res.status).toBe(200)
+  it.each(['/signin', '/signup'])('%s for a signed-in visitor is a private redirect', async (path) => {
+    const user = await createTestUser()
+    const res = await get(path, { Cookie: user.cookie })
+    expect(res.status).toBe(302)
     expectPrivate(res)
-    expect(res.headers.get('set-cookie')).toBeNull()
-    const nonce = /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1]
-    expect(nonce).toBeTruthy()
-    expect(await res.text()).toContain(`nonce="${nonce}"`)
+  })
+
+  it('a sign-in form error (a no-JavaScript POST) is private and keeps the e-mail', async () => {
+    const res = await fetch(`${appUrl()}/signin`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': uniqueIp() },
+      body: new URLSearchParams({ email: 'someone@example.com', password: '' }),
+      redirect: 'manual',
+    })
+    expect(res.status).toBe(400)
+    expectPrivate(res)
+    expect(await res.text()).toContain('value="someone@example.com"')
+  })
+
+  it('the sign-in page with a redirect target echoes only that target, and is cached per URL', async () => {
+    const a = await (await get('/signin?redirectTo=%2Fkeywords')).text()
+    const b = await (await get('/signin?redirectTo=%2Fblogposts')).text()
+    expect(a).toContain('value="/keywords"')
+    expect(b).toContain('value="/blogposts"')
+    expect(b).not.toContain('value="/keywords"')
   })
 
   it.each(['/keywords', '/blogposts', '/profile', '/autopilot'])('%s signed in is private, no-store', async (path) => {
