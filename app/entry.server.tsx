@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream'
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
-import { renderToPipeableStream } from 'react-dom/server'
+import { renderToString } from 'react-dom/server'
 import { NonceProvider } from '#app/components/nonce'
 import { OUTAGE_RETRY_AFTER_SECONDS } from '#app/lib/outage'
 import { defaultNoStore, finishDocument, isPublicDocument } from '#app/server/http-cache.server'
@@ -12,7 +11,7 @@ import { reportError } from '#app/server/sentry.server'
 const ABORT_DELAY = 5_000
 
 /**
- * Documents are rendered completely (onAllReady) and sent as one buffer: one compressed piece instead of the many
+ * Documents are rendered completely (renderToString) and sent as one buffer: one compressed piece instead of the many
  * small flushes of a streamed shell, and the whole body known before the headers, so a public page gets its ETag
  * and a CSP made of its inline scripts' hashes (see http-cache.server.ts). Client navigations fetch data through
  * data requests, which stream any deferred data as before.
@@ -37,48 +36,20 @@ export default function handleRequest(
     cacheKey && request.method === 'GET'
       ? (page: Parameters<typeof rememberPage>[1]) => rememberPage(cacheKey, page)
       : undefined
-  return new Promise<Response>((resolve, reject) => {
-    const chunks: Buffer[] = []
-    const sink = new Writable({
-      write(chunk: Buffer | string, _encoding, callback) {
-        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
-        callback()
-      },
-      final(callback) {
-        const html = Buffer.concat(chunks).toString('utf8')
-        resolve(
-          finishDocument(request, html, {
-            status: responseStatusCode,
-            headers: responseHeaders,
-            isPublic: isPublic && responseStatusCode === 200,
-            policy,
-            remember,
-          }),
-        )
-        callback()
-      },
-    })
-    let shellRendered = false
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
-      </NonceProvider>,
-      {
-        nonce,
-        onAllReady() {
-          shellRendered = true
-          pipe(sink)
-        },
-        onShellError(error: unknown) {
-          reject(error)
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500
-          if (shellRendered) console.error(error)
-        },
-      },
-    )
-    setTimeout(abort, ABORT_DELAY).unref()
+  // Every loader has finished before rendering starts, and no document suspends (a deferred value is resolved for
+  // a document request), so the page is rendered in one synchronous pass: no stream, no chunks to join. A render
+  // error throws here and Remix renders the error boundary instead.
+  const html = renderToString(
+    <NonceProvider value={nonce}>
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
+    </NonceProvider>,
+  )
+  return finishDocument(request, `<!DOCTYPE html>${html}`, {
+    status: responseStatusCode,
+    headers: responseHeaders,
+    isPublic: isPublic && responseStatusCode === 200,
+    policy,
+    remember,
   })
 }
 

@@ -1,10 +1,11 @@
-import { Link, NavLink, useLocation } from '@remix-run/react'
+import { useLocation } from '@remix-run/react'
 import { useCallback, useRef, useState, type MouseEvent } from 'react'
 import { Brand } from './brand'
 import { HelpDialog } from './help-dialog'
 import { MobileMenu } from './ui/mobile-menu'
+import { isCurrent, SiteLink, useSiteLinkClick } from './ui/site-link'
 
-const linkClass = ({ isActive }: { isActive: boolean }) =>
+const linkClass = (isActive: boolean) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
 
 export const APP_LINKS = [
@@ -35,22 +36,35 @@ export function AppNav({ email }: { email: string }) {
     setHelpOpen(true)
   }
   const closeHelp = useCallback(() => setHelpOpen(false), [])
-  const closeMenu = () => {
+  const closeMenu = useCallback(() => {
     if (menu.current) menu.current.open = false
-  }
+  }, [])
+  const follow = useSiteLinkClick()
+  const followAndClose = useSiteLinkClick(closeMenu)
+  const navLinks = (onClick: typeof follow) =>
+    APP_LINKS.map((l) => {
+      const active = isCurrent(location.pathname, l.to)
+      return (
+        <SiteLink
+          key={l.to}
+          to={l.to}
+          className={linkClass(active)}
+          aria-current={active ? 'page' : undefined}
+          onClick={onClick}
+        >
+          {l.label}
+        </SiteLink>
+      )
+    })
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
         <Brand to="/keywords" />
         <div className="hidden items-center gap-1 lg:flex">
-          {APP_LINKS.map((l) => (
-            <NavLink key={l.to} to={l.to} className={linkClass}>
-              {l.label}
-            </NavLink>
-          ))}
-          <Link to={helpHref} onClick={openHelp} className="btn-secondary ml-2 py-2" data-help-link>
+          {navLinks(follow)}
+          <SiteLink to={helpHref} onClick={openHelp} className="btn-secondary ml-2 py-2" data-help-link>
             Help
-          </Link>
+          </SiteLink>
           <span className="ml-3 max-w-[14rem] truncate text-sm text-slate-600" data-testid="nav-email" title={email}>
             {email}
           </span>
@@ -59,14 +73,10 @@ export function AppNav({ email }: { email: string }) {
           <span className="truncate px-3 py-2 text-xs text-slate-600" title={email}>
             {email}
           </span>
-          {APP_LINKS.map((l) => (
-            <NavLink key={l.to} to={l.to} className={linkClass} onClick={closeMenu}>
-              {l.label}
-            </NavLink>
-          ))}
-          <Link to={helpHref} onClick={openHelp} className="btn-secondary mt-1">
+          {navLinks(followAndClose)}
+          <SiteLink to={helpHref} onClick={openHelp} className="btn-secondary mt-1">
             Help
-          </Link>
+          </SiteLink>
         </MobileMenu>
       </nav>
       <HelpDialog open={helpOpen} onClose={closeHelp} redirectTo={here} />

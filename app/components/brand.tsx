@@ -1,9 +1,11 @@
-import { Link } from '@remix-run/react'
+import { SiteLink, useSiteLinkClick } from './ui/site-link'
 
 export function Brand({ to = '/' }: { to?: string }) {
+  const follow = useSiteLinkClick()
   return (
-    <Link
+    <SiteLink
       to={to}
+      onClick={follow}
       className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900"
       aria-label="Rankwell home"
     >
@@ -19,6 +21,6 @@ export function Brand({ to = '/' }: { to?: string }) {
         />
       </svg>
       Rankwell
-    </Link>
+    </SiteLink>
   )
 }

@@ -112,26 +112,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
     string
   >
   const filtered = FILTER_KEYS.some((k) => params[k])
-  const page = pagePosts(user.id, params, { limit: POSTS_PAGE_SIZE, content: false }).then((p) => ({
-    cards: p.rows.map(toCard),
-    total: p.total,
-    nextCursor: p.nextCursor,
-  }))
+  // A document request waits for its page, whose count statement also brings the languages and the drafts waiting
+  // for review; a client navigation gets the page deferred and those two at once, on their own.
+  const pending = pagePosts(user.id, params, { limit: POSTS_PAGE_SIZE, content: false, summary: !isDataRequest })
+  const page = pending.then((p) => ({ cards: p.rows.map(toCard), total: p.total, nextCursor: p.nextCursor }))
   let resolved: Awaited<typeof page>
+  let summary: { languages: string[]; waitingForReview: number } | undefined
   if (!isDataRequest) {
     try {
-      resolved = await page
+      ;[resolved, summary] = await Promise.all([page, pending])
     } catch (error) {
       if (error instanceof BadCursorError) throw redirect(withParams('/blogposts', url.searchParams, { cursor: null }))
       throw error
     }
   }
   page.catch(() => {})
+  pending.catch(() => {})
   const deleteId = url.searchParams.get('delete')
   const [languages, [confirmDelete], waitingForReview] = await Promise.all([
-    postLanguages(user.id),
+    summary?.languages ?? postLanguages(user.id),
     deleteId ? postCardsById(user.id, [deleteId]) : Promise.resolve([]),
-    countWaitingDrafts(user.id).catch(() => 0),
+    summary?.waitingForReview ?? countWaitingDrafts(user.id).catch(() => 0),
   ])
   return defer({
     waitingForReview,

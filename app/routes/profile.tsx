@@ -44,8 +44,8 @@ import {
   type SecurityIntent,
 } from '#app/server/profile-security.server'
 import { getUsageSummary } from '#app/server/quota.server'
-import { digestEnabled, setDigestEnabled } from '#app/server/rankings-insights.server'
-import { trackingUsage } from '#app/server/rankings.server'
+import { setDigestEnabled } from '#app/server/rankings-insights.server'
+import { rankingsCard } from '#app/server/rankings.server'
 import { requireUser, sessionSubscriptionStatus } from '#app/server/session.server'
 import { TOAST_MS, toast } from '#app/server/toast.server'
 
@@ -55,17 +55,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
   // Independent reads, side by side; the tracking limit follows from the subscription status that came with the
   // session lookup.
-  const [{ stripeCustomerId: _hidden, ...summary }, tracking, digest, security] = await Promise.all([
+  const [{ stripeCustomerId: _hidden, ...summary }, rankings, security] = await Promise.all([
     getUsageSummary(user.id),
-    trackingUsage(user.id, sessionSubscriptionStatus(user)),
-    digestEnabled(user.id),
+    rankingsCard(user.id, sessionSubscriptionStatus(user)),
     securityLoaderData(request, user),
   ])
   return json({
     profile: profileFields(user),
     security,
     summary,
-    rankings: { ...tracking, digestEnabled: digest },
+    rankings,
     editing: new URL(request.url).searchParams.get('edit') === '1',
   })
 }

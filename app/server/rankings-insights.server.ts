@@ -448,14 +448,6 @@ export async function reopenSuggestion(suggestionId: string, reason: string | nu
 // The weekly digest
 // ---------------------------------------------------------------------------
 
-export async function digestEnabled(userId: string) {
-  const [row] = await db
-    .select({ enabled: schema.rankingsPreferences.digestEnabled })
-    .from(schema.rankingsPreferences)
-    .where(eq(schema.rankingsPreferences.userId, userId))
-  return row?.enabled ?? true
-}
-
 export async function setDigestEnabled(userId: string, enabled: boolean) {
   await db
     .insert(schema.rankingsPreferences)

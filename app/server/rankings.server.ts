@@ -42,19 +42,32 @@ export async function trackingLimit(userId: string): Promise<number> {
     : TRACKED_KEYWORD_LIMITS.trial
 }
 
+/** The number of tracked keywords a subscription status allows. */
+function limitForStatus(status: string | null) {
+  return status === 'active' || status === 'past_due' ? TRACKED_KEYWORD_LIMITS.premium : TRACKED_KEYWORD_LIMITS.trial
+}
+
 /** `status`: the user's subscription status when the caller already has it (no statement of its own then). */
 export async function trackingUsage(userId: string, status?: string | null) {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(tk)
     .where(eq(tk.userId, userId))
-  const limit =
-    status === undefined
-      ? await trackingLimit(userId)
-      : status === 'active' || status === 'past_due'
-        ? TRACKED_KEYWORD_LIMITS.premium
-        : TRACKED_KEYWORD_LIMITS.trial
+  const limit = status === undefined ? await trackingLimit(userId) : limitForStatus(status)
   return { tracked: row?.count ?? 0, limit }
+}
+
+/**
+ * /profile's Rankings card in one statement (issue 17): the tracked keywords against the plan's limit (from the
+ * subscription status that came with the session) and whether the weekly digest is on (on until turned off).
+ */
+export async function rankingsCard(userId: string, status?: string | null) {
+  const prefs = schema.rankingsPreferences
+  const [row] = await db.execute<{ tracked: number; digest: boolean | null }>(sql`
+    select (select count(*)::int from ${tk} where ${tk.userId} = ${userId}) as tracked,
+      (select ${prefs.digestEnabled} from ${prefs} where ${prefs.userId} = ${userId}) as digest`)
+  const limit = status === undefined ? await trackingLimit(userId) : limitForStatus(status)
+  return { tracked: row?.tracked ?? 0, limit, digestEnabled: row?.digest ?? true }
 }
 
 type TrackInput = {
