@@ -2,11 +2,13 @@ import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from '@r
 import { RemixServer } from '@remix-run/react'
 import { renderToString } from 'react-dom/server'
 import { NonceProvider } from '#app/components/nonce'
+import { InlineCssProvider } from '#app/components/stylesheet'
 import { OUTAGE_RETRY_AFTER_SECONDS } from '#app/lib/outage'
 import { defaultNoStore, finishDocument, isPublicDocument } from '#app/server/http-cache.server'
 import { rememberPage } from '#app/server/page-cache.server'
 import { routeLabel } from '#app/server/metrics.server'
 import { reportError } from '#app/server/sentry.server'
+import inlineCss from '#app/tailwind.css?inline'
 
 const ABORT_DELAY = 5_000
 
@@ -41,7 +43,9 @@ export default function handleRequest(
   // error throws here and Remix renders the error boundary instead.
   const html = renderToString(
     <NonceProvider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
+      <InlineCssProvider value={isPublic ? inlineCss : null}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
+      </InlineCssProvider>
     </NonceProvider>,
   )
   return finishDocument(request, `<!DOCTYPE html>${html}`, {

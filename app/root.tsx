@@ -25,16 +25,14 @@ import { Toaster } from '#app/components/toaster'
 import { OUTAGE_MESSAGE } from '#app/lib/outage'
 import { revalidateLayout } from '#app/components/ui/client-failure'
 import { GlobalProgress } from '#app/components/ui/progress-bar'
+import { Stylesheet } from '#app/components/stylesheet'
 import { getEnv, publicEnv } from '#app/server/env.server'
 import { billingBanner } from '#app/server/billing.server'
 import { getUser, sessionSubscriptionStatus } from '#app/server/session.server'
 import { toast } from '#app/server/toast.server'
-import stylesheet from './tailwind.css?url'
 
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: stylesheet },
-  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
-]
+// The stylesheet is rendered by <Stylesheet /> in the document's head: inline on public pages, linked elsewhere.
+export const links: LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
 /**
  * Only the error page has its title here (a route's own `meta` replaces this one): when a loader throws, the error
@@ -106,6 +104,7 @@ function Document({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#254bea" />
         <Meta />
         <Links />
+        <Stylesheet />
       </head>
       <body className="flex min-h-full flex-col">
         {children}

@@ -28,16 +28,33 @@ export function pageNonce() {
  * A keyword whose post is still being written refuses a second one (a toast says so); when a finished post (or a
  * page) covers a very similar search, the user decides on /keywords/:id/write (update it, or write anyway).
  */
-export function CreatePostButton({
-  keywordId,
-  pageKey,
-  className = 'btn-primary px-3 py-1.5 text-xs',
-}: {
+type CreatePostButtonProps = {
   keywordId: string
   /** The page view's key from `usePageKey()` in the list that renders the buttons. */
   pageKey: string
   className?: string
-}) {
+}
+
+/** True in the server's render (no document): the row controls render their markup alone there (see below). */
+const onServer = typeof document === 'undefined'
+
+export function CreatePostButton(props: CreatePostButtonProps) {
+  // A keyword page has a button per row (50 on a full page): on the server each renders the plain form it stands for,
+  // without the fetcher, location and navigation hooks that only the browser uses (issue 21: those hooks were most
+  // of a full page's render time). The browser renders the live fetcher form over the same markup when it hydrates.
+  return onServer ? <CreatePostMarkup {...props} /> : <LiveCreatePostButton {...props} />
+}
+
+function CreatePostMarkup(props: CreatePostButtonProps) {
+  const location = useLocation()
+  return (
+    <form method="post" action="/blogposts">
+      <CreatePostFields {...props} redirectTo={`${location.pathname}${location.search}`} hydrated={false} busy={false} />
+    </form>
+  )
+}
+
+function LiveCreatePostButton(props: CreatePostButtonProps) {
   const fetcher = useFetcher<typeof clientAction>()
   const failure = clientFailureOf(fetcher.data)
   // A request that failed in the browser (no answer, a 5xx, a proxy's page) gets the spec's error toast.
@@ -53,18 +70,38 @@ export function CreatePostButton({
     if (confirm) navigate(confirm)
   }, [confirm, navigate])
   const hydrated = useHydrated()
-  const busy = fetcher.state !== 'idle'
   return (
     <fetcher.Form method="post" action="/blogposts">
+      <CreatePostFields
+        {...props}
+        redirectTo={`${location.pathname}${location.search}`}
+        hydrated={hydrated}
+        busy={fetcher.state !== 'idle'}
+      />
+    </fetcher.Form>
+  )
+}
+
+/** The form's fields and button: the same markup on the server and, once hydrated, in the browser. */
+function CreatePostFields({
+  keywordId,
+  pageKey,
+  className = 'btn-primary px-3 py-1.5 text-xs',
+  redirectTo,
+  hydrated,
+  busy,
+}: CreatePostButtonProps & { redirectTo: string; hydrated: boolean; busy: boolean }) {
+  return (
+    <>
       <input type="hidden" name="intent" value="create-post" />
       <input type="hidden" name="keywordId" value={keywordId} />
       {/* The server's value stays in the DOM after hydration (the client's own nonce is never rendered over it). */}
       <input type="hidden" name="requestKey" defaultValue={`${keywordId}.${pageKey}`} suppressHydrationWarning />
-      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
       {hydrated ? <input type="hidden" name="respond" value="json" /> : null}
       <button type="submit" className={className} disabled={busy} aria-busy={busy || undefined}>
         {busy ? 'Creating...' : 'Create Post'}
       </button>
-    </fetcher.Form>
+    </>
   )
 }

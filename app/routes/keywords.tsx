@@ -50,6 +50,7 @@ import { createPostsForKeywords, deleteKeywords, pageKeywords } from '#app/serve
 import { requireUser } from '#app/server/session.server'
 import { toast, TOAST_MS } from '#app/server/toast.server'
 import { showToast } from '#app/components/toaster'
+import { pageNonce } from '#app/components/create-post-button'
 
 export const meta: MetaFunction = () => [{ title: 'Keyword Opportunities · Rankwell' }]
 
@@ -104,10 +105,6 @@ function listParams(search: URLSearchParams): KeywordListParams {
   for (const field of Object.keys(parsed.errors)) only.delete(field)
   const again = parseParams(keywordListSchema, only)
   return again.ok ? again.data : {}
-}
-
-function pageNonce() {
-  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {

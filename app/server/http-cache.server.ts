@@ -79,11 +79,13 @@ export function finishDocument(
 ): Response {
   const { headers, status } = opts
   headers.set('Content-Type', 'text/html; charset=utf-8')
+  // The body goes to Response as bytes: given a string, undici first makes it a well-formed (USV) string in
+  // JavaScript, which cost a tenth of the CPU of a full /keywords page (issue 21); Buffer.from encodes natively.
+  const body = Buffer.from(html, 'utf8')
   if (!opts.isPublic) {
     headers.set('Cache-Control', PRIVATE_CACHE_CONTROL)
-    return new Response(html, { status, headers })
+    return new Response(body, { status, headers })
   }
-  const body = Buffer.from(html, 'utf8')
   const etag = strongEtag(body)
   headers.set('Cache-Control', PUBLIC_CACHE_CONTROL)
   headers.set('ETag', etag)

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/server/db.server'
 import { waitForSmtpMessage } from '#tests/fakes/client'
 import { createTestUser, uniqueEmail } from '#tests/setup/app'
-import { baseURL, signedIn } from '#tests/setup/browser'
+import { baseURL, pageErrors, signedIn } from '#tests/setup/browser'
 
 // Every test runs twice: with JavaScript (project `js`) and without (project `no-js`).
 const withJs = () => test.info().project.name === 'js'
@@ -283,4 +283,28 @@ test('the navigation bar: links, e-mail, mobile menu, and scroll to top', async 
   await menu.getByRole('link', { name: 'Learn SEO' }).click()
   await expect(page).toHaveURL(/\/how-grow$/)
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
+})
+
+test('the styles stay from a public page with its inline stylesheet to the signed-in pages', async ({ page }) => {
+  const errors = pageErrors(page)
+  const user = await createTestUser({ password: 'a-long-password' })
+  // /signin is a public page: its stylesheet is inline (issue 17), the signed-in pages link the file.
+  await page.goto('/signin')
+  const header = page.locator('header').first()
+  await expect(header).toHaveCSS('position', 'sticky')
+  await expect(page.locator('style#rw-css')).toHaveCount(1)
+  await signInWithForm(page, user.email, 'a-long-password')
+  await expect(page).toHaveURL(/\/keywords$/)
+  await expect(page.getByRole('heading', { name: 'Keyword Opportunities' })).toBeVisible()
+  // With JavaScript the sign-in ends in a client-side navigation: the inline styles of the first page stay in the
+  // document (hydration kept them). Without it the new page links the stylesheet. Either way the page is styled.
+  await expect(header).toHaveCSS('position', 'sticky')
+  await expect(page.locator('[data-help-link]')).toHaveCSS('border-top-style', 'solid')
+  if (withJs()) {
+    await expect(page.locator('style#rw-css')).toHaveCount(1)
+    expect(await page.locator('style#rw-css').evaluate((el) => el.textContent?.length ?? 0)).toBeGreaterThan(10_000)
+  } else {
+    await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(1)
+  }
+  expect(errors).toEqual([])
 })

@@ -202,8 +202,9 @@ describe('never cached: sessions, toasts, form errors, personal data', () => {
 
 describe('static files and pages', () => {
   it('serves fingerprinted assets as immutable and public files for an hour', async () => {
-    const html = await (await get('/')).text()
-    const asset = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1]
+    const user = await createTestUser()
+    const html = await (await get('/keywords', { Cookie: user.cookie })).text()
+    const asset = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1]
     expect(asset).toBeTruthy()
     const css = await get(asset!)
     expect(css.status).toBe(200)
@@ -211,6 +212,28 @@ describe('static files and pages', () => {
     const icon = await get('/favicon.svg')
     expect(icon.status).toBe(200)
     expect(icon.headers.get('cache-control')).toBe('public, max-age=3600')
+  })
+})
+
+describe('the stylesheet', () => {
+  it('is inline on public pages (no render-blocking request) and linked, the same rules, on every other page', async () => {
+    const user = await createTestUser()
+    const privateHtml = await (await get('/keywords', { Cookie: user.cookie })).text()
+    const href = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"/.exec(privateHtml)?.[1]
+    expect(href).toBeTruthy()
+    expect(privateHtml).not.toContain('<style id="rw-css"')
+    const file = await (await get(href!)).text()
+    for (const path of ['/', '/blog/choose-your-first-20-keywords', '/signin']) {
+      const html = await (await get(path)).text()
+      const inline = /<style id="rw-css">([\s\S]*?)<\/style>/.exec(html)?.[1]
+      expect(inline, path).toBeTruthy()
+      expect(html, path).not.toMatch(/<link rel="stylesheet"/)
+      // The same rules as the file (a rule of the layout's and one of the keyword table's, issue 21's classes).
+      for (const rule of ['.stacked-td', '.btn-secondary', '.sr-only']) {
+        expect(file, rule).toContain(rule)
+        expect(inline, `${path} ${rule}`).toContain(rule)
+      }
+    }
   })
 })
 

@@ -17,27 +17,54 @@ import { RANKINGS_MESSAGES } from '#app/lib/rankings'
  * state when the request is refused (over the plan's limit: the action's toast says so) or never answered (a toast
  * here says so).
  */
-export function TrackStar({
-  keywordId,
-  describedBy,
-  tracked,
-  returnTo,
-}: {
+type TrackStarProps = {
   keywordId: string
   describedBy: string
   tracked: boolean
   returnTo: string
-}) {
+}
+
+/** True in the server's render (no document). */
+const onServer = typeof document === 'undefined'
+
+export function TrackStar(props: TrackStarProps) {
+  // As with 'Create Post' on the same rows: the server renders the plain form (no fetcher hooks for 50 rows), the
+  // browser the live fetcher form over the same markup.
+  return onServer ? (
+    <form method="post" action="/rankings">
+      <TrackStarFields {...props} shown={props.tracked} hydrated={false} />
+    </form>
+  ) : (
+    <LiveTrackStar {...props} />
+  )
+}
+
+function LiveTrackStar(props: TrackStarProps) {
   const fetcher = useFetcher<{ ok: boolean; message?: string }>()
   const hydrated = useHydrated()
   const pending = fetcher.formData?.get('intent')
-  const shown = pending ? pending === 'track' : tracked
+  const shown = pending ? pending === 'track' : props.tracked
   const failure = clientFailureOf(fetcher.data)
   useEffect(() => {
     if (failure) showToast({ type: 'error', message: RANKINGS_MESSAGES.trackFailed })
   }, [failure])
   return (
     <fetcher.Form method="post" action="/rankings">
+      <TrackStarFields {...props} shown={shown} hydrated={hydrated} />
+    </fetcher.Form>
+  )
+}
+
+/** The form's fields and the toggle: the same markup on the server and, once hydrated, in the browser. */
+function TrackStarFields({
+  keywordId,
+  describedBy,
+  returnTo,
+  shown,
+  hydrated,
+}: TrackStarProps & { shown: boolean; hydrated: boolean }) {
+  return (
+    <>
       <input type="hidden" name="keywordId" value={keywordId} />
       <input type="hidden" name="returnTo" value={returnTo} />
       {hydrated ? <input type="hidden" name="respond" value="json" /> : null}
@@ -58,6 +85,6 @@ export function TrackStar({
         </span>
         Track
       </button>
-    </fetcher.Form>
+    </>
   )
 }
