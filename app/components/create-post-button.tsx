@@ -49,7 +49,12 @@ function CreatePostMarkup(props: CreatePostButtonProps) {
   const location = useLocation()
   return (
     <form method="post" action="/blogposts">
-      <CreatePostFields {...props} redirectTo={`${location.pathname}${location.search}`} hydrated={false} busy={false} />
+      <CreatePostFields
+        {...props}
+        redirectTo={`${location.pathname}${location.search}`}
+        hydrated={false}
+        busy={false}
+      />
     </form>
   )
 }

@@ -23,7 +23,6 @@ const inlinedByServer = typeof document !== 'undefined' && document.getElementBy
 export function Stylesheet() {
   const css = useContext(InlineCssContext)
   if (css !== null) return <style id={INLINE_ID} dangerouslySetInnerHTML={{ __html: css }} />
-  if (inlinedByServer)
-    return <style id={INLINE_ID} dangerouslySetInnerHTML={{ __html: '' }} suppressHydrationWarning />
+  if (inlinedByServer) return <style id={INLINE_ID} dangerouslySetInnerHTML={{ __html: '' }} suppressHydrationWarning />
   return <link rel="stylesheet" href={stylesheetHref} />
 }
