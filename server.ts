@@ -7,7 +7,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { getEnv } from '#app/server/env.server'
 import { ifNoneMatchHits, letRemixReplaceHeaders, PRIVATE_CACHE_CONTROL } from '#app/server/http-cache.server'
 import { guardBuild } from '#app/server/outage.server'
-import { cachedPage, pageCacheKey } from '#app/server/page-cache.server'
+import { cachedPage, encodedBody, pageCacheKey, pageEncoding } from '#app/server/page-cache.server'
 import { bodyLimitFor, BODY_MESSAGES } from '#app/server/http/body.server'
 import { lingerIfBodyUnread } from '#app/server/http/linger.server'
 import { renderRefusal, type Refusal } from '#app/server/http/refusal.server'
@@ -158,12 +158,18 @@ app.use((req: Request, res: Response, next: NextFunction) => {
     return next()
   }
   for (const [name, value] of page.headers) res.setHeader(name, value)
+  res.setHeader('Vary', 'Accept-Encoding')
   if (ifNoneMatchHits(req.get('if-none-match') ?? null, page.etag)) {
     res.status(304).end()
     return
   }
-  res.status(page.status).setHeader('Content-Length', page.body.length)
-  res.end(page.body)
+  // The body compressed once for the page's life in the cache, instead of by the compression middleware on every
+  // visit (it leaves a response that already has a Content-Encoding alone).
+  const encoding = pageEncoding(req.get('accept-encoding'))
+  const body = encoding ? encodedBody(page, encoding) : page.body
+  if (encoding) res.setHeader('Content-Encoding', encoding)
+  res.status(page.status).setHeader('Content-Length', body.length)
+  res.end(req.method === 'HEAD' ? undefined : body)
 })
 
 app.all(

@@ -1,5 +1,6 @@
-import { Form, Link } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { Form } from '@remix-run/react'
+import type { MouseEvent, ReactNode } from 'react'
+import { SiteLink } from './ui/site-link'
 import { formatLongDate, statusLabel, type PostStatus } from '#app/lib/posts'
 
 export type PostCardData = {
@@ -73,15 +74,27 @@ export function PostProgress({
   return null
 }
 
-/** `actions` (such as Delete) are shown next to 'Read More'. */
-export function PostCard({ post, actions }: { post: PostCardData; actions?: ReactNode }) {
+/**
+ * `actions` (such as Delete) are shown next to 'Read More'. The card's links are plain anchors that follow through
+ * `onFollow`, the list's one `useSiteLinkClick()` handler (a page of 20 cards would otherwise run the router hooks of
+ * 40 `<Link>`s while it renders; see site-link.tsx).
+ */
+export function PostCard({
+  post,
+  actions,
+  onFollow,
+}: {
+  post: PostCardData
+  actions?: ReactNode
+  onFollow: (event: MouseEvent<HTMLAnchorElement>) => void
+}) {
   const href = `/blogpost/${post.id}`
   return (
     <article className="card flex flex-col" data-testid="post-card" data-post-id={post.id}>
       <h2 className="text-xl font-semibold leading-snug text-slate-900">
-        <Link to={href} className="hover:text-brand-700">
+        <SiteLink to={href} onClick={onFollow} className="hover:text-brand-700">
           {post.title}
-        </Link>
+        </SiteLink>
       </h2>
       <p className="mt-1 flex items-center gap-2 text-sm text-slate-500">
         <time dateTime={post.createdAt}>{formatLongDate(post.createdAt)}</time>
@@ -97,13 +110,14 @@ export function PostCard({ post, actions }: { post: PostCardData; actions?: Reac
         </div>
       )}
       <div className="mt-4 flex items-center justify-between gap-3">
-        <Link
+        <SiteLink
           to={href}
+          onClick={onFollow}
           className="text-sm font-semibold text-brand-700 hover:text-brand-800"
           aria-label={`Read More: ${post.title}`}
         >
           Read More
-        </Link>
+        </SiteLink>
         {actions}
       </div>
     </article>

@@ -20,6 +20,7 @@ import {
 } from '@remix-run/react'
 import { Suspense, useEffect, useRef, useState } from 'react'
 import { useHydrated } from '#app/components/ui/use-hydrated'
+import { SiteLink, useSiteLinkClick } from '#app/components/ui/site-link'
 import { showToast } from '#app/components/toaster'
 import { clientFailureOf, guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
 import { PostCard } from '#app/components/post-card'
@@ -407,6 +408,7 @@ function Library({
 }) {
   const location = useLocation()
   const hydrated = useHydrated()
+  const follow = useSiteLinkClick()
   const [cards, setCards] = useState(initial.cards)
   const [total, setTotal] = useState(initial.total)
   const [nextCursor, setNextCursor] = useState(initial.nextCursor)
@@ -464,10 +466,11 @@ function Library({
             <PostCard
               key={post.id}
               post={post}
+              onFollow={follow}
               actions={
-                <Link
+                // Without JavaScript (or before hydration) the link shows the confirmation page; with it, the dialog.
+                <SiteLink
                   to={withParams('/blogposts', search, { delete: post.id })}
-                  preventScrollReset
                   className="text-sm font-semibold text-red-700 hover:text-red-800"
                   aria-label={`Delete: ${post.title}`}
                   onClick={(e) => {
@@ -477,7 +480,7 @@ function Library({
                   }}
                 >
                   Delete
-                </Link>
+                </SiteLink>
               }
             />
           ))}

@@ -1,6 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { finishDocument } from './http-cache.server'
-import { cachedPage, clearPageCache, pageCacheKey, PUBLIC_SHARED_MAX_AGE_S, rememberPage } from './page-cache.server'
+import zlib from 'node:zlib'
+import {
+  cachedPage,
+  clearPageCache,
+  encodedBody,
+  pageCacheKey,
+  pageEncoding,
+  PUBLIC_SHARED_MAX_AGE_S,
+  rememberPage,
+} from './page-cache.server'
 
 const req = (over: Partial<Parameters<typeof pageCacheKey>[0]> = {}) => ({
   method: 'GET',
@@ -103,5 +112,33 @@ describe('finishDocument', () => {
       remember: (p) => kept.push(p),
     })
     expect(kept).toHaveLength(0)
+  })
+})
+
+describe('pageEncoding', () => {
+  it('prefers Brotli, then gzip, honours q=0 and *, and sends none when nothing fits', () => {
+    expect(pageEncoding('gzip, deflate, br')).toBe('br')
+    expect(pageEncoding('gzip, deflate')).toBe('gzip')
+    expect(pageEncoding('br;q=0, gzip')).toBe('gzip')
+    expect(pageEncoding('BR ; q=0.0 , GZIP;q=0.2')).toBe('gzip')
+    expect(pageEncoding('*')).toBe('br')
+    expect(pageEncoding('*;q=0, gzip')).toBe('gzip')
+    expect(pageEncoding('deflate, identity')).toBeNull()
+    expect(pageEncoding('gzip;q=0, br;q=0')).toBeNull()
+    expect(pageEncoding('')).toBeNull()
+    expect(pageEncoding(undefined)).toBeNull()
+  })
+})
+
+describe('encodedBody', () => {
+  it('compresses a kept page once per encoding and counts it', () => {
+    rememberPage('k', page('<p>same words again</p>'.repeat(500)))
+    const kept = cachedPage('k')!
+    const br = encodedBody(kept, 'br')
+    expect(zlib.brotliDecompressSync(br).equals(kept.body)).toBe(true)
+    expect(encodedBody(kept, 'br')).toBe(br)
+    const gz = encodedBody(kept, 'gzip')
+    expect(zlib.gunzipSync(gz).equals(kept.body)).toBe(true)
+    expect(cachedPage('k')!.encoded).toEqual({ br, gzip: gz })
   })
 })

@@ -1,3 +1,4 @@
+import zlib from 'node:zlib'
 /**
  * An in-process copy of the public marketing pages (issue 17, docs/decisions/0174-public-page-micro-cache.md): the
  * same thing the CDN in front of us keeps, held by each web process for the same time, so that an anonymous visit
@@ -23,6 +24,51 @@ export type CachedPage = {
   body: Buffer
   etag: string
   expiresAt: number
+  /** The body compressed once per encoding, on the first request that accepts it (see `encodedBody`). */
+  encoded?: Partial<Record<PageEncoding, Buffer>>
+}
+
+export type PageEncoding = 'br' | 'gzip'
+
+/**
+ * The encoding to send a kept page in, from the request's Accept-Encoding (RFC 9110 §12.5.3): Brotli, else gzip,
+ * else none. An encoding listed with q=0 is refused; `*` stands for any encoding not listed.
+ */
+export function pageEncoding(acceptEncoding: string | undefined): PageEncoding | null {
+  if (!acceptEncoding) return null
+  const weights = new Map<string, number>()
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';')
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
+    weights.set(name.trim(), q ? Number(q.slice(2)) || 0 : 1)
+  }
+  const accepts = (name: PageEncoding) => (weights.get(name) ?? weights.get('*') ?? 0) > 0
+  return accepts('br') ? 'br' : accepts('gzip') ? 'gzip' : null
+}
+
+/**
+ * A kept page's body in `encoding`, compressed on first use and kept with the page (issue 17): the compression
+ * middleware would otherwise compress the same bytes again on every visit (a public page carries its inline
+ * stylesheet, decision 0214, and Brotli of ~90 kB cost more than the rest of the answer). Counted in the cache's
+ * byte budget.
+ */
+export function encodedBody(page: CachedPage, encoding: PageEncoding): Buffer {
+  const kept = page.encoded?.[encoding]
+  if (kept) return kept
+  const body =
+    encoding === 'br'
+      ? zlib.brotliCompressSync(page.body, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.body.length,
+            [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+          },
+        })
+      : zlib.gzipSync(page.body, { level: 6 })
+  page.encoded = { ...page.encoded, [encoding]: body }
+  const s = store()
+  if ([...s.pages.values()].includes(page)) s.bytes += body.length
+  return body
 }
 
 type Store = {
@@ -72,7 +118,11 @@ function forget(s: Store, key: string) {
   const old = s.pages.get(key)
   if (!old) return
   s.pages.delete(key)
-  s.bytes -= old.body.length
+  s.bytes -= pageBytes(old)
+}
+
+function pageBytes(page: CachedPage) {
+  return page.body.length + (page.encoded?.br?.length ?? 0) + (page.encoded?.gzip?.length ?? 0)
 }
 
 /** A fresh stored page for `key`, or undefined. */

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto'
+import http from 'node:http'
+import zlib from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { toast } from '#app/server/toast.server'
 import { api, appUrl, createTestUser, uniqueIp } from '#tests/setup/app'
@@ -103,6 +105,48 @@ describe('public pages a CDN can cache', () => {
     const etag = first.headers.get('etag')!
     const again = await get('/', { 'Accept-Encoding': 'gzip, br', 'If-None-Match': etag })
     expect(again.status).toBe(304)
+  })
+})
+
+/** A GET whose body is read as the raw bytes sent (fetch would decode them). */
+function rawGet(path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(`${appUrl()}${path}`, { headers }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
+      })
+      .on('error', reject)
+  })
+}
+
+describe('kept public pages, compressed once', () => {
+  it('sends the kept page in the encoding the client prefers, the same bytes decoded, with Vary and its length', async () => {
+    const plain = await rawGet('/pricing', { 'Accept-Encoding': 'identity' })
+    await rawGet('/pricing', {}) // kept now, if the first visit did not find it kept already
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip;q=0.5', 'gzip'],
+      ['*', 'br'],
+    ] as const) {
+      // Twice: the first request may compress and keep it, the second is served what was kept.
+      for (let i = 0; i < 2; i++) {
+        const res = await rawGet('/pricing', { 'Accept-Encoding': accept })
+        expect(res.status).toBe(200)
+        expect(res.headers['content-encoding'], accept).toBe(encoding)
+        expect(res.headers.vary).toMatch(/Accept-Encoding/i)
+        expect(res.headers.etag).toBe(plain.headers.etag)
+        expect(Number(res.headers['content-length'])).toBe(res.body.length)
+        const decoded = encoding === 'br' ? zlib.brotliDecompressSync(res.body) : zlib.gunzipSync(res.body)
+        expect(decoded.equals(plain.body), accept).toBe(true)
+        expect(res.body.length).toBeLessThan(plain.body.length / 3)
+      }
+    }
+    const none = await rawGet('/pricing', { 'Accept-Encoding': 'gzip;q=0, br;q=0' })
+    expect(none.headers['content-encoding']).toBeUndefined()
+    expect(none.body.equals(plain.body)).toBe(true)
   })
 })
 
