@@ -143,7 +143,9 @@ test.describe('keywords', () => {
         (to) => (window as unknown as { __remixRouter: { navigate: (to: string) => void } }).__remixRouter.navigate(to),
         `/keywords?${params}`,
       )
-      await expect(page.getByRole('heading', { name: 'Analyzing Keywords' })).toBeVisible()
+      // The page submits the search once the navigation has rendered; on a loaded machine (CI's 2 cores running two
+      // browsers, the app and its services) that took over 8 s once, so the overlay gets the row's longer wait.
+      await expect(page.getByRole('heading', { name: 'Analyzing Keywords' })).toBeVisible({ timeout: 30_000 })
       await expect(page.getByLabel('Keyword/Topic')).toHaveValue(second)
       // The search itself (held 1.2 s above, then the provider and the list) can take a while on a loaded machine.
       await expect(row(page, second)).toBeVisible({ timeout: 30_000 })
