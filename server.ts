@@ -1,6 +1,5 @@
 import crypto from 'node:crypto'
 import path from 'node:path'
-import { createRequestHandler } from '@remix-run/express'
 import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type NextFunction, type Request, type Response } from 'express'
@@ -10,6 +9,7 @@ import { guardBuild } from '#app/server/outage.server'
 import { cachedPage, encodedBody, pageCacheKey, pageEncoding } from '#app/server/page-cache.server'
 import { bodyLimitFor, BODY_MESSAGES } from '#app/server/http/body.server'
 import { lingerIfBodyUnread } from '#app/server/http/linger.server'
+import { remixHandler } from '#app/server/http/remix-handler.server'
 import { renderRefusal, type Refusal } from '#app/server/http/refusal.server'
 import { installRequestIdLogging, logJson } from '#app/server/log.server'
 import { installProcessGuards } from '#app/server/process-guards.server'
@@ -166,15 +166,23 @@ app.use((req: Request, res: Response, next: NextFunction) => {
   // The body compressed once for the page's life in the cache, instead of by the compression middleware on every
   // visit (it leaves a response that already has a Content-Encoding alone).
   const encoding = pageEncoding(req.get('accept-encoding'))
-  const body = encoding ? encodedBody(page, encoding) : page.body
+  // A HEAD gets the headers of the GET; it compresses nothing that has not been compressed yet.
+  const body = encoding
+    ? req.method === 'HEAD'
+      ? page.encoded?.[encoding]
+      : encodedBody(key, page, encoding)
+    : page.body
   if (encoding) res.setHeader('Content-Encoding', encoding)
-  res.status(page.status).setHeader('Content-Length', body.length)
+  res.status(page.status)
+  if (body) res.setHeader('Content-Length', body.length)
   res.end(req.method === 'HEAD' ? undefined : body)
 })
 
+// Remix behind Express (app/server/http/remix-handler.server.ts: the stock adapter's behaviour, documents sent in one
+// write).
 app.all(
   '*',
-  createRequestHandler({
+  remixHandler({
     build,
     mode: env.NODE_ENV,
     getLoadContext: (_req, res) => ({

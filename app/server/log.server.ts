@@ -23,8 +23,6 @@ export function withRequestId(line: string, requestId: string | undefined): stri
 
 declare global {
   var __rankwellLogInstalled: boolean | undefined
-  /** console.log as it was before installRequestIdLogging (for lines that already carry their request id). */
-  var __rankwellPlainLog: ((line: string) => void) | undefined
 }
 
 export function installRequestIdLogging() {
@@ -32,7 +30,6 @@ export function installRequestIdLogging() {
   globalThis.__rankwellLogInstalled = true
   for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     const original = console[level].bind(console)
-    if (level === 'log') globalThis.__rankwellPlainLog = original
     console[level] = (...args: unknown[]) => {
       const requestId = currentRequestId()
       if (!requestId) return original(...args)
@@ -42,12 +39,11 @@ export function installRequestIdLogging() {
 }
 
 /**
- * One JSON log line (with the request id when there is one). The line is written with its request id already in
- * it, so the console's request-id wrapper does not parse it again (issue 17: one such line per request).
+ * One JSON log line, with the request id when there is one, written straight to stdout: it carries its request id
+ * already, so it skips the console's request-id wrapper and formatting pass (issue 17: one such line per request).
  */
 export function logJson(fields: Record<string, unknown>) {
   const requestId = currentRequestId()
-  const plain = globalThis.__rankwellPlainLog
-  if (requestId && plain) plain(JSON.stringify({ at: new Date().toISOString(), ...fields, requestId }))
-  else console.log(JSON.stringify({ at: new Date().toISOString(), ...fields }))
+  const line = JSON.stringify({ at: new Date().toISOString(), ...fields, ...(requestId ? { requestId } : {}) })
+  process.stdout.write(`${line}\n`)
 }

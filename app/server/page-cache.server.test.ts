@@ -134,10 +134,10 @@ describe('encodedBody', () => {
   it('compresses a kept page once per encoding and counts it', () => {
     rememberPage('k', page('<p>same words again</p>'.repeat(500)))
     const kept = cachedPage('k')!
-    const br = encodedBody(kept, 'br')
+    const br = encodedBody('k', kept, 'br')
     expect(zlib.brotliDecompressSync(br).equals(kept.body)).toBe(true)
-    expect(encodedBody(kept, 'br')).toBe(br)
-    const gz = encodedBody(kept, 'gzip')
+    expect(encodedBody('k', kept, 'br')).toBe(br)
+    const gz = encodedBody('k', kept, 'gzip')
     expect(zlib.gunzipSync(gz).equals(kept.body)).toBe(true)
     expect(cachedPage('k')!.encoded).toEqual({ br, gzip: gz })
   })

@@ -50,9 +50,9 @@ export function pageEncoding(acceptEncoding: string | undefined): PageEncoding |
  * A kept page's body in `encoding`, compressed on first use and kept with the page (issue 17): the compression
  * middleware would otherwise compress the same bytes again on every visit (a public page carries its inline
  * stylesheet, decision 0214, and Brotli of ~90 kB cost more than the rest of the answer). Counted in the cache's
- * byte budget.
+ * byte budget; `key` is the page's key in the cache.
  */
-export function encodedBody(page: CachedPage, encoding: PageEncoding): Buffer {
+export function encodedBody(key: string, page: CachedPage, encoding: PageEncoding): Buffer {
   const kept = page.encoded?.[encoding]
   if (kept) return kept
   const body =
@@ -66,8 +66,9 @@ export function encodedBody(page: CachedPage, encoding: PageEncoding): Buffer {
         })
       : zlib.gzipSync(page.body, { level: 6 })
   page.encoded = { ...page.encoded, [encoding]: body }
+  // Counted while the page is still the one kept under its key (it may have expired or been replaced meanwhile).
   const s = store()
-  if ([...s.pages.values()].includes(page)) s.bytes += body.length
+  if (s.pages.get(key) === page) s.bytes += body.length
   return body
 }
 

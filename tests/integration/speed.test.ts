@@ -109,15 +109,16 @@ describe('public pages a CDN can cache', () => {
 })
 
 /** A GET whose body is read as the raw bytes sent (fetch would decode them). */
-function rawGet(path: string, headers: Record<string, string>) {
+function rawGet(path: string, headers: Record<string, string>, method = 'GET') {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
     http
-      .get(`${appUrl()}${path}`, { headers }, (res) => {
+      .request(`${appUrl()}${path}`, { headers, method }, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
         res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
       })
       .on('error', reject)
+      .end()
   })
 }
 
@@ -147,6 +148,14 @@ describe('kept public pages, compressed once', () => {
     const none = await rawGet('/pricing', { 'Accept-Encoding': 'gzip;q=0, br;q=0' })
     expect(none.headers['content-encoding']).toBeUndefined()
     expect(none.body.equals(plain.body)).toBe(true)
+    // A HEAD gets the GET's headers (the kept gzip body's length) and no body.
+    const gzip = await rawGet('/pricing', { 'Accept-Encoding': 'gzip' })
+    const head = await rawGet('/pricing', { 'Accept-Encoding': 'gzip' }, 'HEAD')
+    expect(head.status).toBe(200)
+    expect(head.headers['content-encoding']).toBe('gzip')
+    expect(head.headers.etag).toBe(plain.headers.etag)
+    expect(Number(head.headers['content-length'])).toBe(gzip.body.length)
+    expect(head.body.length).toBe(0)
   })
 })
 
