@@ -1,0 +1,120 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { afterEach, describe, expect, it } from 'vitest'
+import { markDocumentBody, remixRequest, sendRemixResponse } from './remix-handler.server'
+
+// The adapter between Express and Remix (issue 17), on a loopback Express app whose one route builds the Request as
+// Remix would get it and sends the Response the route's test hands it.
+let server: http.Server | undefined
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())))
+
+function serve(answer: (request: Request) => Response | Promise<Response>) {
+  const app = express()
+  app.set('trust proxy', true)
+  app.all('*', async (req, res, next) => {
+    try {
+      await sendRemixResponse(res, await answer(remixRequest(req, res)))
+    } catch (error) {
+      next(error)
+    }
+  })
+  return new Promise<string>((resolve) => {
+    server = app.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server!.address() as AddressInfo).port}`))
+  })
+}
+
+/** A raw GET: status, headers and body chunks with the time each arrived. */
+function get(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; chunks: Array<{ at: number; text: string }> }>(
+    (resolve, reject) => {
+      const started = Date.now()
+      http
+        .get(url, { headers }, (res) => {
+          const chunks: Array<{ at: number; text: string }> = []
+          res.on('data', (c: Buffer) => chunks.push({ at: Date.now() - started, text: c.toString() }))
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, chunks }))
+        })
+        .on('error', reject)
+    },
+  )
+}
+
+describe('remixRequest', () => {
+  it('builds the URL from the forwarded host and its port, with the path and query, and keeps the headers', async () => {
+    let seen: Request | undefined
+    const base = await serve((request) => {
+      seen = request
+      return new Response('ok')
+    })
+    await get(`${base}/keywords?q=a%20b`, { 'X-Forwarded-Host': 'app.example.com:8443', 'X-Test': 'one' })
+    expect(seen!.url).toBe('http://app.example.com:8443/keywords?q=a%20b')
+    expect(seen!.method).toBe('GET')
+    expect(seen!.headers.get('x-test')).toBe('one')
+    expect(seen!.signal.aborted).toBe(false)
+  })
+
+  it('reads the body of a POST as a stream', async () => {
+    const base = await serve(async (request) => new Response(`got ${await request.text()}`))
+    const res = await fetch(`${base}/x`, { method: 'POST', body: 'a=1&b=2' })
+    expect(await res.text()).toBe('got a=1&b=2')
+  })
+
+  it('aborts the request signal when the client goes away before the answer', async () => {
+    let aborted: Promise<boolean> | undefined
+    const base = await serve((request) => {
+      aborted = new Promise((resolve) => request.signal.addEventListener('abort', () => resolve(true)))
+      return new Promise(() => {}) // never answers
+    })
+    const req = http.get(`${base}/slow`).on('error', () => {})
+    await new Promise((r) => setTimeout(r, 100))
+    req.destroy()
+    expect(await aborted).toBe(true)
+  })
+})
+
+describe('sendRemixResponse', () => {
+  it('sends a marked document in one write, with its length, status and every header (each Set-Cookie)', async () => {
+    const html = Buffer.from(`<!DOCTYPE html><p>${'é'.repeat(5000)}</p>`)
+    const base = await serve(() => {
+      const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8' })
+      headers.append('Set-Cookie', 'a=1; Path=/')
+      headers.append('Set-Cookie', 'b=2; Path=/')
+      return markDocumentBody(new Response(html, { status: 201, headers }), html)
+    })
+    const res = await get(`${base}/`)
+    expect(res.status).toBe(201)
+    expect(res.headers['content-length']).toBe(String(html.length))
+    expect(res.headers['transfer-encoding']).toBeUndefined()
+    expect(res.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/'])
+    expect(res.chunks.map((c) => c.text).join('')).toBe(html.toString())
+  })
+
+  it('streams any other body chunk by chunk as it is produced (deferred data)', async () => {
+    const base = await serve(() => {
+      const encoder = new TextEncoder()
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(encoder.encode('first;'))
+          await new Promise((r) => setTimeout(r, 400))
+          controller.enqueue(encoder.encode('second'))
+          controller.close()
+        },
+      })
+      return new Response(body, { headers: { 'Content-Type': 'text/remix-deferred' } })
+    })
+    const res = await get(`${base}/data`)
+    expect(res.chunks.map((c) => c.text).join('')).toBe('first;second')
+    // The first part arrived well before the second was produced.
+    expect(res.chunks[0]!.text).toBe('first;')
+    expect(res.chunks[res.chunks.length - 1]!.at - res.chunks[0]!.at).toBeGreaterThanOrEqual(300)
+  })
+
+  it('answers a response without a body (a redirect) with its headers only', async () => {
+    const base = await serve(() => new Response(null, { status: 302, headers: { Location: '/signin' } }))
+    const res = await get(`${base}/keywords`)
+    expect(res.status).toBe(302)
+    expect(res.headers.location).toBe('/signin')
+    expect(res.chunks).toEqual([])
+  })
+})
