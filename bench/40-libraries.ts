@@ -14,6 +14,7 @@ import { load, type BenchContext } from './context'
  * APIs, for both accounts. Targets: the large account within 1.5x of the small one, and under 50 ms p50.
  * Light load (2 connections), so the figures are latency rather than throughput. The last two columns are the
  * queries alone, run in the bench process (p50 of 25 calls), which a busy shared machine disturbs less.
+ * BENCH_ROUTES (row names, comma-separated) runs only those rows.
  */
 const BIG_KEYWORDS = 100_000
 const BIG_POSTS = 2_000
@@ -102,7 +103,7 @@ export default async function libraries(ctx: BenchContext) {
   }
   const cursors = { big: await deepCursor(big), small: null as string | null }
 
-  const routes: Array<{ name: string; path: (which: 'big' | 'small') => string; api?: boolean }> = [
+  const allRoutes: Array<{ name: string; path: (which: 'big' | 'small') => string; api?: boolean }> = [
     { name: '/blogposts', path: () => '/blogposts' },
     { name: '/blogposts search', path: () => '/blogposts?q=topic%2042' },
     { name: '/blogposts status=ready', path: () => '/blogposts?status=ready' },
@@ -127,6 +128,9 @@ export default async function libraries(ctx: BenchContext) {
     { name: 'GET /api/saved-keywords (500)', path: () => '/api/saved-keywords', api: true },
     { name: 'GET /api/saved-keywords search', path: () => '/api/saved-keywords?q=idea%20ab&limit=50', api: true },
   ]
+  // BENCH_ROUTES (comma-separated row names, e.g. `/keywords,/keywords search`) limits the run to those rows.
+  const only = process.env.BENCH_ROUTES ? new Set(process.env.BENCH_ROUTES.split(',')) : undefined
+  const routes = allRoutes.filter((r) => !only || only.has(r.name))
 
   /** The same list read in this process (the queries alone, no HTTP or rendering): p50 of 25 calls. */
   const queryP50 = async (account: Account, which: 'big' | 'small', path: string) => {
