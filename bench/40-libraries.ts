@@ -14,6 +14,8 @@ import { load, type BenchContext } from './context'
  * APIs, for both accounts. Targets: the large account within 1.5x of the small one, and under 50 ms p50.
  * Light load (2 connections), so the figures are latency rather than throughput. The last two columns are the
  * queries alone, run in the bench process (p50 of 25 calls), which a busy shared machine disturbs less.
+ * The last column is how many rows (cards, keywords, API items) each account's page holds: a small account's
+ * filtered page can hold a few rows where the large one's holds a full page, and the page's cost follows its rows.
  * BENCH_ROUTES (row names, comma-separated) runs only those rows.
  */
 const BIG_KEYWORDS = 100_000
@@ -139,23 +141,33 @@ export default async function libraries(ctx: BenchContext) {
     const isApi = url.pathname.startsWith('/api/')
     const params = Object.fromEntries(url.searchParams)
     const times: number[] = []
+    let shown = 0
     for (let i = 0; i < 25; i++) {
       const started = performance.now()
       if (isPosts) {
         const parsed = postListSchema.parse(params)
-        await pagePosts(account.id, parsed, { limit: parsed.limit ?? (isApi ? 500 : 20), content: isApi })
+        const page = await pagePosts(account.id, parsed, { limit: parsed.limit ?? (isApi ? 500 : 20), content: isApi })
+        shown = page.rows.length
       } else {
         const parsed = keywordListSchema.parse(params)
-        await pageKeywords(account.id, parsed, { limit: parsed.limit ?? (isApi ? 500 : 50) })
+        const page = await pageKeywords(account.id, parsed, { limit: parsed.limit ?? (isApi ? 500 : 50) })
+        shown = page.rows.length
       }
       times.push(performance.now() - started)
     }
     void which
     times.sort((a, b) => a - b)
-    return Math.round(times[12]! * 10) / 10
+    return { p50: Math.round(times[12]! * 10) / 10, shown }
   }
 
-  const rows: Array<{ name: string; small: number; big: number; non2xx: number; qSmall: number; qBig: number }> = []
+  const rows: Array<{
+    name: string
+    small: number
+    big: number
+    non2xx: number
+    qSmall: { p50: number; shown: number }
+    qBig: { p50: number; shown: number }
+  }> = []
   for (const route of routes) {
     const run = (account: Account, which: 'big' | 'small') =>
       load(route.name, `${ctx.appUrl}${route.path(which)}`, {
@@ -189,7 +201,8 @@ export default async function libraries(ctx: BenchContext) {
       '  target: ≤1.5x (or ≤1 ms apart), <50 ms' +
       'errors'.padStart(8) +
       'query small'.padStart(13) +
-      'query large'.padStart(13),
+      'query large'.padStart(13) +
+      'rows small/large'.padStart(18),
   )
   for (const r of rows) {
     const ratio = r.small > 0 ? r.big / r.small : r.big > 0 ? Infinity : 1
@@ -201,8 +214,9 @@ export default async function libraries(ctx: BenchContext) {
         (Number.isFinite(ratio) ? ratio.toFixed(2) : '∞').padStart(8) +
         (met ? '  met' : '  NOT met').padEnd(28) +
         String(r.non2xx).padStart(8) +
-        String(r.qSmall).padStart(13) +
-        String(r.qBig).padStart(13),
+        String(r.qSmall.p50).padStart(13) +
+        String(r.qBig.p50).padStart(13) +
+        `${r.qSmall.shown}/${r.qBig.shown}`.padStart(18),
     )
   }
 }

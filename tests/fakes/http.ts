@@ -40,6 +40,8 @@ export interface EnqueueSpec {
   delayMs?: number
   /** Never answer; the response is held until the client goes away. */
   hang?: boolean
+  /** Answer as usual (the fake's own answer, not `status`/`body`), after `delayMs`: a slow but normal reply. */
+  passThrough?: boolean
 }
 
 export interface FakeHandle {
@@ -380,8 +382,8 @@ export async function startFakeServer(
       const items = Array.isArray(body) ? body : [body]
       for (const item of items) {
         if (!isRecord(item) || typeof item.status !== 'number') {
-          if (!(isRecord(item) && item.hang === true)) {
-            sendJson(res, 400, { error: 'enqueue needs { status: number } or { hang: true }' })
+          if (!(isRecord(item) && (item.hang === true || item.passThrough === true))) {
+            sendJson(res, 400, { error: 'enqueue needs { status: number }, { hang: true } or { passThrough: true }' })
             return
           }
         }
@@ -397,6 +399,7 @@ export async function startFakeServer(
           times: typeof item.times === 'number' ? item.times : undefined,
           delayMs: typeof item.delayMs === 'number' ? item.delayMs : undefined,
           hang: item.hang === true,
+          passThrough: item.passThrough === true,
         })
       }
       sendJson(res, 200, { ok: true, queued: queue.length })
@@ -462,7 +465,9 @@ export async function startFakeServer(
       return
     }
     const queued = takeQueued(url.pathname, rawBody)
-    if (queued) {
+    if (queued?.passThrough) {
+      if (queued.delayMs) await sleep(queued.delayMs)
+    } else if (queued) {
       if (queued.delayMs) await sleep(queued.delayMs)
       if (queued.hang) {
         await new Promise<void>((resolve) => {

@@ -114,6 +114,58 @@ describe('every post reachable', () => {
     expect(shown).toEqual(seen.map((p) => p._id))
   })
 
+  it('answers each post of the API with exactly its stored fields, whatever its text holds', async () => {
+    const user = await createTestUser()
+    const hostile = `Line "one"\n\ttab \\ back </script><script>alert(1)</script> ü 中文 😀 \u2028 \u0001 end`
+    await addPosts(user, 3, (i) => ({
+      title: i === 0 ? '' : `Title ${i} "quoted"`,
+      keyword: `keyword ${i} ü`,
+      contentMarkdown: i === 1 ? hostile : `# Post ${i}`,
+      status: i === 2 ? ('failed' as const) : ('completed' as const),
+      failureReason: i === 2 ? 'The AI service did not answer.' : null,
+      source: i === 1 ? ('autopilot' as const) : ('manual' as const),
+      language: i === 1 ? 'German' : 'English',
+      seoScore: i === 0 ? 87 : null,
+      createdAt: new Date(BASE - i * 60_000),
+    }))
+    // Microseconds (Postgres keeps them): the API gives the milliseconds, cut as Date#toISOString's are.
+    await db.execute(
+      sql`update blog_posts set created_at = created_at + interval '123.9 milliseconds' where user_id = ${user.id}`,
+    )
+    const stored = await db
+      .select()
+      .from(schema.blogPosts)
+      .where(eq(schema.blogPosts.userId, user.id))
+      .orderBy(sql`${schema.blogPosts.createdAt} desc`, sql`${schema.blogPosts.id} desc`)
+    const res = await api('/api/blogposts', { as: user })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(res.body).toEqual({
+      data: stored.map((p) => ({
+        _id: p.id,
+        post_id: p.id,
+        title: p.title || p.keyword,
+        content: p.contentMarkdown,
+        createdAt: p.createdAt.toISOString(),
+        status: p.status,
+        source: p.source,
+        language: p.language,
+        seo_score: p.seoScore,
+        ...(p.status === 'failed' ? { failure_reason: p.failureReason } : {}),
+      })),
+      total: 3,
+      nextCursor: null,
+    })
+    expect((res.body.data as Array<{ content: string }>).some((p) => p.content === hostile)).toBe(true)
+    // One item a page: the cursor of each answer leads to the next post, and the last page has none.
+    const first = await api('/api/blogposts?limit=1', { as: user })
+    const second = await api(`/api/blogposts?limit=1&cursor=${first.body.nextCursor as string}`, { as: user })
+    const third = await api(`/api/blogposts?limit=1&cursor=${second.body.nextCursor as string}`, { as: user })
+    expect([first, second, third].map((r) => (r.body.data as ApiPost[])[0]!._id)).toEqual(stored.map((p) => p.id))
+    expect(third.body.nextCursor).toBeNull()
+    expect(third.body.total).toBe(3)
+  })
+
   it('searches by title and keyword, filters by status, origin and language, and says when nothing matches', async () => {
     const user = await createTestUser()
     const tag = `zq${crypto.randomBytes(3).toString('hex')}`

@@ -333,7 +333,16 @@ describe('posts: quota and idempotency', () => {
     expect((overlapping.body.existing as { post_id: string }).post_id).toBe(rows[0]!.id)
     expect(await blogPostCount(user.id)).toBe(1)
 
-    // API clients: the same Idempotency-Key twice → the same post, charged once.
+    // API clients: the same Idempotency-Key twice → the same post, charged once. Its first model call answers
+    // slowly (2.5 s), so that the post is still being written when the third request below comes.
+    await openai.enqueue({
+      status: 200,
+      passThrough: true,
+      delayMs: 2500,
+      path: '/chat/completions',
+      bodyIncludes: t,
+      times: 1,
+    })
     const key = { 'Idempotency-Key': crypto.randomUUID() }
     const first = await createViaApi(user, kw.id, key, { force: true })
     const second = await createViaApi(user, kw.id, key, { force: true })
