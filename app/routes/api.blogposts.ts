@@ -1,11 +1,10 @@
-import type { LoaderFunctionArgs } from '@remix-run/node'
+import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { API_DEFAULT_LIMIT, parseParams, postListSchema } from '#app/lib/library'
 import { apiError, requireApiUser } from '#app/server/api.server'
-import { apiPostsPage, BadCursorError } from '#app/server/library.server'
+import { BadCursorError, pagePosts } from '#app/server/library.server'
 
 /**
- * GET /api/blogposts → {data: [{_id, post_id, title, content, createdAt, status, source, language, seo_score,
- * failure_reason (failed posts)}], total, nextCursor}, newest
+ * GET /api/blogposts → {data: [{_id, post_id, title, content, createdAt, status}], total, nextCursor}, newest
  * first. Pages by cursor (`?limit=` 1-500, default 500; `?cursor=` from the previous answer's nextCursor) and
  * filters like the library: `q` (title or keyword), `status` (writing, ready, failed), `source` (manual,
  * autopilot), `language`, `review`
@@ -17,15 +16,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!parsed.ok) return apiError(400, 'Invalid query parameters.', { errors: parsed.errors })
   let page
   try {
-    page = await apiPostsPage(user.id, parsed.data, parsed.data.limit ?? API_DEFAULT_LIMIT)
+    page = await pagePosts(user.id, parsed.data, { limit: parsed.data.limit ?? API_DEFAULT_LIMIT, content: true })
   } catch (error) {
     if (error instanceof BadCursorError)
       return apiError(400, 'Invalid query parameters.', { errors: { cursor: error.message } })
     throw error
   }
-  // The items are JSON made by Postgres (see apiPostsPage); the answer wraps them without parsing them again.
-  const body = `{"data":${page.data},"total":${page.total},"nextCursor":${JSON.stringify(page.nextCursor)}}`
-  return new Response(body, {
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' },
-  })
+  return json(
+    {
+      data: page.rows.map((p) => ({
+        _id: p.id,
+        post_id: p.id,
+        title: p.title || p.keyword,
+        content: p.text,
+        createdAt: p.createdAt.toISOString(),
+        status: p.status,
+        source: p.source,
+        language: p.language,
+        seo_score: p.seoScore,
+        ...(p.status === 'failed' ? { failure_reason: p.failureReason } : {}),
+      })),
+      total: page.total,
+      nextCursor: page.nextCursor,
+    },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
 }

@@ -195,55 +195,6 @@ async function firstPageWithSummary(userId: string, limit: number) {
   }
 }
 
-/**
- * `GET /api/blogposts`'s answer, made by Postgres: one page of whole posts (newest first, with the screen's filters
- * and cursor) as the JSON text of the API's `data` array, its total, and the next page's cursor. A page of 500
- * posts is about 3 MB; built in SQL it never becomes 500 JavaScript objects to serialise again (issue 21: that was
- * half of the answer's time). The items have the API's fields in its order: `_id`, `post_id`, `title` (the keyword
- * while a post has none), `content` (Markdown), `createdAt` (ISO 8601, milliseconds, UTC, as `Date#toISOString`),
- * `status`, `source`, `language`, `seo_score`, and `failure_reason` for a failed post.
- */
-export async function apiPostsPage(userId: string, params: PostListParams, limit: number) {
-  const filters = postFilters(userId, params)
-  const after = postCursorCondition(params.cursor)
-  const item = sql`json_build_object(
-      '_id', p.id, 'post_id', p.id, 'title', coalesce(nullif(p.title, ''), p.keyword), 'content', p.content_markdown,
-      'createdAt', to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      'status', p.status, 'source', p.source, 'language', p.language, 'seo_score', p.seo_score`
-  const [[page], [count]] = await Promise.all([
-    db.execute<{ data: string; fetched: number; last_at: string | null; last_id: string | null }>(sql`
-      with fetched as (
-        select ${posts.id} as id, ${posts.title} as title, ${posts.keyword} as keyword,
-          ${posts.contentMarkdown} as content_markdown, ${posts.createdAt} as created_at, ${posts.status} as status,
-          ${posts.source} as source, ${posts.language} as language, ${posts.seoScore} as seo_score,
-          ${posts.failureReason} as failure_reason, ${exactTime(posts.createdAt)} as at,
-          row_number() over (order by ${posts.createdAt} desc, ${posts.id} desc) as n
-        from ${posts}
-        where ${after ? and(filters, after) : filters}
-        order by ${posts.createdAt} desc, ${posts.id} desc
-        limit ${limit + 1}
-      )
-      select
-        coalesce((select json_agg(
-            case when p.status = 'failed' then ${item}, 'failure_reason', p.failure_reason) else ${item}) end
-            order by p.n)
-          from fetched p where p.n <= ${limit}), '[]')::text as data,
-        (select count(*)::int from fetched) as fetched,
-        (select at from fetched where n = ${limit}) as last_at,
-        (select id::text from fetched where n = ${limit}) as last_id`),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(posts)
-      .where(filters),
-  ])
-  const more = (page?.fetched ?? 0) > limit && page?.last_at && page.last_id
-  return {
-    data: page?.data ?? '[]',
-    total: count?.total ?? 0,
-    nextCursor: more ? encodeCursor(['p', page.last_at!, page.last_id!]) : null,
-  }
-}
-
 export type LibraryCard = {
   /** The SEO score (issue 14), shown as a badge on the card. */
   seoScore: number | null
