@@ -26,18 +26,20 @@ function serve(answer: (request: Request) => Response | Promise<Response>) {
 
 /** A raw GET: status, headers and body chunks with the time each arrived. */
 function get(url: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; chunks: Array<{ at: number; text: string }> }>(
-    (resolve, reject) => {
-      const started = Date.now()
-      http
-        .get(url, { headers }, (res) => {
-          const chunks: Array<{ at: number; text: string }> = []
-          res.on('data', (c: Buffer) => chunks.push({ at: Date.now() - started, text: c.toString() }))
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, chunks }))
-        })
-        .on('error', reject)
-    },
-  )
+  return new Promise<{
+    status: number
+    headers: http.IncomingHttpHeaders
+    chunks: Array<{ at: number; text: string }>
+  }>((resolve, reject) => {
+    const started = Date.now()
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Array<{ at: number; text: string }> = []
+        res.on('data', (c: Buffer) => chunks.push({ at: Date.now() - started, text: c.toString() }))
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, chunks }))
+      })
+      .on('error', reject)
+  })
 }
 
 describe('remixRequest', () => {
