@@ -1,5 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import zlib from 'node:zlib'
+import compression from 'compression'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import { markDocumentBody, remixRequest, sendRemixResponse } from './remix-handler.server'
@@ -12,6 +14,8 @@ afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => reso
 function serve(answer: (request: Request) => Response | Promise<Response>) {
   const app = express()
   app.set('trust proxy', true)
+  // As in server.ts: the compression middleware in front.
+  app.use(compression())
   app.all('*', async (req, res, next) => {
     try {
       await sendRemixResponse(res, await answer(remixRequest(req, res)))
@@ -90,6 +94,31 @@ describe('sendRemixResponse', () => {
     expect(res.headers['transfer-encoding']).toBeUndefined()
     expect(res.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/'])
     expect(res.chunks.map((c) => c.text).join('')).toBe(html.toString())
+  })
+
+  it('lets the compression middleware compress a marked document (no stale length)', async () => {
+    const html = Buffer.from(`<!DOCTYPE html><p>${'words again '.repeat(2000)}</p>`)
+    const base = await serve(() =>
+      markDocumentBody(new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8' } }), html),
+    )
+    const body = await new Promise<{ encoding?: string; length?: string; bytes: Buffer }>((resolve, reject) => {
+      http
+        .get(`${base}/`, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('end', () =>
+            resolve({
+              encoding: res.headers['content-encoding'],
+              length: res.headers['content-length'],
+              bytes: Buffer.concat(chunks),
+            }),
+          )
+        })
+        .on('error', reject)
+    })
+    expect(body.encoding).toBe('gzip')
+    expect(body.length).toBeUndefined()
+    expect(zlib.gunzipSync(body.bytes).equals(html)).toBe(true)
   })
 
   it('streams any other body chunk by chunk as it is produced (deferred data)', async () => {

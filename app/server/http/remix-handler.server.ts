@@ -56,7 +56,9 @@ export async function sendRemixResponse(res: ExpressResponse, response: Response
   if (/text\/event-stream/i.test(response.headers.get('Content-Type') ?? '')) res.flushHeaders()
   const whole = (response as MarkedResponse)[DOCUMENT_BODY]
   if (whole && response.body && !response.bodyUsed) {
-    // The stream holds the same bytes from memory: it is dropped unread.
+    // The stream holds the same bytes from memory: it is dropped unread. The length is known, so it is sent (the
+    // compression middleware removes it when it compresses the body).
+    res.setHeader('Content-Length', whole.length)
     res.end(whole)
     return
   }
