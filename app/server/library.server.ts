@@ -1,6 +1,6 @@
 import { isUuid } from '#app/lib/ids'
 import { stripControlCharacters } from '#app/lib/safe-text'
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm'
 import { enqueueGeneratePost, removeGeneratePostJob } from '#app/jobs/post-generation.server'
 import {
   containsPattern,
@@ -48,7 +48,7 @@ const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/
 // Posts
 // ---------------------------------------------------------------------------------------------------------------
 
-function postFilters(userId: string, params: PostListParams): SQL {
+function postFilters(userId: string | Placeholder, params: PostListParams): SQL {
   const where: SQL[] = [sql`${posts.userId} = ${userId}`]
   if (params.status) {
     const statuses = POST_STATUS_FILTERS[params.status].statuses as readonly PostStatus[]
@@ -110,34 +110,57 @@ export async function pagePosts(userId: string, params: PostListParams, opts: Po
   if (plain && opts.summary && !opts.content) return firstPageWithSummary(userId, opts.limit)
   const filters = postFilters(userId, params)
   const after = postCursorCondition(params.cursor)
-  const rowsQuery = db
-    .select(postColumns(opts.content))
-    .from(posts)
-    .where(after ? and(filters, after) : filters)
-    .orderBy(sql`${posts.createdAt} desc`, sql`${posts.id} desc`)
-    .limit(opts.limit + 1)
+  const rowsQuery = postRows(after ? and(filters, after)! : filters, opts.content).limit(opts.limit + 1)
   const counted = opts.summary
-    ? db.execute<{ total: number; waiting: number; languages: string[] }>(sql`
-        select
-          (select count(*)::int from ${posts} where ${filters}) as total,
-          (select count(*)::int from ${posts}
-            where ${posts.userId} = ${userId} and ${posts.reviewStatus} = 'waiting') as waiting,
-          array(select distinct ${posts.language} from ${posts}
-            where ${posts.userId} = ${userId} order by 1 limit 100) as languages`)
+    ? postSummary(filters, userId)
     : db
         .select({ total: sql<number>`count(*)::int` })
         .from(posts)
         .where(filters)
   const [rows, [count]] = await Promise.all([rowsQuery, counted])
-  const page = rows.slice(0, opts.limit)
+  return postPage(rows, opts.limit, count)
+}
+
+/** A page's rows in the library's order (newest first, ties by id); the caller adds the limit. */
+function postRows(where: SQL, content: boolean) {
+  return db
+    .select(postColumns(content))
+    .from(posts)
+    .where(where)
+    .orderBy(sql`${posts.createdAt} desc`, sql`${posts.id} desc`)
+}
+
+/**
+ * The total of the filtered list with the library screen's other figures (the drafts waiting for review, the
+ * languages of all the user's posts), in one statement: one row, the user's own.
+ */
+function postSummary(filters: SQL, userId: string | Placeholder) {
+  return db
+    .select({
+      total: sql<number>`(select count(*)::int from ${posts} where ${filters})`,
+      waiting: sql<number>`(select count(*)::int from ${posts}
+        where ${posts.userId} = ${userId} and ${posts.reviewStatus} = 'waiting')`,
+      languages: sql<string[]>`array(select distinct ${posts.language} from ${posts}
+        where ${posts.userId} = ${userId} order by 1 limit 100)`,
+    })
+    .from(schema.users)
+    .where(sql`${schema.users.id} = ${userId}`)
+}
+
+/** The page (at most `limit` of the `limit + 1` rows read), its figures, and the next page's cursor if there is one. */
+function postPage<R extends { at: string; id: string }>(
+  rows: R[],
+  limit: number,
+  count: { total: number; waiting?: number; languages?: string[] } | undefined,
+) {
+  const page = rows.slice(0, limit)
   const last = page[page.length - 1]
-  const summary = count && 'languages' in count ? count : undefined
   return {
     rows: page,
     total: count?.total ?? 0,
-    waitingForReview: summary?.waiting ?? 0,
-    languages: summary?.languages ?? [],
-    nextCursor: rows.length > opts.limit && last ? encodeCursor(['p', last.at, last.id]) : null,
+    waitingForReview: count?.waiting ?? 0,
+    languages: count?.languages ?? [],
+    nextCursor: rows.length > limit && last ? encodeCursor(['p', last.at, last.id]) : null,
   }
 }
 
@@ -146,35 +169,14 @@ export async function pagePosts(userId: string, params: PostListParams, opts: Po
  * statements as `pagePosts`, built once as prepared statements (issue 17: drizzle's query building was ~3% of the
  * page's CPU). The pool is identified by its client so that a reconnect prepares again.
  */
-let firstPageQueries:
-  | {
-      client: unknown
-      rows: ReturnType<typeof prepareFirstPage>['rows']
-      summary: ReturnType<typeof prepareFirstPage>['summary']
-    }
-  | undefined
+let firstPageQueries: ({ client: unknown } & ReturnType<typeof prepareFirstPage>) | undefined
 function prepareFirstPage() {
   const userId = sql.placeholder('userId')
-  const rows = db
-    .select(postColumns(false))
-    .from(posts)
-    .where(sql`${posts.userId} = ${userId}`)
-    .orderBy(sql`${posts.createdAt} desc`, sql`${posts.id} desc`)
-    .limit(sql.placeholder('limit'))
-    .prepare('library_first_page')
-  // One row (the user's own) carrying the three figures.
-  const summary = db
-    .select({
-      total: sql<number>`(select count(*)::int from ${posts} where ${posts.userId} = ${userId})`,
-      waiting: sql<number>`(select count(*)::int from ${posts}
-        where ${posts.userId} = ${userId} and ${posts.reviewStatus} = 'waiting')`,
-      languages: sql<string[]>`array(select distinct ${posts.language} from ${posts}
-        where ${posts.userId} = ${userId} order by 1 limit 100)`,
-    })
-    .from(schema.users)
-    .where(sql`${schema.users.id} = ${userId}`)
-    .prepare('library_first_page_summary')
-  return { rows, summary }
+  const filters = postFilters(userId, {})
+  return {
+    rows: postRows(filters, false).limit(sql.placeholder('limit')).prepare('library_first_page'),
+    summary: postSummary(filters, userId).prepare('library_first_page_summary'),
+  }
 }
 
 async function firstPageWithSummary(userId: string, limit: number) {
@@ -184,15 +186,7 @@ async function firstPageWithSummary(userId: string, limit: number) {
     firstPageQueries.rows.execute({ userId, limit: limit + 1 }),
     firstPageQueries.summary.execute({ userId }),
   ])
-  const page = rows.slice(0, limit)
-  const last = page[page.length - 1]
-  return {
-    rows: page,
-    total: summary?.total ?? 0,
-    waitingForReview: summary?.waiting ?? 0,
-    languages: summary?.languages ?? [],
-    nextCursor: rows.length > limit && last ? encodeCursor(['p', last.at, last.id]) : null,
-  }
+  return postPage(rows, limit, summary)
 }
 
 export type LibraryCard = {
