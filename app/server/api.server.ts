@@ -1,12 +1,10 @@
 import crypto from 'node:crypto'
 import { json } from '@remix-run/node'
-import { eq } from 'drizzle-orm'
 import type { z } from 'zod'
 import { describeErrors } from '#app/lib/field-errors'
-import { db, schema } from './db.server'
 import { getEnv } from './env.server'
 import { readJson } from './http/body.server'
-import { createSession, findSession, getSessionId, SESSION_TTL_MS } from './session.server'
+import { createSession, findSessionUser, getSessionId, SESSION_TTL_MS, type SessionUser } from './session.server'
 
 /**
  * Bearer tokens for API clients: HS256 JWTs carrying userId, onboardingComplete and the id of an API session row,
@@ -81,34 +79,28 @@ export async function requireApiUserId(request: Request): Promise<string> {
 
 /**
  * The user and the session row behind an /api request (the Bearer token's API session, or the browser's cookie
- * session), for the routes that end sessions.
+ * session): one statement, the live session joined to its user (as for pages).
  */
-export async function requireApiSession(request: Request): Promise<{ userId: string; sessionId: string }> {
+export async function requireApiSession(
+  request: Request,
+): Promise<{ userId: string; sessionId: string; user: SessionUser }> {
   const token = bearer(request)
   if (!token) {
     const sessionId = await getSessionId(request)
-    const session = sessionId ? await findSession(sessionId) : null
-    if (session) return { userId: session.userId, sessionId: session.id }
+    const user = sessionId ? await findSessionUser(sessionId) : null
+    if (user && sessionId) return { userId: user.id, sessionId, user }
     throw apiError(401, 'No authentication token found. Please log in.')
   }
   const claims = verifyApiToken(token)
   if (!claims) throw apiError(401, 'Invalid or expired token.')
-  const [user] = await db
-    .select({ id: schema.users.id })
-    .from(schema.users)
-    .where(eq(schema.users.id, claims.sub))
-    .limit(1)
-  if (!user) throw apiError(403, 'User not found.')
-  const session = await findSession(claims.sid)
-  if (!session || session.userId !== user.id) throw apiError(403, 'Session has ended. Please log in again.')
-  return { userId: user.id, sessionId: session.id }
+  // A deleted user's sessions are deleted with it, so both cases end here.
+  const user = await findSessionUser(claims.sid)
+  if (!user || user.id !== claims.sub) throw apiError(403, 'Session has ended. Please log in again.')
+  return { userId: user.id, sessionId: claims.sid, user }
 }
 
-export async function requireApiUser(request: Request) {
-  const userId = await requireApiUserId(request)
-  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, userId)).limit(1)
-  if (!user) throw apiError(403, 'User not found.')
-  return user
+export async function requireApiUser(request: Request): Promise<SessionUser> {
+  return (await requireApiSession(request)).user
 }
 
 /** Parses a JSON body with a zod schema; throws 400 with field errors on bad JSON or bad fields. */

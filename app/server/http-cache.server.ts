@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import type { EntryContext } from '@remix-run/node'
 import type { Response as ExpressResponse } from 'express'
-import { markDocumentBody } from './http/remix-handler.server'
+import { wholeResponse } from './http/remix-handler.server'
 import { PUBLIC_SHARED_MAX_AGE_S, type CachedPage } from './page-cache.server'
 
 /**
@@ -85,7 +85,7 @@ export function finishDocument(
   const body = Buffer.from(html, 'utf8')
   if (!opts.isPublic) {
     headers.set('Cache-Control', PRIVATE_CACHE_CONTROL)
-    return markDocumentBody(new Response(body, { status, headers }), body)
+    return wholeResponse(body, { status, headers })
   }
   const etag = strongEtag(body)
   headers.set('Cache-Control', PUBLIC_CACHE_CONTROL)
@@ -93,7 +93,7 @@ export function finishDocument(
   if (opts.policy) headers.set('Content-Security-Policy', hashedPolicy(opts.policy, inlineScriptHashes(html)))
   opts.remember?.({ status, headers: [...headers.entries()], body, etag })
   if (ifNoneMatchHits(request.headers.get('If-None-Match'), etag)) return new Response(null, { status: 304, headers })
-  return markDocumentBody(new Response(body, { status, headers }), body)
+  return wholeResponse(body, { status, headers })
 }
 
 /** Data requests (client navigations) and resource routes without their own policy are never stored. */

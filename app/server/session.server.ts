@@ -95,6 +95,14 @@ function prepareSessionUser() {
     .limit(1)
     .prepare('session_user')
 }
+/**
+ * The user of a live session id (any kind: a browser's cookie or an API token's session), or null, in the same one
+ * prepared statement as the cookie lookup.
+ */
+export async function findSessionUser(sessionId: string): Promise<SessionUser | null> {
+  return lookupSessionUser(sessionId)
+}
+
 async function lookupSessionUser(sessionId: string) {
   const client = sqlClient()
   if (sessionUserQuery?.client !== client) sessionUserQuery = { client, query: prepareSessionUser() }

@@ -4,7 +4,7 @@ import zlib from 'node:zlib'
 import compression from 'compression'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
-import { markDocumentBody, remixRequest, sendRemixResponse } from './remix-handler.server'
+import { jsonBytes, remixRequest, sendRemixResponse, wholeJson, wholeResponse } from './remix-handler.server'
 
 // The adapter between Express and Remix (issue 17), on a loopback Express app whose one route builds the Request as
 // Remix would get it and sends the Response the route's test hands it.
@@ -86,7 +86,7 @@ describe('sendRemixResponse', () => {
       const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8' })
       headers.append('Set-Cookie', 'a=1; Path=/')
       headers.append('Set-Cookie', 'b=2; Path=/')
-      return markDocumentBody(new Response(html, { status: 201, headers }), html)
+      return wholeResponse(html, { status: 201, headers })
     })
     const res = await get(`${base}/`)
     expect(res.status).toBe(201)
@@ -98,9 +98,7 @@ describe('sendRemixResponse', () => {
 
   it('lets the compression middleware compress a marked document (no stale length)', async () => {
     const html = Buffer.from(`<!DOCTYPE html><p>${'words again '.repeat(2000)}</p>`)
-    const base = await serve(() =>
-      markDocumentBody(new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8' } }), html),
-    )
+    const base = await serve(() => wholeResponse(html, { headers: { 'Content-Type': 'text/html; charset=utf-8' } }))
     const body = await new Promise<{ encoding?: string; length?: string; bytes: Buffer }>((resolve, reject) => {
       http
         .get(`${base}/`, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
@@ -147,5 +145,65 @@ describe('sendRemixResponse', () => {
     expect(res.status).toBe(302)
     expect(res.headers.location).toBe('/signin')
     expect(res.chunks).toEqual([])
+  })
+})
+
+describe('JSON sent whole', () => {
+  it('encodes exactly what JSON.stringify writes, arrays item by item', () => {
+    const cases: Array<Record<string, unknown>> = [
+      {},
+      { data: [] },
+      {
+        data: [
+          { id: 1, text: 'line\nbreak "quoted" </script> \u2028 emoji 😀 ünïcode', at: new Date(Date.UTC(2026, 0, 2)) },
+          undefined,
+          null,
+          () => 1,
+          [1, [2, { deep: true }]],
+        ],
+        total: 5,
+        nextCursor: null,
+        skipped: undefined,
+        fn: () => 1,
+        'odd "key"': 'value',
+      },
+      { first: undefined, second: 2 },
+    ]
+    for (const value of cases) {
+      const bytes = jsonBytes(value)
+      expect(bytes.toString('utf8')).toBe(JSON.stringify(value))
+      expect(JSON.parse(bytes.toString('utf8'))).toEqual(JSON.parse(JSON.stringify(value)))
+    }
+  })
+
+  it('still hands out its bytes to a reader of the Response (a loader called directly)', async () => {
+    const data = { data: [{ title: 'Ünïcode 😀' }], total: 1, nextCursor: null }
+    const response = wholeJson(data)
+    expect(response.headers.get('Content-Type')).toBe('application/json; charset=utf-8')
+    expect(await response.json()).toEqual(data)
+  })
+
+  it('sends a JSON page in one write with its length, its status and headers, compressed when asked', async () => {
+    const data = { data: Array.from({ length: 300 }, (_, i) => ({ i, text: `post ${i} `.repeat(100) })), total: 300 }
+    const base = await serve(() => wholeJson(data, { status: 201, headers: { 'Cache-Control': 'private, no-store' } }))
+    const plain = await get(`${base}/api/blogposts`)
+    expect(plain.status).toBe(201)
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(plain.headers['cache-control']).toBe('private, no-store')
+    const text = plain.chunks.map((c) => c.text).join('')
+    expect(plain.headers['content-length']).toBe(String(Buffer.byteLength(text)))
+    expect(JSON.parse(text)).toEqual(data)
+
+    const zipped = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
+      http
+        .get(`${base}/api/blogposts`, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+          const parts: Buffer[] = []
+          res.on('data', (c: Buffer) => parts.push(c))
+          res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(parts) }))
+        })
+        .on('error', reject)
+    })
+    expect(zipped.encoding).toBe('gzip')
+    expect(JSON.parse(zlib.gunzipSync(zipped.body).toString('utf8'))).toEqual(data)
   })
 })

@@ -6,7 +6,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
  * Remix behind Express, as `@remix-run/express` does it, with a shorter path for whole documents (issue 17).
  *
  * entry.server.tsx renders a document completely and hands its bytes to `Response`; it also marks that Response with
- * the same bytes (`markDocumentBody`). Sending such a response is one `res.end(bytes)`: no web-stream reader, no
+ * the same bytes (`wholeResponse`). Sending such a response is one `res.end(bytes)`: no web-stream reader, no
  * chunk-by-chunk write and flush through the compression middleware (~7% of a signed-in page's CPU). Every other
  * response (data requests, deferred data, resource routes, redirects, HEAD) is streamed as the stock adapter does,
  * flushing after each chunk so that deferred data and event streams reach the client as they are produced.
@@ -17,12 +17,65 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
  */
 const DOCUMENT_BODY = Symbol.for('rankwell.documentBody')
 
-type MarkedResponse = Response & { [DOCUMENT_BODY]?: Buffer }
+type MarkedResponse = Response & { [DOCUMENT_BODY]?: Uint8Array }
 
-/** Marks a Response whose body is exactly `body` (all of it, known in advance), so that it is sent in one write. */
-export function markDocumentBody(response: Response, body: Buffer): Response {
+/**
+ * A Response whose body is exactly `body` (all of it, known in advance), marked so that the handler sends it in one
+ * write. The body stream hands out the same bytes when something reads it (no copy, unlike `new Response(bytes)`).
+ */
+export function wholeResponse(body: Uint8Array, init: ResponseInit): Response {
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(body)
+      controller.close()
+    },
+  })
+  const response = new Response(stream, init)
   Object.defineProperty(response, DOCUMENT_BODY, { value: body })
   return response
+}
+
+/**
+ * A JSON response sent in one write (a large API page: 500 posts are ~3 MB). Remix's `json()` hands the string to
+ * `Response`, which measures it, encodes it again as the body is read, and the handler writes it chunk by chunk;
+ * this encodes it once (`jsonBytes`) into the bytes it sends. Same headers as `json()` otherwise.
+ */
+export function wholeJson(data: Record<string, unknown>, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers)
+  if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json; charset=utf-8')
+  return wholeResponse(jsonBytes(data), { ...init, headers })
+}
+
+/**
+ * The bytes of `JSON.stringify(data)` for an object, with its arrays encoded item by item into one buffer. V8 returns
+ * a large JSON text as a tree of pieces that must be flattened before it can be encoded: for 500 posts (3 MB) that
+ * cost twice the stringify itself (~15 ms against ~6 ms this way, measured on Node 20).
+ */
+export function jsonBytes(data: Record<string, unknown>): Buffer {
+  const pieces: string[] = []
+  for (const [key, value] of Object.entries(data)) {
+    const prefix = `${pieces.length === 0 ? '{' : ','}${JSON.stringify(key)}:`
+    if (Array.isArray(value)) {
+      pieces.push(`${prefix}[`)
+      value.forEach((item: unknown, i) => {
+        // As JSON.stringify writes an array's undefined, function or symbol item.
+        const text = JSON.stringify(item) ?? 'null'
+        pieces.push(i > 0 ? `,${text}` : text)
+      })
+      pieces.push(']')
+    } else {
+      const text = JSON.stringify(value)
+      // As JSON.stringify leaves out a property whose value it cannot write.
+      if (text !== undefined) pieces.push(prefix + text)
+    }
+  }
+  pieces.push(pieces.length === 0 ? '{}' : '}')
+  let length = 0
+  for (const piece of pieces) length += Buffer.byteLength(piece)
+  const bytes = Buffer.allocUnsafe(length)
+  let at = 0
+  for (const piece of pieces) at += bytes.write(piece, at)
+  return bytes
 }
 
 function portOf(host: string | undefined) {
