@@ -9,6 +9,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react'
@@ -25,7 +26,9 @@ import { Toaster } from '#app/components/toaster'
 import { OUTAGE_MESSAGE } from '#app/lib/outage'
 import { revalidateLayout } from '#app/components/ui/client-failure'
 import { GlobalProgress } from '#app/components/ui/progress-bar'
+import { StaticPageView } from '#app/components/static-page-view'
 import { Stylesheet } from '#app/components/stylesheet'
+import { withoutScripts } from '#app/lib/cache'
 import { getEnv, publicEnv } from '#app/server/env.server'
 import { billingBanner } from '#app/server/billing.server'
 import { getUser, sessionSubscriptionStatus } from '#app/server/session.server'
@@ -96,6 +99,9 @@ export const shouldRevalidate = revalidateLayout
 
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce()
+  // A reading page (the blog, `readingPage`) is sent without the app's scripts: only its page view, inline.
+  const staticPage = withoutScripts(useMatches())
+  const data = useRouteLoaderData<RootData>('root')
   return (
     <html lang="en" className="h-full">
       <head>
@@ -108,8 +114,14 @@ function Document({ children }: { children: ReactNode }) {
       </head>
       <body className="flex min-h-full flex-col">
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {staticPage ? (
+          <StaticPageView ga4Id={data?.env.ANALYTICS_GA4_ID} nonce={nonce} />
+        ) : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   )

@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseArticle, rssXml, sortArticles } from './blog'
+import { rssXml, sortArticles } from './blog'
+import { parseArticle } from './blog-source'
 
 describe('blog articles', () => {
   it('parses front matter and body, and refuses a file without a valid one', () => {

@@ -1,34 +1,17 @@
-import { z } from 'zod'
 import { absoluteUrl, SITE_NAME } from './seo'
 
 /**
  * Rankwell's own blog (issue 17): Markdown files under content/blog/, each with a front matter block
- * (`title`, `description`, `date` as YYYY-MM-DD, optional `author`). The file name is the slug.
+ * (`title`, `description`, `date` as YYYY-MM-DD, optional `author`). The file name is the slug. The files are read
+ * and checked on the server (blog-source.ts); this module is what pages need, without zod in the browser's bundle.
  */
-export const blogFrontMatter = z.object({
-  title: z.string().min(1),
-  description: z.string().min(1),
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  author: z.string().min(1).default('The Rankwell team'),
-})
-
-export type BlogArticle = z.infer<typeof blogFrontMatter> & { slug: string; markdown: string }
-
-const unquote = (value: string) => value.replace(/^(["'])([\s\S]*)\1$/, '$2')
-
-/** Splits a Markdown file into its front matter (simple `key: value` lines) and body; throws on a bad file. */
-export function parseArticle(slug: string, source: string): BlogArticle {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(source)
-  if (!match) throw new Error(`content/blog/${slug}.md: missing front matter`)
-  const fields: Record<string, string> = {}
-  for (const line of match[1]!.split(/\r?\n/)) {
-    const kv = /^([A-Za-z]+):\s*(.*)$/.exec(line)
-    if (kv) fields[kv[1]!] = unquote(kv[2]!.trim())
-  }
-  const parsed = blogFrontMatter.safeParse(fields)
-  if (!parsed.success)
-    throw new Error(`content/blog/${slug}.md: ${parsed.error.issues[0]?.message ?? 'bad front matter'}`)
-  return { ...parsed.data, slug, markdown: match[2]!.trim() }
+export type BlogArticle = {
+  slug: string
+  title: string
+  description: string
+  date: string
+  author: string
+  markdown: string
 }
 
 /** Newest first; the slug breaks ties so the order is stable. */

@@ -1,12 +1,12 @@
 import { json, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { blogPath, breadcrumbJsonLd, formatArticleDate } from '#app/lib/blog'
-import { publicPage } from '#app/lib/cache'
+import { readingPage } from '#app/lib/cache'
 import { appUrlFrom, seoMeta } from '#app/lib/seo'
 import { allArticles } from '#app/server/blog.server'
 
-/** Cacheable by a CDN for anonymous visitors (issue 17). */
-export const handle = publicPage
+/** Cacheable by a CDN for anonymous visitors, and sent without the app's JavaScript (issue 17: `readingPage`). */
+export const handle = readingPage
 
 export const meta: MetaFunction = ({ matches }) => {
   const appUrl = appUrlFrom(matches)

@@ -1,4 +1,5 @@
-import { parseArticle, sortArticles, type BlogArticle } from '#app/lib/blog'
+import { sortArticles, type BlogArticle } from '#app/lib/blog'
+import { parseArticle } from '#app/lib/blog-source'
 import { markdownToHtml } from '#app/lib/markdown'
 import { sanitizeHtml } from './sanitize.server'
 

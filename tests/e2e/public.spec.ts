@@ -273,6 +273,29 @@ test.describe('public site: landing page', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
   })
 
+  test('counts a page view of the blog, which runs no script, with JavaScript on and off', async ({ page }) => {
+    const tag = crypto.randomBytes(4).toString('hex')
+    const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} })
+    const stored = async () =>
+      (
+        await sql<
+          Array<{ path: string }>
+        >`select path from analytics_events where type = 'pageview' and path like ${`%${tag}%`}`
+      ).map((r) => r.path)
+    try {
+      await page.goto(`/blog/choose-your-first-20-keywords?ref=${tag}`)
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+      await expect.poll(stored).toEqual([`/blog/choose-your-first-20-keywords?ref=${tag}`])
+      // The page never hydrates (no app script on it), and its links are plain links to the next page.
+      expect(await page.locator('html[data-hydrated]').count()).toBe(0)
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Blog' }).click()
+      await expect(page).toHaveURL(/\/blog$/)
+      await expect(page.getByRole('link', { name: /How to Choose Your First 20 Keywords/ }).first()).toBeVisible()
+    } finally {
+      await sql.end()
+    }
+  })
+
   test('sends a page view to our own analytics on each navigation (with JavaScript only)', async ({ page }) => {
     const tag = crypto.randomBytes(4).toString('hex')
     const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} })

@@ -285,6 +285,38 @@ describe('public analytics events', () => {
     expect(vital.value).toBeCloseTo(812.5)
   })
 
+  it('counts the page view of a page without JavaScript from its image, with secrets removed, and refuses bad paths', async () => {
+    const tag = crypto.randomBytes(4).toString('hex')
+    const path = `/blog/choose-your-first-20-keywords?ref=${tag}&password=hunter2`
+    const res = await fetch(`${appUrl()}/api/events/view?${new URLSearchParams({ path })}`, {
+      headers: { 'X-Forwarded-For': uniqueIp() },
+    })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('image/gif')
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    const gif = Buffer.from(await res.arrayBuffer())
+    expect(gif.subarray(0, 6).toString('latin1')).toBe('GIF89a')
+    const rows = await db
+      .select()
+      .from(schema.analyticsEvents)
+      .where(sql`${schema.analyticsEvents.path} like ${`%${tag}%`}`)
+    expect(rows.map((r) => [r.type, r.path])).toEqual([
+      ['pageview', `/blog/choose-your-first-20-keywords?ref=${tag}&password=redacted`],
+    ])
+
+    for (const bad of ['', '?path=', `?path=${encodeURIComponent(`https://evil.example/${tag}`)}`]) {
+      const refused = await api(`/api/events/view${bad}`, { headers: { 'X-Forwarded-For': uniqueIp() } })
+      expect(refused.status, bad).toBe(400)
+      expect(refused.headers.get('cache-control')).toBe('no-store')
+    }
+    // Nothing more was stored for the refused ones.
+    const after = await db
+      .select()
+      .from(schema.analyticsEvents)
+      .where(sql`${schema.analyticsEvents.path} like ${`%${tag}%`}`)
+    expect(after).toHaveLength(1)
+  })
+
   it('refuses malformed events and rate-limits a flood', async () => {
     expect((await post('/api/events', { type: 'click', path: '/' })).status).toBe(400)
     expect((await post('/api/events', { type: 'web-vital', path: '/', name: 'LCP' })).status).toBe(400)

@@ -303,6 +303,23 @@ describe('the blog', () => {
     expect(html).toContain('rel="alternate" type="application/rss+xml"')
   })
 
+  it("is sent without the app's JavaScript (nothing to fetch or run), its page view counted by an image", async () => {
+    for (const path of ['/blog', '/blog/choose-your-first-20-keywords']) {
+      const html = await (await get(`${path}?ref=x&token=secret`)).text()
+      // Only the JSON-LD data blocks, which browsers do not run.
+      const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])
+      expect(scripts.length, path).toBeGreaterThan(0)
+      for (const tag of scripts) expect(tag, path).toBe('<script type="application/ld+json">')
+      expect(html, path).not.toContain('modulepreload')
+      const view = new URLSearchParams({ path: `${path}?ref=x&token=redacted` })
+      expect(html, path).toContain(`<img src="/api/events/view?${view}" alt="" aria-hidden="true" width="1" height="1"`)
+    }
+    // The other public pages keep the app's scripts (client navigations, the tools' forms).
+    const home = await (await get('/')).text()
+    expect(home).toContain('rel="modulepreload"')
+    expect(home).toMatch(/<script type="module"/)
+  })
+
   it('renders an article with Article and BreadcrumbList JSON-LD, Open Graph and a canonical URL', async () => {
     const html = await (await get('/blog/search-intent-for-founders')).text()
     expect(html).toContain('<h1')

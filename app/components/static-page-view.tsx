@@ -1,0 +1,46 @@
+import { useLocation } from '@remix-run/react'
+import { MAX_PATH_LENGTH, sanitizePath, SENSITIVE_PARAMS } from '#app/lib/analytics'
+
+/**
+ * GA4's page view, as `<Analytics>` sends it, in a few lines of inline script (the path's sensitive parameters
+ * redacted by the same rule as `sanitizePath`).
+ */
+export function ga4PageViewScript(ga4Id: string): string {
+  const id = JSON.stringify(ga4Id).replace(/</g, '\\u003c')
+  return (
+    `(function(){var s=${SENSITIVE_PARAMS.toString()},p=new URLSearchParams;` +
+    `new URLSearchParams(location.search).forEach(function(v,k){p.append(k,s.test(k)?"redacted":v)});` +
+    `var q=p.toString(),path=(location.pathname+(q?"?"+q:"")).slice(0,${MAX_PATH_LENGTH});` +
+    `window.dataLayer=window.dataLayer||[];window.gtag=function(){dataLayer.push(arguments)};gtag("js",new Date);` +
+    `gtag("config",${id},{send_page_view:false});` +
+    `gtag("event","page_view",{page_path:path,page_location:location.origin+path,page_title:document.title})})()`
+  )
+}
+
+/**
+ * The page view of a page sent without the app's JavaScript (`readingPage`, the blog). With our own analytics (no
+ * ANALYTICS_GA4_ID) it is an image, GET /api/events/view: no script runs on the page at all (a phone spends no time
+ * starting JavaScript for it), and the view is counted with JavaScript off too. With GA4 it is Google's script and a
+ * few inline lines, which a public page's CSP allows by their hash (http-cache.server.ts), any other by the nonce.
+ */
+export function StaticPageView({ ga4Id, nonce }: { ga4Id: string | null | undefined; nonce: string | undefined }) {
+  const location = useLocation()
+  if (ga4Id)
+    return (
+      <>
+        <script async nonce={nonce} src={`https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(ga4Id)}`} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: ga4PageViewScript(ga4Id) }} />
+      </>
+    )
+  const path = sanitizePath(location.pathname + location.search)
+  return (
+    <img
+      src={`/api/events/view?${new URLSearchParams({ path })}`}
+      alt=""
+      aria-hidden="true"
+      width={1}
+      height={1}
+      className="pointer-events-none absolute bottom-0 left-0 opacity-0"
+    />
+  )
+}
