@@ -99,7 +99,7 @@ export const shouldRevalidate = revalidateLayout
 
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce()
-  // A reading page (the blog, `readingPage`) is sent without the app's scripts: only its page view, inline.
+  // A reading page (the blog, `readingPage`) is sent without the app's scripts: only its page view (an image).
   const staticPage = withoutScripts(useMatches())
   const data = useRouteLoaderData<RootData>('root')
   return (

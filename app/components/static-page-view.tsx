@@ -22,9 +22,13 @@ export function ga4PageViewScript(ga4Id: string): string {
  * ANALYTICS_GA4_ID) it is an image, GET /api/events/view: no script runs on the page at all (a phone spends no time
  * starting JavaScript for it), and the view is counted with JavaScript off too. With GA4 it is Google's script and a
  * few inline lines, which a public page's CSP allows by their hash (http-cache.server.ts), any other by the nonce.
+ * Rendered by the server only.
  */
 export function StaticPageView({ ga4Id, nonce }: { ga4Id: string | null | undefined; nonce: string | undefined }) {
   const location = useLocation()
+  // Reached by a client-side navigation, the app is running (root.tsx marked the document hydrated): `<Analytics>`
+  // counts this view already. The server, and a page that never hydrates, always render it.
+  if (typeof document !== 'undefined' && document.documentElement.dataset.hydrated === 'true') return null
   if (ga4Id)
     return (
       <>

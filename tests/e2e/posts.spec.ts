@@ -35,10 +35,19 @@ test('create a post from a keyword, watch it in the library, read it, export it'
   const user = await signIn(page)
   const keyword = `content calendar ${crypto.randomBytes(3).toString('hex')}`
   await addKeyword(user, keyword)
-  // One section of this post fails once, so the job retries after its backoff (about 5 s): long enough to see the
-  // library show the post as 'Generating…' first. The error matches only this test's requests.
+  // One section of this post fails once, so the job retries after its backoff (about 5 s), and the retried section
+  // is then answered slowly (12 s): the library shows the post as 'Generating…' first however long the steps before
+  // take on a busy machine (the backoff alone was once not enough). Both match only this test's requests.
+  test.slow()
   await fakeControl('openai').enqueue({
     status: 500,
+    bodyIncludes: [keyword, 'Write the body of the section'],
+    times: 1,
+  })
+  await fakeControl('openai').enqueue({
+    status: 200,
+    passThrough: true,
+    delayMs: 12_000,
     bodyIncludes: [keyword, 'Write the body of the section'],
     times: 1,
   })
@@ -62,13 +71,13 @@ test('create a post from a keyword, watch it in the library, read it, export it'
   if (js) {
     // The card updates by itself (no reload) when the worker has written the post.
     await page.evaluate(() => Object.assign(window, { samePage: true }))
-    await expect(card.locator('[data-post-status]')).toHaveCount(0, { timeout: 30_000 })
+    await expect(card.locator('[data-post-status]')).toHaveCount(0, { timeout: 60_000 })
     expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true)
   } else {
     await expect(async () => {
       await page.reload()
       await expect(card.locator('[data-post-status]')).toHaveCount(0, { timeout: 500 })
-    }).toPass({ timeout: 30_000 })
+    }).toPass({ timeout: 60_000 })
   }
   const written = (await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, post!.id)))[0]!
   expect(written.status).toBe('completed')

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { expect, test, type Page } from '#tests/setup/playwright'
 import postgres from 'postgres'
+import { hydrated } from '#tests/setup/browser'
 import { fakeControl, waitForSmtpMessage } from '../fakes/client'
 
 /** Every test is its own visitor: a unique client IP, so rate limits never leak between tests. */
@@ -70,6 +71,18 @@ const TOOLS = [
 
 async function fillTool(page: Page, tool: (typeof TOOLS)[number], suffix: string) {
   for (const [label, value] of Object.entries(tool.fields)) await page.getByLabel(label).fill(`${value} ${suffix}`)
+}
+
+/** The stored page views whose path holds `tag`, read over a connection of the test's own (`sql.end()` closes it). */
+function pageViews(tag: string) {
+  const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} })
+  const stored = async () =>
+    (
+      await sql<
+        Array<{ path: string }>
+      >`select path from analytics_events where type = 'pageview' and path like ${`%${tag}%`}`
+    ).map((r) => r.path)
+  return { sql, stored }
 }
 
 test.describe('public site: free tools', () => {
@@ -274,14 +287,10 @@ test.describe('public site: landing page', () => {
   })
 
   test('counts a page view of the blog, which runs no script, with JavaScript on and off', async ({ page }) => {
+    // With JavaScript it also loads the home page and navigates in the app: ~35 s on a busy machine.
+    test.slow()
     const tag = crypto.randomBytes(4).toString('hex')
-    const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} })
-    const stored = async () =>
-      (
-        await sql<
-          Array<{ path: string }>
-        >`select path from analytics_events where type = 'pageview' and path like ${`%${tag}%`}`
-      ).map((r) => r.path)
+    const { sql, stored } = pageViews(tag)
     try {
       await page.goto(`/blog/choose-your-first-20-keywords?ref=${tag}`)
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
@@ -291,6 +300,22 @@ test.describe('public site: landing page', () => {
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Blog' }).click()
       await expect(page).toHaveURL(/\/blog$/)
       await expect(page.getByRole('link', { name: /How to Choose Your First 20 Keywords/ }).first()).toBeVisible()
+      if (isJs()) {
+        // Reached by a client-side navigation from a running app, the view is counted once (by the app, no image).
+        await page.goto('/')
+        await hydrated(page)
+        const to = `/blog/search-intent-for-founders?ref=${tag}`
+        await page.evaluate(
+          (path) =>
+            (window as unknown as { __remixRouter: { navigate: (to: string) => void } }).__remixRouter.navigate(path),
+          to,
+        )
+        await expect(page.getByRole('heading', { level: 1 })).toContainText('Search Intent')
+        await expect.poll(stored).toContain(to)
+        await page.waitForLoadState('networkidle')
+        expect((await stored()).filter((p) => p === to)).toHaveLength(1)
+        expect(await page.locator('img[src^="/api/events/view"]').count()).toBe(0)
+      }
     } finally {
       await sql.end()
     }
@@ -298,13 +323,7 @@ test.describe('public site: landing page', () => {
 
   test('sends a page view to our own analytics on each navigation (with JavaScript only)', async ({ page }) => {
     const tag = crypto.randomBytes(4).toString('hex')
-    const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} })
-    const stored = async () =>
-      (
-        await sql<
-          Array<{ path: string }>
-        >`select path from analytics_events where type = 'pageview' and path like ${`%${tag}%`}`
-      ).map((r) => r.path)
+    const { sql, stored } = pageViews(tag)
     try {
       await page.goto(`/?utm_source=${tag}`)
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
