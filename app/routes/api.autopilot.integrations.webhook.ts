@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { AUTOPILOT_MESSAGES, saveWebhookUrl } from '#app/server/autopilot.server'
+import { classifyOutage } from '#app/server/outage.server'
 import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
 
 const bodySchema = z.object({ webhookUrl: z.unknown() })
@@ -19,6 +20,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!result.ok) return apiError(400, result.error, { errors: { webhookUrl: [result.error] } })
     return json({ webhookUrl: result.url, message: AUTOPILOT_MESSAGES.webhookSaved })
   } catch (error) {
+    // Postgres or Redis unreachable: the outage answer (503 with Retry-After, outage.server.ts), not a 500.
+    if (classifyOutage(error)) throw error
     console.error('[autopilot] could not save the webhook URL', error)
     return apiError(500, AUTOPILOT_MESSAGES.webhookFailed)
   }

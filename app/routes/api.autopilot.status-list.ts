@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { AUTOPILOT_MESSAGES, getStatusList } from '#app/server/autopilot.server'
+import { classifyOutage } from '#app/server/outage.server'
 import { apiError, requireApiUserId } from '#app/server/api.server'
 
 /**
@@ -12,6 +13,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const data = await getStatusList(userId)
     return json({ data }, { headers: { 'Cache-Control': 'private, no-store' } })
   } catch (error) {
+    // Postgres or Redis unreachable: the outage answer (503 with Retry-After, outage.server.ts), not a 500.
+    if (classifyOutage(error)) throw error
     console.error('[autopilot] status list failed', error)
     return apiError(500, AUTOPILOT_MESSAGES.statusFailed)
   }
