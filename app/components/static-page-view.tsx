@@ -1,18 +1,13 @@
 import { useLocation } from '@remix-run/react'
-import { MAX_PATH_LENGTH, sanitizePath, SENSITIVE_PARAMS } from '#app/lib/analytics'
+import { sanitizePath } from '#app/lib/analytics'
 
-/**
- * GA4's page view, as `<Analytics>` sends it, in a few lines of inline script (the path's sensitive parameters
- * redacted by the same rule as `sanitizePath`).
- */
-export function ga4PageViewScript(ga4Id: string): string {
-  const id = JSON.stringify(ga4Id).replace(/</g, '\\u003c')
+/** GA4's page view of `path` (already sanitised on the server), as `<Analytics>` sends it, in a few inline lines. */
+export function ga4PageViewScript(ga4Id: string, path: string): string {
+  const literal = (value: string) => JSON.stringify(value).replace(/</g, '\\u003c')
   return (
-    `(function(){var s=${SENSITIVE_PARAMS.toString()},p=new URLSearchParams;` +
-    `new URLSearchParams(location.search).forEach(function(v,k){p.append(k,s.test(k)?"redacted":v)});` +
-    `var q=p.toString(),path=(location.pathname+(q?"?"+q:"")).slice(0,${MAX_PATH_LENGTH});` +
+    `(function(){var path=${literal(path)};` +
     `window.dataLayer=window.dataLayer||[];window.gtag=function(){dataLayer.push(arguments)};gtag("js",new Date);` +
-    `gtag("config",${id},{send_page_view:false});` +
+    `gtag("config",${literal(ga4Id)},{send_page_view:false});` +
     `gtag("event","page_view",{page_path:path,page_location:location.origin+path,page_title:document.title})})()`
   )
 }
@@ -29,14 +24,14 @@ export function StaticPageView({ ga4Id, nonce }: { ga4Id: string | null | undefi
   // Reached by a client-side navigation, the app is running (root.tsx marked the document hydrated): `<Analytics>`
   // counts this view already. The server, and a page that never hydrates, always render it.
   if (typeof document !== 'undefined' && document.documentElement.dataset.hydrated === 'true') return null
+  const path = sanitizePath(location.pathname + location.search)
   if (ga4Id)
     return (
       <>
         <script async nonce={nonce} src={`https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(ga4Id)}`} />
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: ga4PageViewScript(ga4Id) }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: ga4PageViewScript(ga4Id, path) }} />
       </>
     )
-  const path = sanitizePath(location.pathname + location.search)
   return (
     <img
       src={`/api/events/view?${new URLSearchParams({ path })}`}

@@ -2,7 +2,7 @@
  * Page views and web-vitals metrics: the path clean-up that the browser and the server both apply, so that no
  * secret in a URL (sign-in tokens, Stripe session ids) is stored. The event schema is in analytics-schema.ts.
  */
-export const SENSITIVE_PARAMS = /^(token|code|state|session_id|key|api_key|secret|password|email|redirectto)$/i
+const SENSITIVE_PARAMS = /^(token|code|state|session_id|key|api_key|secret|password|email|redirectto)$/i
 export const MAX_PATH_LENGTH = 500
 
 /** Path plus query string, with the values of sensitive parameters replaced and the hash dropped. */

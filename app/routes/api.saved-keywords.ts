@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       return apiError(400, 'Invalid query parameters.', { errors: { cursor: error.message } })
     throw error
   }
-  // Up to 500 rows (~3 MB of posts): encoded once and sent in one write.
+  // Up to 500 rows: encoded once and sent in one write.
   return wholeJson(
     {
       data: page.rows.map(toApiKeyword),
