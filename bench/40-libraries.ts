@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm'
 import { issueApiToken } from '#app/server/api.server'
 import { keywordListSchema, postListSchema } from '#app/lib/library'
 import { db, schema } from '#app/server/db.server'
-import { pageKeywords, pagePosts } from '#app/server/library.server'
+import { pageKeywords, pagePosts, pagePostsJson } from '#app/server/library.server'
 import { createSession, sessionCookie } from '#app/server/session.server'
 import { createUser } from '#app/server/users.server'
 import { load, type BenchContext } from './context'
@@ -148,8 +148,8 @@ export default async function libraries(ctx: BenchContext) {
       const started = performance.now()
       if (isPosts) {
         const parsed = postListSchema.parse(params)
-        const page = await pagePosts(account.id, parsed, { limit: parsed.limit ?? (isApi ? 500 : 20), content: isApi })
-        shown = page.rows.length
+        if (isApi) shown = (await pagePostsJson(account.id, parsed, parsed.limit ?? 500)).items.length
+        else shown = (await pagePosts(account.id, parsed, { limit: parsed.limit ?? 20 })).rows.length
       } else {
         const parsed = keywordListSchema.parse(params)
         const page = await pageKeywords(account.id, parsed, { limit: parsed.limit ?? (isApi ? 500 : 50) })

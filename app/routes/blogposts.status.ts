@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const parsed = parseParams(postListSchema, params)
   if (!parsed.ok) return json({ message: 'Invalid query parameters.', errors: parsed.errors }, { status: 400, headers })
   try {
-    const page = await pagePosts(user.id, parsed.data, { limit: POSTS_PAGE_SIZE, content: false })
+    const page = await pagePosts(user.id, parsed.data, { limit: POSTS_PAGE_SIZE })
     return json({ cards: page.rows.map(toCard), nextCursor: page.nextCursor, total: page.total }, { headers })
   } catch (error) {
     if (error instanceof BadCursorError)

@@ -115,7 +115,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filtered = FILTER_KEYS.some((k) => params[k])
   // A document request waits for its page, whose count statement also brings the languages and the drafts waiting
   // for review; a client navigation gets the page deferred and those two at once, on their own.
-  const pending = pagePosts(user.id, params, { limit: POSTS_PAGE_SIZE, content: false, summary: !isDataRequest })
+  const pending = pagePosts(user.id, params, { limit: POSTS_PAGE_SIZE, summary: !isDataRequest })
   const page = pending.then((p) => ({ cards: p.rows.map(toCard), total: p.total, nextCursor: p.nextCursor }))
   let resolved: Awaited<typeof page>
   let summary: { languages: string[]; waitingForReview: number } | undefined
