@@ -37,34 +37,24 @@ import {
   type BusinessValues,
 } from '#app/lib/account-schemas'
 import { profileFields, updateProfile } from '#app/server/account.server'
-import {
-  SECURITY_INTENTS,
-  securityAction,
-  securityLoaderData,
-  type SecurityIntent,
-} from '#app/server/profile-security.server'
-import { getUsageSummary } from '#app/server/quota.server'
+import { SECURITY_INTENTS, securityAction, type SecurityIntent } from '#app/server/profile-security.server'
+import { profilePageData } from '#app/server/profile-page.server'
 import { setDigestEnabled } from '#app/server/rankings-insights.server'
-import { rankingsCard } from '#app/server/rankings.server'
-import { requireUser, sessionSubscriptionStatus } from '#app/server/session.server'
+import { getSessionId, requireUser } from '#app/server/session.server'
 import { TOAST_MS, toast } from '#app/server/toast.server'
 
 export const meta: MetaFunction = () => [{ title: 'Profile | Rankwell' }, { name: 'robots', content: 'noindex' }]
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
-  // Independent reads, side by side; the tracking limit follows from the subscription status that came with the
-  // session lookup.
-  const [{ stripeCustomerId: _hidden, ...summary }, rankings, security] = await Promise.all([
-    getUsageSummary(user.id),
-    rankingsCard(user.id, sessionSubscriptionStatus(user)),
-    securityLoaderData(request, user),
-  ])
+  // The subscription, the Rankings card and the session list in one statement.
+  const page = await profilePageData(user.id, await getSessionId(request))
+  const { stripeCustomerId: _hidden, ...summary } = page.summary
   return json({
     profile: profileFields(user),
-    security,
+    security: { sessions: page.sessions, hasPassword: Boolean(user.passwordHash) },
     summary,
-    rankings,
+    rankings: page.rankings,
     editing: new URL(request.url).searchParams.get('edit') === '1',
   })
 }

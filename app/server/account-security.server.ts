@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { createCookie } from '@remix-run/node'
-import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
+import { and, eq, gt, isNull, lt, ne, sql, type Placeholder } from 'drizzle-orm'
 import { db, preparedQuery, schema } from './db.server'
 import { signedCookieOptions } from './cookies.server'
 import { getEnv } from './env.server'
@@ -177,12 +177,17 @@ export async function endSessionByPublicId(userId: string, publicId: string) {
   return match ? endSession(userId, match.id) : false
 }
 
+/** A user's live sessions, most recently used first. */
+const liveSessionsOf = (userId: string | Placeholder) =>
+  and(eq(schema.sessions.userId, userId), gt(schema.sessions.expiresAt, sql`now()`))!
+const SESSION_ORDER = sql`${schema.sessions.lastUsedAt} desc`
+
 const sessionRowsQuery = preparedQuery((d) =>
   d
     .select()
     .from(schema.sessions)
-    .where(and(eq(schema.sessions.userId, sql.placeholder('userId')), gt(schema.sessions.expiresAt, sql`now()`)))
-    .orderBy(sql`${schema.sessions.lastUsedAt} desc`)
+    .where(liveSessionsOf(sql.placeholder('userId')))
+    .orderBy(SESSION_ORDER)
     .prepare('session_rows'),
 )
 async function listSessionRows(userId: string) {
@@ -199,15 +204,34 @@ export type SessionListItem = {
   current: boolean
 }
 
-export async function listSessions(userId: string, currentSessionId: string | null): Promise<SessionListItem[]> {
-  const rows = await listSessionRows(userId)
+type SessionListRow = {
+  id: string
+  kind: 'web' | 'api'
+  userAgent: string | null
+  ipPrefix: string | null
+  lastUsedAt: Date | string
+  createdAt: Date | string
+}
+
+/**
+ * The session list of /profile as one JSON column, for the page's one statement (issue 17): what `toSessionList`
+ * needs of each live session, in the list's order.
+ */
+export function sessionListColumn(userId: string | Placeholder) {
+  const s = schema.sessions
+  return sql<SessionListRow[]>`(select coalesce(json_agg(json_build_object('id', ${s.id}, 'kind', ${s.kind},
+    'userAgent', ${s.userAgent}, 'ipPrefix', ${s.ipPrefix}, 'lastUsedAt', ${s.lastUsedAt}, 'createdAt', ${s.createdAt})
+    order by ${SESSION_ORDER}), '[]'::json) from ${s} where ${liveSessionsOf(userId)})`
+}
+
+export function toSessionList(rows: SessionListRow[], currentSessionId: string | null): SessionListItem[] {
   return rows.map((r) => ({
     id: publicSessionId(r.id),
     kind: r.kind,
     device: describeUserAgent(r.userAgent),
     ipPrefix: r.ipPrefix,
-    lastUsedAt: r.lastUsedAt.toISOString(),
-    createdAt: r.createdAt.toISOString(),
+    lastUsedAt: new Date(r.lastUsedAt).toISOString(),
+    createdAt: new Date(r.createdAt).toISOString(),
     current: r.id === currentSessionId,
   }))
 }

@@ -2,7 +2,7 @@ import { json } from '@remix-run/node'
 import { ACCOUNT_MESSAGES, changePasswordSchema, deleteAccountSchema } from '#app/lib/account-schemas'
 import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
 import { deleteAccount } from './account-data.server'
-import { changePassword, endSessionByPublicId, endSessions, listSessions } from './account-security.server'
+import { changePassword, endSessionByPublicId, endSessions } from './account-security.server'
 import type { schema } from './db.server'
 import { findSession, getSessionId, sessionCookie } from './session.server'
 import { TOAST_MS, toast } from './toast.server'
@@ -13,11 +13,6 @@ type UserRow = typeof schema.users.$inferSelect
 export const SECURITY_INTENTS = ['change-password', 'end-session', 'end-other-sessions', 'delete-account'] as const
 export type SecurityIntent = (typeof SECURITY_INTENTS)[number]
 export type SecurityActionData = { intent: SecurityIntent; message: string; errors: FieldErrors }
-
-export async function securityLoaderData(request: Request, user: UserRow) {
-  const sessionId = await getSessionId(request)
-  return { sessions: await listSessions(user.id, sessionId), hasPassword: Boolean(user.passwordHash) }
-}
 
 const done = (message: string) =>
   toast().redirectWithSuccess('/profile', { message, duration: TOAST_MS }, { status: 303 })

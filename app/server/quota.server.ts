@@ -113,16 +113,23 @@ export async function refundQuota(
     .where(sql`${subs.userId} = ${userId} and not ${rolled} ${sameWindow}`)
 }
 
-export type UsageSummary = Awaited<ReturnType<typeof getUsageSummary>>
+export type UsageSummary = ReturnType<typeof toUsageSummary>
 
 /**
  * Plan, status and usage of a user, as the profile and the API show them. Premium usage is that of the current
  * month: after a month without a consume it already reads 0 (the row rolls over on the next consume).
  * `usageResetsAt` is when the Premium allowance renews (null for trials and canceled subscriptions).
  */
+/** The columns a usage summary is made from (`toUsageSummary`), for a statement that reads more at once (/profile). */
+export const usageSummaryColumns = {
+  sub: subs,
+  rolled: sql<boolean>`${rolled}`,
+  resetsAt: sql`${windowEnd}`.mapWith(subs.usagePeriodStart),
+}
+
 const usageSummaryQuery = preparedQuery((d) =>
   d
-    .select({ sub: subs, rolled: sql<boolean>`${rolled}`, resetsAt: sql`${windowEnd}`.mapWith(subs.usagePeriodStart) })
+    .select(usageSummaryColumns)
     .from(subs)
     .where(eq(subs.userId, sql.placeholder('userId')))
     .limit(1)
@@ -132,6 +139,10 @@ const usageSummaryQuery = preparedQuery((d) =>
 export async function getUsageSummary(userId: string) {
   const [found] = await usageSummaryQuery().execute({ userId })
   if (!found) throw new Error(`no subscription row for user ${userId}`)
+  return toUsageSummary(found)
+}
+
+export function toUsageSummary(found: { sub: typeof subs.$inferSelect; rolled: boolean; resetsAt: Date }) {
   const { sub } = found
   const limits = limitsFor(sub.status)
   const premium = sub.status === 'active' || sub.status === 'past_due'

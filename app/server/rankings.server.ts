@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, sql, type Placeholder } from 'drizzle-orm'
 import { isUuid } from '#app/lib/ids'
 import { findCountry } from '#app/lib/markets'
 import {
@@ -58,16 +58,19 @@ export async function trackingUsage(userId: string, status?: string | null) {
 }
 
 /**
- * /profile's Rankings card in one statement (issue 17): the tracked keywords against the plan's limit (from the
- * subscription status that came with the session) and whether the weekly digest is on (on until turned off).
+ * /profile's Rankings card, as columns of the page's one statement (issue 17): the keywords tracked and whether the
+ * weekly digest is on (on until turned off); `toRankingsCard` adds the plan's limit from the subscription status.
  */
-export async function rankingsCard(userId: string, status?: string | null) {
+export function rankingsCardColumns(userId: string | Placeholder) {
   const prefs = schema.rankingsPreferences
-  const [row] = await db.execute<{ tracked: number; digest: boolean | null }>(sql`
-    select (select count(*)::int from ${tk} where ${tk.userId} = ${userId}) as tracked,
-      (select ${prefs.digestEnabled} from ${prefs} where ${prefs.userId} = ${userId}) as digest`)
-  const limit = status === undefined ? await trackingLimit(userId) : limitForStatus(status)
-  return { tracked: row?.tracked ?? 0, limit, digestEnabled: row?.digest ?? true }
+  return {
+    tracked: sql<number>`(select count(*)::int from ${tk} where ${tk.userId} = ${userId})`,
+    digest: sql<boolean | null>`(select ${prefs.digestEnabled} from ${prefs} where ${prefs.userId} = ${userId})`,
+  }
+}
+
+export function toRankingsCard(row: { tracked: number | null; digest: boolean | null }, status: string | null) {
+  return { tracked: row.tracked ?? 0, limit: limitForStatus(status), digestEnabled: row.digest ?? true }
 }
 
 type TrackInput = {
