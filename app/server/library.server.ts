@@ -48,6 +48,9 @@ const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/
 // Posts
 // ---------------------------------------------------------------------------------------------------------------
 
+/** The library's order: newest first, ties by id (the page index's order). */
+const POST_ORDER = [sql`${posts.createdAt} desc`, sql`${posts.id} desc`] as const
+
 function postFilters(userId: string | Placeholder, params: PostListParams): SQL {
   const where: SQL[] = [sql`${posts.userId} = ${userId}`]
   if (params.status) {
@@ -146,7 +149,7 @@ export async function pagePostsJson(userId: string, params: PostListParams, limi
     .select({ json: apiPostJson, at: exactTime(posts.createdAt), id: posts.id })
     .from(posts)
     .where(after ? and(filters, after)! : filters)
-    .orderBy(sql`${posts.createdAt} desc`, sql`${posts.id} desc`)
+    .orderBy(...POST_ORDER)
     .limit(limit + 1)
     .toSQL()
   const [raw, [count]] = await Promise.all([
@@ -168,13 +171,13 @@ export async function pagePostsJson(userId: string, params: PostListParams, limi
   }
 }
 
-/** A page's rows in the library's order (newest first, ties by id); the caller adds the limit. */
+/** A page's rows in the library's order; the caller adds the limit. */
 function postRows(where: SQL) {
   return db
     .select(postColumns())
     .from(posts)
     .where(where)
-    .orderBy(sql`${posts.createdAt} desc`, sql`${posts.id} desc`)
+    .orderBy(...POST_ORDER)
 }
 
 /**
@@ -183,15 +186,20 @@ function postRows(where: SQL) {
  */
 function postSummary(filters: SQL, userId: string | Placeholder) {
   return db
-    .select({
-      total: sql<number>`(select count(*)::int from ${posts} where ${filters})`,
-      waiting: sql<number>`(select count(*)::int from ${posts}
-        where ${posts.userId} = ${userId} and ${posts.reviewStatus} = 'waiting')`,
-      languages: sql<string[]>`array(select distinct ${posts.language} from ${posts}
-        where ${posts.userId} = ${userId} order by 1 limit 100)`,
-    })
+    .select(postSummaryColumns(filters, userId))
     .from(schema.users)
     .where(sql`${schema.users.id} = ${userId}`)
+}
+
+/** The summary's figures as uncorrelated subqueries: Postgres computes each once per statement, whatever it reads. */
+function postSummaryColumns(filters: SQL, userId: string | Placeholder) {
+  return {
+    total: sql<number>`(select count(*)::int from ${posts} where ${filters})`,
+    waiting: sql<number>`(select count(*)::int from ${posts}
+      where ${posts.userId} = ${userId} and ${posts.reviewStatus} = 'waiting')`,
+    languages: sql<string[]>`array(select distinct ${posts.language} from ${posts}
+      where ${posts.userId} = ${userId} order by 1 limit 100)`,
+  }
 }
 
 /** The page (at most `limit` of the `limit + 1` rows read), its figures, and the next page's cursor if there is one. */
@@ -212,16 +220,23 @@ function postPage<R extends { at: string; id: string }>(
 }
 
 /**
- * The library as most visits open it (the first page, no search or filter, with the screen's figures): the same two
- * statements as `pagePosts`, built once as prepared statements (issue 17: drizzle's query building was ~3% of the
- * page's CPU). The pool is identified by its client so that a reconnect prepares again.
+ * The library as most visits open it (the first page, no search or filter, with the screen's figures): one prepared
+ * statement (issue 17: drizzle's query building was ~3% of the page's CPU, and each statement a round trip) whose
+ * rows carry the figures; an account with no posts has no row to carry them, and reads them on their own. The pool
+ * is identified by its client so that a reconnect prepares again.
  */
 let firstPageQueries: ({ client: unknown } & ReturnType<typeof prepareFirstPage>) | undefined
 function prepareFirstPage() {
   const userId = sql.placeholder('userId')
   const filters = postFilters(userId, {})
   return {
-    rows: postRows(filters).limit(sql.placeholder('limit')).prepare('library_first_page'),
+    rows: db
+      .select({ ...postColumns(), ...postSummaryColumns(filters, userId) })
+      .from(posts)
+      .where(filters)
+      .orderBy(...POST_ORDER)
+      .limit(sql.placeholder('limit'))
+      .prepare('library_first_page'),
     summary: postSummary(filters, userId).prepare('library_first_page_summary'),
   }
 }
@@ -229,10 +244,8 @@ function prepareFirstPage() {
 async function firstPageWithSummary(userId: string, limit: number) {
   const client = sqlClient()
   if (firstPageQueries?.client !== client) firstPageQueries = { client, ...prepareFirstPage() }
-  const [rows, [summary]] = await Promise.all([
-    firstPageQueries.rows.execute({ userId, limit: limit + 1 }),
-    firstPageQueries.summary.execute({ userId }),
-  ])
+  const rows = await firstPageQueries.rows.execute({ userId, limit: limit + 1 })
+  const [summary] = rows.length > 0 ? rows : await firstPageQueries.summary.execute({ userId })
   return postPage(rows, limit, summary)
 }
 
