@@ -18,7 +18,7 @@ import {
 } from '#app/lib/library'
 import { excerpt, type PostStatus } from '#app/lib/posts'
 import { findOverlaps } from './cannibalisation.server'
-import { db, schema, sqlClient } from './db.server'
+import { db, preparedQuery, schema, sqlClient } from './db.server'
 import { aiConfigured } from './openai.server'
 import { isInProgressConflict } from './posts.server'
 import { consumeQuota } from './quota.server'
@@ -98,8 +98,8 @@ function postColumns() {
     failureReason: posts.failureReason,
     seoScore: posts.seoScore,
     createdAt: posts.createdAt,
-    at: exactTime(posts.createdAt),
-    text: sql<string>`left(${posts.contentMarkdown}, 4000)`,
+    at: exactTime(posts.createdAt).as('at'),
+    text: sql<string>`left(${posts.contentMarkdown}, 4000)`.as('text'),
   }
 }
 
@@ -221,32 +221,39 @@ function postPage<R extends { at: string; id: string }>(
 
 /**
  * The library as most visits open it (the first page, no search or filter, with the screen's figures): one prepared
- * statement (issue 17: drizzle's query building was ~3% of the page's CPU, and each statement a round trip) whose
- * rows carry the figures; an account with no posts has no row to carry them, and reads them on their own. The pool
- * is identified by its client so that a reconnect prepares again.
+ * statement (issue 17: drizzle's query building was ~3% of the page's CPU, and each statement is a round trip): the
+ * user's row with the figures, joined to the page's posts (LATERAL), so that an account with no posts gets its
+ * figures too (one row whose post columns are null). The pool is identified by its client so that a reconnect
+ * prepares again.
  */
-let firstPageQueries: ({ client: unknown } & ReturnType<typeof prepareFirstPage>) | undefined
-function prepareFirstPage() {
+const firstPageQuery = preparedQuery((d) => {
   const userId = sql.placeholder('userId')
   const filters = postFilters(userId, {})
-  return {
-    rows: db
-      .select({ ...postColumns(), ...postSummaryColumns(filters, userId) })
-      .from(posts)
-      .where(filters)
-      .orderBy(...POST_ORDER)
-      .limit(sql.placeholder('limit'))
-      .prepare('library_first_page'),
-    summary: postSummary(filters, userId).prepare('library_first_page_summary'),
+  const columns = postColumns()
+  const page = d
+    .select(columns)
+    .from(posts)
+    .where(filters)
+    .orderBy(...POST_ORDER)
+    .limit(sql.placeholder('limit'))
+    .as('page')
+  const pageColumns = Object.fromEntries(Object.keys(columns).map((k) => [k, page[k as keyof typeof columns]])) as {
+    [K in keyof typeof columns]: (typeof page)[K]
   }
-}
+  return d
+    .select({ ...postSummaryColumns(filters, userId), ...pageColumns })
+    .from(schema.users)
+    .leftJoinLateral(page, sql`true`)
+    .where(sql`${schema.users.id} = ${userId}`)
+    .orderBy(sql`${page.createdAt} desc`, sql`${page.id} desc`)
+    .prepare('library_first_page')
+})
 
 async function firstPageWithSummary(userId: string, limit: number) {
-  const client = sqlClient()
-  if (firstPageQueries?.client !== client) firstPageQueries = { client, ...prepareFirstPage() }
-  const rows = await firstPageQueries.rows.execute({ userId, limit: limit + 1 })
-  const [summary] = rows.length > 0 ? rows : await firstPageQueries.summary.execute({ userId })
-  return postPage(rows, limit, summary)
+  const rows = await firstPageQuery().execute({ userId, limit: limit + 1 })
+  // The post columns are all there or all null (no post): a row with an id is a whole card row.
+  const cards = rows.filter((r) => r.id !== null) as Array<Awaited<ReturnType<typeof postRows>>[number]>
+  return postPage(cards, limit, rows[0])
 }
 
 export type LibraryCard = {
