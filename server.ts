@@ -185,11 +185,14 @@ app.all(
   remixHandler({
     build,
     mode: env.NODE_ENV,
-    getLoadContext: (_req, res) => ({
+    getLoadContext: (req, res) => ({
       cspNonce: res.locals.cspNonce as string,
       cspPolicy: res.getHeader('Content-Security-Policy') as string | undefined,
       scope: res.locals.scope as RequestScope,
       pageCacheKey: res.locals.pageCacheKey as string | undefined,
+      // A client-side navigation's data request (`?_data=`): Remix removes the parameter from the request it hands
+      // to loaders, so a loader that answers those differently (deferred data) learns it here.
+      dataRequest: req.query._data !== undefined,
     }),
   }),
 )

@@ -103,10 +103,11 @@ function listParams(search: URLSearchParams): PostListParams {
  * gets the finished page (so it works without JavaScript); a client-side navigation gets it deferred, and shows
  * 'Loading blog posts...' meanwhile. `?delete=<id>` shows the delete confirmation (the no-JavaScript path).
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const url = new URL(request.url)
-  const isDataRequest = url.searchParams.has('_data')
+  // From server.ts: the request the loader gets no longer has Remix's `_data` parameter.
+  const isDataRequest = context.dataRequest === true
   const params = listParams(url.searchParams)
   const filters = Object.fromEntries(FILTER_KEYS.map((k) => [k, params[k] ?? ''])) as Record<
     (typeof FILTER_KEYS)[number],

@@ -65,6 +65,27 @@ const form = (values: Record<string, string | string[]>) => {
 }
 
 describe('every post reachable', () => {
+  it("sends a document the finished page, and a client-side navigation's data request the page deferred", async () => {
+    const user = await createTestUser()
+    await addPosts(user, 3, (i) => ({ title: `Deferred ${i}` }))
+    const document = await api('/blogposts', { as: user, auth: 'cookie' })
+    expect(document.status).toBe(200)
+    expect(document.text).toContain('Deferred 0')
+    expect(document.text).not.toContain('Loading blog posts...')
+    // Remix's client asks with ?_data=<route id>; the page streams after the first part ('Loading blog posts...'
+    // shows meanwhile), and the languages and drafts waiting come at once.
+    const data = await api('/blogposts?_data=routes%2Fblogposts', { as: user, auth: 'cookie' })
+    expect(data.status).toBe(200)
+    expect(data.headers.get('content-type')).toMatch(/^text\/remix-deferred/)
+    const [head, ...rest] = data.text.split('\n\n')
+    expect(JSON.parse(head!)).toMatchObject({
+      languages: ['English'],
+      waitingForReview: 0,
+      page: '__deferred_promise:page',
+    })
+    expect(rest.join('\n\n')).toContain('Deferred 0')
+  })
+
   it('pages a 1,200-post account to its last post, in the API and on /blogposts, newest first with no repeats', async () => {
     const user = await createTestUser()
     await addPosts(user, 1200)
