@@ -177,7 +177,7 @@ export async function endSessionByPublicId(userId: string, publicId: string) {
   return match ? endSession(userId, match.id) : false
 }
 
-/** A user's live sessions, most recently used first. */
+/** A user's live sessions, and their order in the list (most recently used first). */
 const liveSessionsOf = (userId: string | Placeholder) =>
   and(eq(schema.sessions.userId, userId), gt(schema.sessions.expiresAt, sql`now()`))!
 const SESSION_ORDER = sql`${schema.sessions.lastUsedAt} desc`
@@ -209,8 +209,9 @@ type SessionListRow = {
   kind: 'web' | 'api'
   userAgent: string | null
   ipPrefix: string | null
-  lastUsedAt: Date | string
-  createdAt: Date | string
+  /** Timestamps as JSON text (`json_build_object`). */
+  lastUsedAt: string
+  createdAt: string
 }
 
 /**

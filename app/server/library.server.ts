@@ -113,14 +113,17 @@ export async function pagePosts(userId: string, params: PostListParams, opts: Po
   const filters = postFilters(userId, params)
   const after = postCursorCondition(params.cursor)
   const rowsQuery = postRows(after ? and(filters, after)! : filters).limit(opts.limit + 1)
-  const counted = opts.summary
-    ? postSummary(filters, userId)
-    : db
-        .select({ total: sql<number>`count(*)::int` })
-        .from(posts)
-        .where(filters)
+  const counted = opts.summary ? postSummary(filters, userId) : postCount(filters)
   const [rows, [count]] = await Promise.all([rowsQuery, counted])
   return postPage(rows, opts.limit, count)
+}
+
+/** The number of posts a filtered list holds. */
+function postCount(filters: SQL) {
+  return db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(posts)
+    .where(filters)
 }
 
 /**
@@ -156,19 +159,15 @@ export async function pagePostsJson(userId: string, params: PostListParams, limi
     sqlClient()
       .unsafe(query.sql, query.params as never[], { prepare: true })
       .raw(),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(posts)
-      .where(filters),
+    postCount(filters),
   ])
-  const rows = (raw as unknown as Buffer[][]).slice(0, limit)
-  const last = rows[rows.length - 1]
-  return {
-    items: rows.map((row) => row[0]!),
-    total: count?.total ?? 0,
-    nextCursor:
-      raw.length > limit && last ? encodeCursor(['p', last[1]!.toString('utf8'), last[2]!.toString('utf8')]) : null,
-  }
+  const rows = (raw as unknown as Buffer[][]).map(([json, at, id]) => ({
+    json: json!,
+    at: at!.toString('utf8'),
+    id: id!.toString('utf8'),
+  }))
+  const page = postPage(rows, limit, count)
+  return { items: page.rows.map((row) => row.json), total: page.total, nextCursor: page.nextCursor }
 }
 
 /** A page's rows in the library's order; the caller adds the limit. */

@@ -115,11 +115,6 @@ export async function refundQuota(
 
 export type UsageSummary = ReturnType<typeof toUsageSummary>
 
-/**
- * Plan, status and usage of a user, as the profile and the API show them. Premium usage is that of the current
- * month: after a month without a consume it already reads 0 (the row rolls over on the next consume).
- * `usageResetsAt` is when the Premium allowance renews (null for trials and canceled subscriptions).
- */
 /** The columns a usage summary is made from (`toUsageSummary`), for a statement that reads more at once (/profile). */
 export const usageSummaryColumns = {
   sub: subs,
@@ -136,12 +131,18 @@ const usageSummaryQuery = preparedQuery((d) =>
     .prepare('usage_summary'),
 )
 
+/**
+ * Plan, status and usage of a user, as the profile and the API show them. Premium usage is that of the current
+ * month: after a month without a consume it already reads 0 (the row rolls over on the next consume).
+ * `usageResetsAt` is when the Premium allowance renews (null for trials and canceled subscriptions).
+ */
 export async function getUsageSummary(userId: string) {
   const [found] = await usageSummaryQuery().execute({ userId })
   if (!found) throw new Error(`no subscription row for user ${userId}`)
   return toUsageSummary(found)
 }
 
+/** A usage summary from its columns (`usageSummaryColumns`) as any statement read them. */
 export function toUsageSummary(found: { sub: typeof subs.$inferSelect; rolled: boolean; resetsAt: Date }) {
   const { sub } = found
   const limits = limitsFor(sub.status)
