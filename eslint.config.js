@@ -28,16 +28,16 @@ export default tseslint.config(
     },
   },
   {
-    // Request bodies are read in one place (limits, 400 for bodies that cannot be parsed): app/server/http/body.server.ts.
+    // Request bodies are read in one place (limits, 400 for bodies that cannot be parsed): app/platform/http/body.server.ts.
     files: ['app/**/*.{ts,tsx}', 'server.ts'],
-    ignores: ['app/server/http/body.server.ts', '**/*.test.ts'],
+    ignores: ['app/platform/http/body.server.ts', '**/*.test.ts'],
     rules: {
       'no-restricted-properties': [
         'error',
         ...['formData', 'json', 'text', 'arrayBuffer', 'blob'].map((property) => ({
           object: 'request',
           property,
-          message: 'Read request bodies with readForm/readJson/readText from #app/server/http/body.server.',
+          message: 'Read request bodies with readForm/readJson/readText from #app/platform/http/body.server.',
         })),
       ],
     },

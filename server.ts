@@ -3,26 +3,31 @@ import path from 'node:path'
 import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type NextFunction, type Request, type Response } from 'express'
-import { getEnv } from '#app/server/env.server'
-import { ifNoneMatchHits, letRemixReplaceHeaders, PRIVATE_CACHE_CONTROL } from '#app/server/http-cache.server'
-import { guardBuild } from '#app/server/outage.server'
-import { cachedPage, encodedBody, pageCacheKey, pageEncoding } from '#app/server/page-cache.server'
-import { bodyLimitFor, BODY_MESSAGES } from '#app/server/http/body.server'
-import { lingerIfBodyUnread } from '#app/server/http/linger.server'
-import { remixHandler } from '#app/server/http/remix-handler.server'
-import { renderRefusal, type Refusal } from '#app/server/http/refusal.server'
-import { installRequestIdLogging, logJson } from '#app/server/log.server'
-import { installProcessGuards } from '#app/server/process-guards.server'
-import { recordHttpRequest, routeLabel, startMetricsServer } from '#app/server/metrics.server'
-import { newRequestScope, requestIdFrom, runInRequestScope, type RequestScope } from '#app/server/request-scope.server'
-import { checkOrigin, formTargets, securityHeadersFor } from '#app/server/security.server'
-import { staticFiles } from '#app/server/static-files.server'
+import { getEnv } from '#app/platform/env.server'
+import { ifNoneMatchHits, letRemixReplaceHeaders, PRIVATE_CACHE_CONTROL } from '#app/platform/http/http-cache.server'
+import { guardBuild } from '#app/platform/http/outage.server'
+import { cachedPage, encodedBody, pageCacheKey, pageEncoding } from '#app/platform/http/page-cache.server'
+import { bodyLimitFor, BODY_MESSAGES } from '#app/platform/http/body.server'
+import { lingerIfBodyUnread } from '#app/platform/http/linger.server'
+import { remixHandler } from '#app/platform/http/remix-handler.server'
+import { renderRefusal, type Refusal } from '#app/platform/http/refusal.server'
+import { installRequestIdLogging, logJson } from '#app/platform/observability/log.server'
+import { installProcessGuards } from '#app/platform/observability/process-guards.server'
+import { recordHttpRequest, routeLabel, startMetricsServer } from '#app/platform/observability/metrics.server'
+import {
+  newRequestScope,
+  requestIdFrom,
+  runInRequestScope,
+  type RequestScope,
+} from '#app/platform/http/request-scope.server'
+import { checkOrigin, formTargets, securityHeadersFor } from '#app/platform/security/headers.server'
+import { staticFiles } from '#app/platform/http/static-files.server'
 
 installGlobals({ nativeFetch: true })
 
 const env = getEnv()
 // Issue 20: error reports when SENTRY_DSN is set, request ids on every log line, /metrics on METRICS_PORT.
-const { initSentry, flushSentry } = await import('#app/server/sentry.server')
+const { initSentry, flushSentry } = await import('#app/platform/observability/sentry.server')
 initSentry('web')
 installRequestIdLogging()
 const metricsServer = startMetricsServer({
@@ -229,9 +234,9 @@ async function shutdown(signal: string) {
   // Connections that were kept alive by a response sent before the signal close as soon as they are idle.
   setInterval(() => server.closeIdleConnections(), 200).unref()
   server.close(async () => {
-    const { closeDb } = await import('#app/server/db.server')
-    const { closeRedis } = await import('#app/server/redis.server')
-    const { closeQueues } = await import('#app/jobs/queues.server')
+    const { closeDb } = await import('#app/platform/db/client.server')
+    const { closeRedis } = await import('#app/platform/redis.server')
+    const { closeQueues } = await import('#app/platform/queue/queues.server')
     metricsServer?.close()
     await Promise.allSettled([closeDb(), closeRedis(), closeQueues(), viteDevServer?.close(), flushSentry()])
     console.log(`Rankwell web stopped ${Date.now() - started} ms after ${signal}`)

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { issueApiToken } from '#app/server/api.server'
-import { db, schema } from '#app/server/db.server'
-import { createSession, sessionCookie } from '#app/server/session.server'
-import { createUser } from '#app/server/users.server'
+import { issueApiToken } from '#app/features/accounts/api-auth.server'
+import { db, schema } from '#app/platform/db/client.server'
+import { createSession, sessionCookie } from '#app/features/accounts/session.server'
+import { createUser } from '#app/features/accounts/users.server'
 import { fakeControl } from '#tests/fakes/client'
 import { load, memoryMiB, printTable, type BenchContext } from './context'
 

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
-import { issueApiToken } from '#app/server/api.server'
-import { keywordListSchema, postListSchema } from '#app/lib/library'
-import { db, schema } from '#app/server/db.server'
-import { pageKeywords, pagePosts, pagePostsJson } from '#app/server/library.server'
-import { createSession, sessionCookie } from '#app/server/session.server'
-import { createUser } from '#app/server/users.server'
+import { issueApiToken } from '#app/features/accounts/api-auth.server'
+import { keywordListSchema, postListSchema } from '#app/features/content/library'
+import { db, schema } from '#app/platform/db/client.server'
+import { pageKeywords, pagePosts, pagePostsJson } from '#app/features/content/library.server'
+import { createSession, sessionCookie } from '#app/features/accounts/session.server'
+import { createUser } from '#app/features/accounts/users.server'
 import { load, type BenchContext } from './context'
 
 /**

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { RANKINGS_PAGE_SIZE } from '#app/lib/rankings'
-import { issueApiToken } from '#app/server/api.server'
-import { db, schema, sqlClient } from '#app/server/db.server'
-import { createSession, sessionCookie } from '#app/server/session.server'
-import { createUser } from '#app/server/users.server'
+import { RANKINGS_PAGE_SIZE } from '#app/features/rankings/rankings'
+import { issueApiToken } from '#app/features/accounts/api-auth.server'
+import { db, schema, sqlClient } from '#app/platform/db/client.server'
+import { createSession, sessionCookie } from '#app/features/accounts/session.server'
+import { createUser } from '#app/features/accounts/users.server'
 import { load, memoryMiB, printTable, type BenchContext } from './context'
 
 /**

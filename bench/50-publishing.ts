@@ -5,11 +5,11 @@
  * Target: overhead p50 < 50 ms per destination.
  */
 import crypto from 'node:crypto'
-import { encryptSecret } from '#app/server/crypto.server'
-import { db, schema } from '#app/server/db.server'
-import type { HttpStats } from '#app/server/publishing/http.server'
-import { processPublication } from '#app/server/publishing/publications.server'
-import { createUser } from '#app/server/users.server'
+import { encryptSecret } from '#app/platform/security/crypto.server'
+import { db, schema } from '#app/platform/db/client.server'
+import type { HttpStats } from '#app/features/publishing/http.server'
+import { processPublication } from '#app/features/publishing/publications.server'
+import { createUser } from '#app/features/accounts/users.server'
 import { startWordPress, wordpressUnavailable } from '#tests/setup/wordpress'
 import type { BenchContext } from './context'
 

@@ -2,17 +2,17 @@
 // (its Postgres and Redis). Not a bench module itself (no number prefix). Prints one JSON line per measurement.
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { buildJsonLd, jsonLdScript } from '#app/lib/content'
-import { markdownToHtml } from '#app/lib/markdown'
-import { storedPostBody } from '#app/server/sanitize.server'
-import { excerpt } from '#app/lib/posts'
+import { buildJsonLd, jsonLdScript } from '#app/features/content/content'
+import { markdownToHtml } from '#app/platform/markdown/markdown'
+import { storedPostBody } from '#app/platform/security/sanitize.server'
+import { excerpt } from '#app/features/content/posts'
 import { loader as downloadLoader } from '#app/routes/blogpost.$id.download'
 import { loader as viewLoader } from '#app/routes/blogpost.$id'
-import { closeDb, db, schema } from '#app/server/db.server'
-import { closeRedis } from '#app/server/redis.server'
-import { newRequestScope, runInRequestScope, type RequestScope } from '#app/server/request-scope.server'
-import { createSession, sessionCookie } from '#app/server/session.server'
-import { createUser } from '#app/server/users.server'
+import { closeDb, db, schema } from '#app/platform/db/client.server'
+import { closeRedis } from '#app/platform/redis.server'
+import { newRequestScope, runInRequestScope, type RequestScope } from '#app/platform/http/request-scope.server'
+import { createSession, sessionCookie } from '#app/features/accounts/session.server'
+import { createUser } from '#app/features/accounts/users.server'
 
 declare const gc: () => void
 

@@ -53,10 +53,10 @@ async function main() {
   }
   // Imported after the environment is set: the app reads it once.
   const { eq } = await import('drizzle-orm')
-  const { db, schema } = await import('#app/server/db.server')
-  const { generatePost } = await import('#app/server/posts-pipeline.server')
-  const { createUser } = await import('#app/server/users.server')
-  const { getEnv } = await import('#app/server/env.server')
+  const { db, schema } = await import('#app/platform/db/client.server')
+  const { generatePost } = await import('#app/features/content/posts-pipeline.server')
+  const { createUser } = await import('#app/features/accounts/users.server')
+  const { getEnv } = await import('#app/platform/env.server')
   const { addKeyword } = await import('#tests/setup/records')
 
   const env = getEnv()

@@ -22,7 +22,7 @@ import {
   type Services,
 } from './lib/app'
 import { freePort, log, stopProcess } from './lib/services'
-import { NOT_QUEUED_REASON } from '#app/lib/posts'
+import { NOT_QUEUED_REASON } from '#app/features/content/posts'
 
 const argv = process.argv.slice(2)
 const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
@@ -462,7 +462,7 @@ async function main() {
   // through a Postgres restart (a client kept across one was seen waiting for ever).
   const { default: postgres } = await import('postgres')
   const { drizzle } = await import('drizzle-orm/postgres-js')
-  const schema = await import('#app/server/db/schema')
+  const schema = await import('#app/platform/db/schema')
   const { eq, inArray, sql } = await import('drizzle-orm')
   type Db = ReturnType<typeof drizzle<typeof schema>>
   const withDb = async <T>(run: (db: Db) => Promise<T>, timeoutMs = 30_000): Promise<T> => {

@@ -1,43 +1,47 @@
 import os from 'node:os'
 import { UnrecoverableError, Worker, type Job } from 'bullmq'
 import type { ZodType } from 'zod'
-import { autopilotPublishJob, autopilotRunJob } from '#app/jobs/autopilot.server'
+import { autopilotPublishJob, autopilotRunJob } from '#app/features/autopilot/jobs/autopilot.server'
 import {
   generatePostJob,
   reconcileStalePostsJob,
   scheduleStalePostReconciliation,
-} from '#app/jobs/post-generation.server'
-import { closeQueues, jobRequestId, QUEUES, queueDepths, type QueueName } from '#app/jobs/queues.server'
-import { pingJob } from '#app/jobs/system.server'
-import { deliverWebhookJob } from '#app/jobs/webhook-delivery.server'
-import { closeDb } from '#app/server/db.server'
-import { getEnv } from '#app/server/env.server'
-import { closeRedis, createRedis } from '#app/server/redis.server'
-import { installRequestIdLogging } from '#app/server/log.server'
-import { installProcessGuards } from '#app/server/process-guards.server'
-import { metrics, startMetricsServer } from '#app/server/metrics.server'
-import { newRequestScope, runInRequestScope } from '#app/server/request-scope.server'
-import { flushSentry, initSentry, reportError } from '#app/server/sentry.server'
-import type { Processor, ProcessorContext } from './context'
-import { processGeneratePost } from './processors/generate-post'
-import { processPing } from './processors/ping'
-import { processAutopilotPublish } from './processors/autopilot-publish'
-import { processAutopilotRun } from './processors/autopilot-run'
-import { processReconcileStalePosts } from './processors/reconcile-stale-posts'
-import { processWebhookDelivery } from './processors/webhook-deliver'
-import { processPublicationJob, processPublishingSweep, startPublishingSweep } from './processors/publish'
-import { publicationJob, publishingSweepJob } from '#app/jobs/publishing.server'
-import { restoreSchedules } from '#app/server/autopilot.server'
-import { claimResanitize, resanitizeStalePosts } from '#app/server/post-html.server'
+} from '#app/features/content/jobs/post-generation.server'
+import { closeQueues, jobRequestId, QUEUES, queueDepths, type QueueName } from '#app/platform/queue/queues.server'
+import { pingJob } from '#app/platform/queue/system.server'
+import { deliverWebhookJob } from '#app/features/autopilot/jobs/webhook-delivery.server'
+import { closeDb } from '#app/platform/db/client.server'
+import { getEnv } from '#app/platform/env.server'
+import { closeRedis, createRedis } from '#app/platform/redis.server'
+import { installRequestIdLogging } from '#app/platform/observability/log.server'
+import { installProcessGuards } from '#app/platform/observability/process-guards.server'
+import { metrics, startMetricsServer } from '#app/platform/observability/metrics.server'
+import { newRequestScope, runInRequestScope } from '#app/platform/http/request-scope.server'
+import { flushSentry, initSentry, reportError } from '#app/platform/observability/sentry.server'
+import type { Processor, ProcessorContext } from '#app/platform/queue/processor'
+import { processGeneratePost } from '#app/features/content/jobs/generate-post.processor'
+import { processPing } from '#app/platform/queue/ping.processor'
+import { processAutopilotPublish } from '#app/features/autopilot/jobs/autopilot-publish.processor'
+import { processAutopilotRun } from '#app/features/autopilot/jobs/autopilot-run.processor'
+import { processReconcileStalePosts } from '#app/features/content/jobs/reconcile-stale-posts.processor'
+import { processWebhookDelivery } from '#app/features/autopilot/jobs/webhook-deliver.processor'
+import {
+  processPublicationJob,
+  processPublishingSweep,
+  startPublishingSweep,
+} from '#app/features/publishing/jobs/publish.processor'
+import { publicationJob, publishingSweepJob } from '#app/features/publishing/jobs/publishing.server'
+import { restoreSchedules } from '#app/features/autopilot/autopilot.server'
+import { claimResanitize, resanitizeStalePosts } from '#app/features/content/post-html.server'
 import { registry } from './registry'
-import { rankingsJobs, scheduleRankings } from '#app/jobs/rankings.server'
+import { rankingsJobs, scheduleRankings } from '#app/features/rankings/jobs/rankings.server'
 import {
   processRankingsTick,
   processRankingsWeekly,
   processRefreshPost,
   processSearchConsoleAll,
   processSearchConsolePull,
-} from './processors/rankings'
+} from '#app/features/rankings/jobs/rankings.processor'
 
 /**
  * The worker process: one BullMQ worker per queue. Handlers are registered by job name in ./registry

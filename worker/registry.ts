@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod'
-import type { JobDefinition } from '#app/jobs/queues.server'
-import type { Processor } from './context'
+import type { JobDefinition } from '#app/platform/queue/queues.server'
+import type { Processor } from '#app/platform/queue/processor'
 
 type Entry = { schema: ZodType; handler: Processor<never> }
 

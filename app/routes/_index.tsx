@@ -1,5 +1,5 @@
 import type { MetaFunction } from '@remix-run/node'
-import { FAQS } from '#app/components/landing/content'
+import { FAQS } from '#app/features/marketing/landing-copy'
 import {
   Benefits,
   Faq,
@@ -10,9 +10,9 @@ import {
   Steps,
   Testimonials,
   VideoSection,
-} from '#app/components/landing/sections'
-import { appUrlFrom, faqJsonLd, organizationJsonLd, seoMeta, softwareJsonLd } from '#app/lib/seo'
-import { publicPage } from '#app/lib/cache'
+} from '#app/features/marketing/components/sections'
+import { appUrlFrom, faqJsonLd, organizationJsonLd, seoMeta, softwareJsonLd } from '#app/features/marketing/seo'
+import { publicPage } from '#app/platform/http/cache'
 
 /** Cacheable by a CDN for anonymous visitors (issue 17). */
 export const handle = publicPage

@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
-import { apiError } from '#app/server/api.server'
-import { finishGoogleSignIn, googleEnabled } from '#app/server/google-auth.server'
+import { apiError } from '#app/features/accounts/api-auth.server'
+import { finishGoogleSignIn, googleEnabled } from '#app/features/accounts/google-auth.server'
 
 /** GET /api/auth/google/callback: Google's redirect back; continues at /oauth-callback with a single-use code. */
 export async function loader({ request }: LoaderFunctionArgs) {

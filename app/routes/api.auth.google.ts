@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
-import { apiError } from '#app/server/api.server'
-import { googleEnabled, startGoogleSignIn } from '#app/server/google-auth.server'
+import { apiError } from '#app/features/accounts/api-auth.server'
+import { googleEnabled, startGoogleSignIn } from '#app/features/accounts/google-auth.server'
 
 /** GET /api/auth/google: starts Google sign-in (redirects to Google's consent screen). */
 export async function loader({ request }: LoaderFunctionArgs) {

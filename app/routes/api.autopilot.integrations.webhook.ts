@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { AUTOPILOT_MESSAGES, saveWebhookUrl } from '#app/server/autopilot.server'
-import { classifyOutage } from '#app/server/outage.server'
-import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
+import { AUTOPILOT_MESSAGES, saveWebhookUrl } from '#app/features/autopilot/autopilot.server'
+import { classifyOutage } from '#app/platform/http/outage.server'
+import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
 
 const bodySchema = z.object({ webhookUrl: z.unknown() })
 

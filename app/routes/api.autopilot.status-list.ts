@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { AUTOPILOT_MESSAGES, getStatusList } from '#app/server/autopilot.server'
-import { classifyOutage } from '#app/server/outage.server'
-import { apiError, requireApiUserId } from '#app/server/api.server'
+import { AUTOPILOT_MESSAGES, getStatusList } from '#app/features/autopilot/autopilot.server'
+import { classifyOutage } from '#app/platform/http/outage.server'
+import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
 
 /**
  * GET /api/autopilot/status-list → {data: [{keyword, avgMonthlySearches, difficultyScore, blogPost: {_id} | {}}]}:

@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { isUuid } from '#app/lib/ids'
-import { POST_MESSAGES } from '#app/lib/posts'
-import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
-import { addLinkFrom, linkSuggestions } from '#app/server/link-suggestions.server'
+import { isUuid } from '#app/platform/security/ids'
+import { POST_MESSAGES } from '#app/features/content/posts'
+import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { addLinkFrom, linkSuggestions } from '#app/features/content/link-suggestions.server'
 
 const body = z.object({
   fromPostId: z.string({ required_error: 'fromPostId is required.' }).uuid('fromPostId must be a post id.'),

@@ -1,10 +1,10 @@
-import { isUuid } from '#app/lib/ids'
+import { isUuid } from '#app/platform/security/ids'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { publishAt, publishForm } from '#app/lib/publishing'
-import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
-import { listPublications, requestPublish, requestUnpublish } from '#app/server/publishing/publications.server'
-import { approvePost, rejectPost } from '#app/server/publishing/review.server'
+import { publishAt, publishForm } from '#app/features/publishing/publishing'
+import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { listPublications, requestPublish, requestUnpublish } from '#app/features/publishing/publications.server'
+import { approvePost, rejectPost } from '#app/features/publishing/review.server'
 
 const body = z.discriminatedUnion('action', [
   publishForm.extend({ action: z.literal('publish'), confirmRecreate: z.boolean().optional() }),

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { apiError, requireApiUser } from '#app/server/api.server'
-import { deletePost } from '#app/server/library.server'
-import { getPost, POST_MESSAGES } from '#app/server/posts.server'
+import { apiError, requireApiUser } from '#app/features/accounts/api-auth.server'
+import { deletePost } from '#app/features/content/library.server'
+import { getPost, POST_MESSAGES } from '#app/features/content/posts.server'
 
 /** GET /api/blogpost/:id → {title, content, created_at, seo_score, seo_checklist, claims, json_ld, brief}; 404 for an unknown id or another user's post. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

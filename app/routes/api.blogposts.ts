@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { API_DEFAULT_LIMIT, parseParams, postListSchema } from '#app/lib/library'
-import { apiError, requireApiUser } from '#app/server/api.server'
-import { wholeResponse } from '#app/server/http/remix-handler.server'
-import { BadCursorError, pagePostsJson } from '#app/server/library.server'
+import { API_DEFAULT_LIMIT, parseParams, postListSchema } from '#app/features/content/library'
+import { apiError, requireApiUser } from '#app/features/accounts/api-auth.server'
+import { wholeResponse } from '#app/platform/http/remix-handler.server'
+import { BadCursorError, pagePostsJson } from '#app/features/content/library.server'
 
 /**
  * GET /api/blogposts → {data: [{_id, post_id, title, content, createdAt, status}], total, nextCursor}, newest

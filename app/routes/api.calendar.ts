@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { DAY_MS, parseDay } from '#app/lib/calendar'
-import { apiError, requireApiUserId } from '#app/server/api.server'
-import { calendarEntries } from '#app/server/publishing/calendar.server'
+import { DAY_MS, parseDay } from '#app/features/publishing/calendar'
+import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { calendarEntries } from '#app/features/publishing/calendar.server'
 
 /** GET /api/calendar?from=YYYY-MM-DD&to=YYYY-MM-DD (at most 92 days; default: the next 31) → {data: [entry]}. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { json } from '@remix-run/node'
-import { apiError, requireApiUserId } from '#app/server/api.server'
-import { BillingError, cancelSubscription } from '#app/server/billing.server'
+import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { BillingError, cancelSubscription } from '#app/features/billing/billing.server'
 
 /** POST /api/cancel-subscription → {message}: cancels at the end of the current billing period. */
 export async function action({ request }: ActionFunctionArgs) {

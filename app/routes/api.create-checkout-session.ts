@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { z } from 'zod'
-import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
-import { BillingError, createCheckoutSession, planForPriceId } from '#app/server/billing.server'
-import { safeText } from '#app/lib/safe-text'
+import { apiError, parseJson, requireApiUser } from '#app/features/accounts/api-auth.server'
+import { BillingError, createCheckoutSession, planForPriceId } from '#app/features/billing/billing.server'
+import { safeText } from '#app/platform/security/safe-text'
 
 const body = z.object({
   priceId: safeText({ required_error: 'priceId is required.' }).trim().min(1, 'priceId is required.'),

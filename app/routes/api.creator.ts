@@ -1,11 +1,11 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
-import { overlapMessage } from '#app/server/cannibalisation.server'
-import { quotaRefusal } from '#app/server/quota.server'
-import type { PostStatus } from '#app/lib/posts'
-import { createPost, POST_MESSAGES } from '#app/server/posts.server'
-import { safeText } from '#app/lib/safe-text'
+import { apiError, parseJson, requireApiUser } from '#app/features/accounts/api-auth.server'
+import { overlapMessage } from '#app/features/content/cannibalisation.server'
+import { quotaRefusal } from '#app/features/billing/quota.server'
+import type { PostStatus } from '#app/features/content/posts'
+import { createPost, POST_MESSAGES } from '#app/features/content/posts.server'
+import { safeText } from '#app/platform/security/safe-text'
 
 const bodySchema = z.object({
   keywordId: z

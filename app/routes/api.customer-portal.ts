@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { json } from '@remix-run/node'
-import { apiError, requireApiUserId } from '#app/server/api.server'
-import { BillingError, createPortalSession } from '#app/server/billing.server'
+import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { BillingError, createPortalSession } from '#app/features/billing/billing.server'
 
 /** GET /api/customer-portal → {url}: a Stripe Customer Portal session; the client navigates there. */
 export async function loader({ request }: LoaderFunctionArgs) {

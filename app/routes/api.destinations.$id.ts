@@ -1,15 +1,15 @@
-import { isUuid } from '#app/lib/ids'
+import { isUuid } from '#app/platform/security/ids'
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
+import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
 import {
   deleteDestination,
   getDestination,
   saveDestination,
   testDestination,
   toView,
-} from '#app/server/publishing/destinations.server'
-import { hit } from '#app/server/rate-limit.server'
+} from '#app/features/publishing/destinations.server'
+import { hit } from '#app/platform/security/rate-limit.server'
 
 /**
  * GET /api/destinations/:id → {destination}; PUT {…fields} (a blank secret keeps the stored one) → {destination};

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
-import { listDestinations, saveDestination, toView } from '#app/server/publishing/destinations.server'
-import { hit } from '#app/server/rate-limit.server'
+import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { listDestinations, saveDestination, toView } from '#app/features/publishing/destinations.server'
+import { hit } from '#app/platform/security/rate-limit.server'
 
 /**
  * GET /api/destinations → {data: [destination]} (never the credentials).

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { recordEvents } from '#app/server/analytics.server'
-import { failureJson, methodNotAllowed, publicJsonPost } from '#app/server/public-api.server'
+import { recordEvents } from '#app/features/marketing/analytics.server'
+import { failureJson, methodNotAllowed, publicJsonPost } from '#app/platform/http/json-api.server'
 
 /**
  * POST /api/events: page views and web-vitals metrics from our own analytics (navigator.sendBeacon, so the body

@@ -1,5 +1,5 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { recordEvents } from '#app/server/analytics.server'
+import { recordEvents } from '#app/features/marketing/analytics.server'
 
 /** A transparent 1×1 GIF (43 bytes). */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64')

@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { captureLead, LEAD_MESSAGES } from '#app/server/leads.server'
-import { failureJson, methodNotAllowed, publicJsonPost } from '#app/server/public-api.server'
+import { captureLead, LEAD_MESSAGES } from '#app/features/marketing/leads.server'
+import { failureJson, methodNotAllowed, publicJsonPost } from '#app/platform/http/json-api.server'
 
 /** POST /api/leads {email}: stores the lead once per address and e-mails the ebook link. 200 is success. */
 export async function action({ request }: ActionFunctionArgs) {

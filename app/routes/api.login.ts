@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { AUTH_MESSAGES, signInSchema } from '#app/lib/account-schemas'
-import { requestIpPrefix } from '#app/server/account-security.server'
-import { apiError, issueApiToken, parseJson } from '#app/server/api.server'
-import { retryAfterHeaders, signIn } from '#app/server/auth.server'
+import { AUTH_MESSAGES, signInSchema } from '#app/features/accounts/account-schemas'
+import { requestIpPrefix } from '#app/features/accounts/account-security.server'
+import { apiError, issueApiToken, parseJson } from '#app/features/accounts/api-auth.server'
+import { retryAfterHeaders, signIn } from '#app/features/accounts/auth.server'
 
 /** POST /api/login {email, password} → {token, onboardingComplete, message}. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { apiError, requireApiSession } from '#app/server/api.server'
-import { endSession } from '#app/server/account-security.server'
+import { apiError, requireApiSession } from '#app/features/accounts/api-auth.server'
+import { endSession } from '#app/features/accounts/account-security.server'
 
 /** POST /api/logout → ends the session behind this request (the Bearer token's, or the cookie's): it stops working. */
 export async function action({ request }: ActionFunctionArgs) {

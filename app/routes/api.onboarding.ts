@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { onboardingSchema } from '#app/lib/account-schemas'
-import { firstSearchPath } from '#app/lib/account-routing'
-import { completeOnboarding } from '#app/server/account.server'
-import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
+import { onboardingSchema } from '#app/features/accounts/account-schemas'
+import { firstSearchPath } from '#app/features/accounts/account-routing'
+import { completeOnboarding } from '#app/features/accounts/profile.server'
+import { apiError, parseJson, requireApiUser } from '#app/features/accounts/api-auth.server'
 
 /**
  * POST /api/onboarding {website, marketSegment, productService, country {code,name}|null, language {code,name}|null}

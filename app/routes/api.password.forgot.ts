@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { ACCOUNT_MESSAGES, forgotPasswordSchema } from '#app/lib/account-schemas'
-import { requestPasswordReset } from '#app/server/account-security.server'
-import { apiError, parseJson } from '#app/server/api.server'
+import { ACCOUNT_MESSAGES, forgotPasswordSchema } from '#app/features/accounts/account-schemas'
+import { requestPasswordReset } from '#app/features/accounts/account-security.server'
+import { apiError, parseJson } from '#app/features/accounts/api-auth.server'
 
 /** POST /api/password/forgot {email} → 200 {message}, the same whether or not the account exists; 429 when limited. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { ACCOUNT_MESSAGES, resetPasswordSchema } from '#app/lib/account-schemas'
-import { resetPassword } from '#app/server/account-security.server'
-import { apiError, parseJson } from '#app/server/api.server'
+import { ACCOUNT_MESSAGES, resetPasswordSchema } from '#app/features/accounts/account-schemas'
+import { resetPassword } from '#app/features/accounts/account-security.server'
+import { apiError, parseJson } from '#app/features/accounts/api-auth.server'
 
 /**
  * POST /api/password/reset {token, password} → 200 {message}: the password is set and every session and API token

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { apiError, requireApiUserId } from '#app/server/api.server'
-import { keywordHistory } from '#app/server/rankings.server'
+import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { keywordHistory } from '#app/features/rankings/rankings.server'
 
 const query = z.object({ days: z.coerce.number().int().min(1).max(3650).default(365) })
 

@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { RANKINGS_MESSAGES } from '#app/lib/rankings'
-import { enqueueRankingsTick } from '#app/jobs/rankings.server'
-import { apiError, requireApiUserId } from '#app/server/api.server'
-import { isUuid } from '#app/lib/ids'
-import { starSavedKeyword, unstar } from '#app/server/rankings.server'
+import { RANKINGS_MESSAGES } from '#app/features/rankings/rankings'
+import { enqueueRankingsTick } from '#app/features/rankings/jobs/rankings.server'
+import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { isUuid } from '#app/platform/security/ids'
+import { starSavedKeyword, unstar } from '#app/features/rankings/rankings.server'
 
 /**
  * POST /api/rankings/:keywordId/track stars a saved keyword (201 with the tracked keyword's id; 403 over the plan's

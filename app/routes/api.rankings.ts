@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { requireApiUserId } from '#app/server/api.server'
-import { listRankings, toApiRanking, trackingUsage } from '#app/server/rankings.server'
+import { requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { listRankings, toApiRanking, trackingUsage } from '#app/features/rankings/rankings.server'
 
 /** GET /api/rankings[?market=<geo id>] → {data: [...], asOf, usage}: the tracked keywords, newest movers first. */
 export async function loader({ request }: LoaderFunctionArgs) {

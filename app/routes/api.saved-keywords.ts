@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { API_DEFAULT_LIMIT, keywordListSchema, parseParams } from '#app/lib/library'
-import { apiError, requireApiUserId } from '#app/server/api.server'
-import { toApiKeyword } from '#app/server/keywords.server'
-import { wholeJson } from '#app/server/http/remix-handler.server'
-import { BadCursorError, pageKeywords } from '#app/server/library.server'
+import { API_DEFAULT_LIMIT, keywordListSchema, parseParams } from '#app/features/content/library'
+import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { toApiKeyword } from '#app/features/keywords/keywords.server'
+import { wholeJson } from '#app/platform/http/remix-handler.server'
+import { BadCursorError, pageKeywords } from '#app/features/content/library.server'
 
 /**
  * GET /api/saved-keywords → {data: [...], total, nextCursor}: the keywords searched by hand (not Auto Pilot's),

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { keywordSearchSchema, SEARCH_ERROR_MESSAGE, SEARCH_UNAVAILABLE_MESSAGE } from '#app/lib/keywords'
-import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
-import { quotaRefusal } from '#app/server/quota.server'
-import { searchKeywordsWithQuota, toApiKeyword } from '#app/server/keywords.server'
+import { keywordSearchSchema, SEARCH_ERROR_MESSAGE, SEARCH_UNAVAILABLE_MESSAGE } from '#app/features/keywords/keywords'
+import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { quotaRefusal } from '#app/features/billing/quota.server'
+import { searchKeywordsWithQuota, toApiKeyword } from '#app/features/keywords/keywords.server'
 
 /**
  * POST /api/search {query, countryCode, languageCode, countryName, languageName} → 200 {data: [saved keywords]}.

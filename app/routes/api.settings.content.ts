@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { CONTENT_SETTINGS_MESSAGES } from '#app/lib/content-settings'
-import { apiError, parseJson, requireApiUserId } from '#app/server/api.server'
-import { getContentSettings, saveContentSettings } from '#app/server/content-settings.server'
-import { hit } from '#app/server/rate-limit.server'
+import { CONTENT_SETTINGS_MESSAGES } from '#app/features/content/content-settings'
+import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { getContentSettings, saveContentSettings } from '#app/features/content/content-settings.server'
+import { hit } from '#app/platform/security/rate-limit.server'
 
 /**
  * GET /api/settings/content → {settings}: the business context and voice every post uses.

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { AUTH_MESSAGES, signUpSchema } from '#app/lib/account-schemas'
-import { requestIpPrefix } from '#app/server/account-security.server'
-import { apiError, issueApiToken, parseJson } from '#app/server/api.server'
-import { retryAfterHeaders, signUp } from '#app/server/auth.server'
+import { AUTH_MESSAGES, signUpSchema } from '#app/features/accounts/account-schemas'
+import { requestIpPrefix } from '#app/features/accounts/account-security.server'
+import { apiError, issueApiToken, parseJson } from '#app/features/accounts/api-auth.server'
+import { retryAfterHeaders, signUp } from '#app/features/accounts/auth.server'
 
 /** POST /api/signup {name, email, password} → 201 {token, message}. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { json } from '@remix-run/node'
-import { readText } from '#app/server/http/body.server'
-import { handleStripeWebhook } from '#app/server/billing.server'
+import { readText } from '#app/platform/http/body.server'
+import { handleStripeWebhook } from '#app/features/billing/billing.server'
 
 /**
  * Stripe webhooks. The raw body is verified against STRIPE_WEBHOOK_SECRET; a bad or stale signature gets 400 and

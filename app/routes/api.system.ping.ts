@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { eq } from 'drizzle-orm'
-import { enqueuePing } from '#app/jobs/system.server'
-import { isUuid } from '#app/lib/ids'
-import { db, schema } from '#app/server/db.server'
-import { requireApiUserId } from '#app/server/api.server'
+import { enqueuePing } from '#app/platform/queue/system.server'
+import { isUuid } from '#app/platform/security/ids'
+import { db, schema } from '#app/platform/db/client.server'
+import { requireApiUserId } from '#app/features/accounts/api-auth.server'
 
 /**
  * A trivial job that proves the whole path: the web process writes a row and enqueues a job,

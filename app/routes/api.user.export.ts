@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { exportAccount } from '#app/server/account-data.server'
-import { apiError, requireApiUser } from '#app/server/api.server'
+import { exportAccount } from '#app/features/accounts/account-data.server'
+import { apiError, requireApiUser } from '#app/features/accounts/api-auth.server'
 
 /** GET /api/user/export → the account's data as a JSON download ('Download my data' on /profile). */
 export async function loader({ request }: LoaderFunctionArgs) {

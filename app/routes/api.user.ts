@@ -1,12 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { apiUser } from '#app/server/account.server'
-import { deleteAccount } from '#app/server/account-data.server'
-import { apiError, parseJson, requireApiSession, requireApiUser } from '#app/server/api.server'
-import { findSession } from '#app/server/session.server'
-import { db, schema } from '#app/server/db.server'
+import { apiUser } from '#app/features/accounts/profile.server'
+import { deleteAccount } from '#app/features/accounts/account-data.server'
+import { apiError, parseJson, requireApiSession, requireApiUser } from '#app/features/accounts/api-auth.server'
+import { findSession } from '#app/features/accounts/session.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { eq } from 'drizzle-orm'
-import { safeText } from '#app/lib/safe-text'
+import { safeText } from '#app/platform/security/safe-text'
 
 /** GET /api/user → the signed-in user's fields (profile, subscription, usage, Auto Pilot, onboarding). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { PROFILE_MESSAGES, profileSchema } from '#app/lib/account-schemas'
-import { apiUser, updateProfile } from '#app/server/account.server'
-import { apiError, parseJson, requireApiUser } from '#app/server/api.server'
+import { PROFILE_MESSAGES, profileSchema } from '#app/features/accounts/account-schemas'
+import { apiUser, updateProfile } from '#app/features/accounts/profile.server'
+import { apiError, parseJson, requireApiUser } from '#app/features/accounts/api-auth.server'
 
 /** PUT /api/user/update {name, marketSegment, productService[, website, country, language]} → the updated user. */
 export async function action({ request }: ActionFunctionArgs) {

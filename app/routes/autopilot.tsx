@@ -1,6 +1,6 @@
-import { readForm } from '#app/server/http/body.server'
+import { readForm } from '#app/platform/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from '@remix-run/node'
-import { ACCOUNT_MESSAGES } from '#app/lib/account-schemas'
+import { ACCOUNT_MESSAGES } from '#app/features/accounts/account-schemas'
 import { json } from '@remix-run/node'
 import {
   Form,
@@ -13,9 +13,9 @@ import {
   type ClientLoaderFunctionArgs,
 } from '@remix-run/react'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { DataTable } from '#app/components/autopilot/data-table'
-import { WebhookSection } from '#app/components/autopilot/webhook-section'
-import { PageHeader } from '#app/components/ui/page-header'
+import { DataTable } from '#app/features/autopilot/components/data-table'
+import { WebhookSection } from '#app/features/autopilot/components/webhook-section'
+import { PageHeader } from '#app/ui/page-header'
 import {
   clientFailureOf,
   guardServerAction,
@@ -23,15 +23,15 @@ import {
   revalidateUnlessFailed,
   useKeptLoaderData,
   type ClientFailure,
-} from '#app/components/ui/client-failure'
-import { SelectField } from '#app/components/ui/field'
-import { SubmitButton } from '#app/components/ui/submit-button'
-import { Toaster, type Toast } from '#app/components/toaster'
-import { ReviewSection, type ReviewSectionData } from '#app/components/publishing/review-section'
-import { publishingOverview, reviewAction } from '#app/server/publishing/autopilot-review.server'
-import { AUTOPILOT_MESSAGES, CADENCE_OPTIONS, parseCadence } from '#app/lib/autopilot'
-import { difficultyBand } from '#app/lib/difficulty'
-import { formatVolume } from '#app/lib/keywords'
+} from '#app/ui/client-failure'
+import { SelectField } from '#app/ui/field'
+import { SubmitButton } from '#app/ui/submit-button'
+import { Toaster, type Toast } from '#app/ui/toaster'
+import { ReviewSection, type ReviewSectionData } from '#app/features/publishing/components/review-section'
+import { publishingOverview, reviewAction } from '#app/features/autopilot/autopilot-review.server'
+import { AUTOPILOT_MESSAGES, CADENCE_OPTIONS, parseCadence } from '#app/features/autopilot/autopilot'
+import { difficultyBand } from '#app/features/keywords/difficulty'
+import { formatVolume } from '#app/features/keywords/keywords'
 import {
   canUseAutopilot,
   getSettings,
@@ -41,11 +41,11 @@ import {
   saveWebhookUrl,
   setAutopilotEnabled,
   setCadence,
-} from '#app/server/autopilot.server'
-import { hit } from '#app/server/rate-limit.server'
-import { requireUser } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
-import { listDeliveries, redeliver, sendTestEvent } from '#app/server/autopilot-webhooks.server'
+} from '#app/features/autopilot/autopilot.server'
+import { hit } from '#app/platform/security/rate-limit.server'
+import { requireUser } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
+import { listDeliveries, redeliver, sendTestEvent } from '#app/features/autopilot/webhooks.server'
 
 export const meta: MetaFunction = () => [{ title: 'Auto Pilot | Rankwell' }]
 

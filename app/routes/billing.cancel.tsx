@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json, redirect } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
-import { SubmitButton } from '#app/components/ui/submit-button'
-import { BILLING_MESSAGES, cancelConfirmMessage, formatShortDate } from '#app/lib/billing'
-import { BillingError, cancelSubscription } from '#app/server/billing.server'
-import { getUsageSummary } from '#app/server/quota.server'
-import { requireUserId } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
+import { SubmitButton } from '#app/ui/submit-button'
+import { BILLING_MESSAGES, cancelConfirmMessage, formatShortDate } from '#app/features/billing/billing'
+import { BillingError, cancelSubscription } from '#app/features/billing/billing.server'
+import { getUsageSummary } from '#app/features/billing/quota.server'
+import { requireUserId } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 
 export const meta: MetaFunction = () => [{ title: 'Cancel Subscription · Rankwell' }]
 

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { redirect } from '@remix-run/node'
-import { BILLING_MESSAGES } from '#app/lib/billing'
-import { BillingError, createPortalSession } from '#app/server/billing.server'
-import { requireUserId } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
+import { BILLING_MESSAGES } from '#app/features/billing/billing'
+import { BillingError, createPortalSession } from '#app/features/billing/billing.server'
+import { requireUserId } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 
 /** 'Manage Payment' on the profile: a form post answered with a redirect to the Stripe Customer Portal. */
 export async function action({ request }: ActionFunctionArgs) {

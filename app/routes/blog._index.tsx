@@ -1,9 +1,9 @@
 import { json, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { blogPath, breadcrumbJsonLd, formatArticleDate } from '#app/lib/blog'
-import { readingPage } from '#app/lib/cache'
-import { appUrlFrom, seoMeta } from '#app/lib/seo'
-import { allArticles } from '#app/server/blog.server'
+import { blogPath, breadcrumbJsonLd, formatArticleDate } from '#app/features/marketing/blog'
+import { readingPage } from '#app/platform/http/cache'
+import { appUrlFrom, seoMeta } from '#app/features/marketing/seo'
+import { allArticles } from '#app/features/marketing/blog.server'
 
 /** Cacheable by a CDN for anonymous visitors, and sent without the app's JavaScript (issue 17: `readingPage`). */
 export const handle = readingPage

@@ -1,7 +1,7 @@
-import { rssXml } from '#app/lib/blog'
-import { getEnv } from '#app/server/env.server'
-import { allArticles } from '#app/server/blog.server'
-import { PUBLIC_CACHE_CONTROL, strongEtag, ifNoneMatchHits } from '#app/server/http-cache.server'
+import { rssXml } from '#app/features/marketing/blog'
+import { getEnv } from '#app/platform/env.server'
+import { allArticles } from '#app/features/marketing/blog.server'
+import { PUBLIC_CACHE_CONTROL, strongEtag, ifNoneMatchHits } from '#app/platform/http/http-cache.server'
 
 /** GET /blog/rss.xml: RSS 2.0 of the blog, cacheable like the public pages. */
 export function loader({ request }: { request: Request }) {

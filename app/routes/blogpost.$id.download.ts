@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { jsonLdScript } from '#app/lib/content'
-import { htmlDocument } from '#app/lib/markdown'
-import { LANGUAGE_OPTIONS } from '#app/lib/markets'
-import { downloadName } from '#app/lib/posts'
-import { getPost, POST_MESSAGES } from '#app/server/posts.server'
-import { requireUser } from '#app/server/session.server'
+import { jsonLdScript } from '#app/features/content/content'
+import { htmlDocument } from '#app/platform/markdown/markdown'
+import { LANGUAGE_OPTIONS } from '#app/platform/markets/markets'
+import { downloadName } from '#app/features/content/posts'
+import { getPost, POST_MESSAGES } from '#app/features/content/posts.server'
+import { requireUser } from '#app/features/accounts/session.server'
 
 /**
  * /blogpost/:id/download?format=md|html — the post as a file (Content-Disposition: attachment), so it works

@@ -1,30 +1,35 @@
-import { BackLink } from '#app/components/ui/back-link'
-import { readForm } from '#app/server/http/body.server'
+import { BackLink } from '#app/ui/back-link'
+import { readForm } from '#app/platform/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect } from 'react'
-import { PageHeader } from '#app/components/ui/page-header'
-import { SubmitButton } from '#app/components/ui/submit-button'
-import { Toaster, type Toast } from '#app/components/toaster'
-import { PUBLICATION_STATUS_LABELS, publishAt, publishForm, PUBLISHING_MESSAGES } from '#app/lib/publishing'
-import { POST_MESSAGES } from '#app/lib/posts'
-import { getPost } from '#app/server/posts.server'
-import { listDestinations, toView } from '#app/server/publishing/destinations.server'
-import { webhookTargetOf } from '#app/server/publishing/events.server'
+import { PageHeader } from '#app/ui/page-header'
+import { SubmitButton } from '#app/ui/submit-button'
+import { Toaster, type Toast } from '#app/ui/toaster'
+import {
+  PUBLICATION_STATUS_LABELS,
+  publishAt,
+  publishForm,
+  PUBLISHING_MESSAGES,
+} from '#app/features/publishing/publishing'
+import { POST_MESSAGES } from '#app/features/content/posts'
+import { getPost } from '#app/features/content/posts.server'
+import { listDestinations, toView } from '#app/features/publishing/destinations.server'
+import { webhookTargetOf } from '#app/features/publishing/events.server'
 import {
   listPublications,
   moveScheduled,
   requestPublish,
   type PublicationView,
   requestUnpublish,
-} from '#app/server/publishing/publications.server'
-import { approvePost, rejectPost } from '#app/server/publishing/review.server'
-import { requireUser } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
-import { formatUtcDateTime } from '#app/lib/dates'
-import { PostNotFound } from '#app/components/post-not-found'
-import { ActionButton } from '#app/components/ui/action-button'
+} from '#app/features/publishing/publications.server'
+import { approvePost, rejectPost } from '#app/features/publishing/review.server'
+import { requireUser } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
+import { formatUtcDateTime } from '#app/platform/dates'
+import { PostNotFound } from '#app/features/content/components/post-not-found'
+import { ActionButton } from '#app/ui/action-button'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `Publish “${data.post.title}” · Rankwell` : 'Publish · Rankwell' },

@@ -1,8 +1,8 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { parseIdList } from '#app/lib/ids'
-import { parseParams, postListSchema, POSTS_PAGE_SIZE } from '#app/lib/library'
-import { BadCursorError, pagePosts, postCardsById, toCard } from '#app/server/library.server'
-import { requireUser } from '#app/server/session.server'
+import { parseIdList } from '#app/platform/security/ids'
+import { parseParams, postListSchema, POSTS_PAGE_SIZE } from '#app/features/content/library'
+import { BadCursorError, pagePosts, postCardsById, toCard } from '#app/features/content/library.server'
+import { requireUser } from '#app/features/accounts/session.server'
 
 /**
  * The library's data for the page's scripts (JavaScript only): `?ids=a,b` answers the cards of those posts (the

@@ -1,4 +1,4 @@
-import { readForm } from '#app/server/http/body.server'
+import { readForm } from '#app/platform/http/body.server'
 import {
   defer,
   json,
@@ -19,13 +19,13 @@ import {
   type ShouldRevalidateFunction,
 } from '@remix-run/react'
 import { Suspense, useEffect, useRef, useState } from 'react'
-import { useHydrated } from '#app/components/ui/use-hydrated'
-import { SiteLink, useSiteLinkClick } from '#app/components/ui/site-link'
-import { showToast } from '#app/components/toaster'
-import { clientFailureOf, guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
-import { PostCard } from '#app/components/post-card'
-import { ConfirmDialog } from '#app/components/ui/confirm-dialog'
-import { PageHeader } from '#app/components/ui/page-header'
+import { useHydrated } from '#app/ui/use-hydrated'
+import { SiteLink, useSiteLinkClick } from '#app/ui/site-link'
+import { showToast } from '#app/ui/toaster'
+import { clientFailureOf, guardServerAction, revalidateUnlessFailed } from '#app/ui/client-failure'
+import { PostCard } from '#app/features/content/components/post-card'
+import { ConfirmDialog } from '#app/ui/confirm-dialog'
+import { PageHeader } from '#app/ui/page-header'
 import {
   parseParams,
   POST_ORIGIN_FILTERS,
@@ -35,9 +35,9 @@ import {
   POSTS_PAGE_SIZE,
   withParams,
   type PostListParams,
-} from '#app/lib/library'
-import { POST_MESSAGES } from '#app/lib/posts'
-import { safeRedirect } from '#app/lib/redirect'
+} from '#app/features/content/library'
+import { POST_MESSAGES } from '#app/features/content/posts'
+import { safeRedirect } from '#app/platform/security/redirect'
 import {
   BadCursorError,
   deletePost,
@@ -46,14 +46,14 @@ import {
   postLanguages,
   toCard,
   type LibraryCard,
-} from '#app/server/library.server'
-import { aiConfigured } from '#app/server/openai.server'
-import { quotaRefusal } from '#app/server/quota.server'
-import { overlapMessage } from '#app/server/cannibalisation.server'
-import { createPost, retryPost } from '#app/server/posts.server'
-import { countWaitingDrafts } from '#app/server/publishing/review.server'
-import { requireUser } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
+} from '#app/features/content/library.server'
+import { aiConfigured } from '#app/platform/ai/openai.server'
+import { quotaRefusal } from '#app/features/billing/quota.server'
+import { overlapMessage } from '#app/features/content/cannibalisation.server'
+import { createPost, retryPost } from '#app/features/content/posts.server'
+import { countWaitingDrafts } from '#app/features/publishing/review.server'
+import { requireUser } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 
 export const meta: MetaFunction = () => [{ title: 'Blog Posts · Rankwell' }]
 

@@ -1,11 +1,11 @@
-import { isUuid } from '#app/lib/ids'
-import { readForm } from '#app/server/http/body.server'
+import { isUuid } from '#app/platform/security/ids'
+import { readForm } from '#app/platform/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
 import { useState, type DragEvent } from 'react'
-import { PageHeader } from '#app/components/ui/page-header'
-import { Toaster, type Toast } from '#app/components/toaster'
+import { PageHeader } from '#app/ui/page-header'
+import { Toaster, type Toast } from '#app/ui/toaster'
 import {
   calendarRange,
   DAY_FORMAT,
@@ -16,13 +16,13 @@ import {
   parseDay,
   type CalendarEntry,
   type CalendarView,
-} from '#app/lib/calendar'
-import { PUBLISHING_MESSAGES } from '#app/lib/publishing'
-import { calendarEntries } from '#app/server/publishing/calendar.server'
-import { moveScheduled } from '#app/server/publishing/publications.server'
-import { requireUser } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
-import { ScrollRegion } from '#app/components/ui/scroll-region'
+} from '#app/features/publishing/calendar'
+import { PUBLISHING_MESSAGES } from '#app/features/publishing/publishing'
+import { calendarEntries } from '#app/features/publishing/calendar.server'
+import { moveScheduled } from '#app/features/publishing/publications.server'
+import { requireUser } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
+import { ScrollRegion } from '#app/ui/scroll-region'
 
 export const meta: MetaFunction = () => [{ title: 'Calendar | Rankwell' }]
 

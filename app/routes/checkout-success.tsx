@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json, redirect } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { confirmCheckout } from '#app/server/billing.server'
-import { requireUser } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
+import { confirmCheckout } from '#app/features/billing/billing.server'
+import { requireUser } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 
 const NEXT = '/keywords'
 const DELAY_SECONDS = 3

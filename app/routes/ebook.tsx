@@ -1,10 +1,10 @@
 import type { LinksFunction, MetaFunction } from '@remix-run/node'
 import { Link, useRouteLoaderData } from '@remix-run/react'
-import { GuideBody } from '#app/components/landing/guide'
-import { PrintButton } from '#app/components/landing/print-button'
-import printStyles from '#app/components/landing/print.css?url'
-import { seoMeta } from '#app/lib/seo'
-import { readingMinutes, SEO_GUIDE } from '#app/lib/seo-guide'
+import { GuideBody } from '#app/features/marketing/components/guide'
+import { PrintButton } from '#app/features/marketing/components/print-button'
+import printStyles from '#app/features/marketing/components/print.css?url'
+import { seoMeta } from '#app/features/marketing/seo'
+import { readingMinutes, SEO_GUIDE } from '#app/features/marketing/seo-guide'
 import type { RootData } from '#app/root'
 
 /** The ebook itself: our SEO guide as a printable page (print or "Save as PDF" from the browser). Linked from the ebook e-mail. */

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
 import type { ClientActionFunctionArgs } from '@remix-run/react'
-import { FreeToolPage } from '#app/components/landing/free-tool'
-import { guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
-import { seoMeta } from '#app/lib/seo'
-import type { ToolResult } from '#app/lib/seo-tools'
-import { toolPageAction } from '#app/server/free-tools.server'
-import { publicPage } from '#app/lib/cache'
+import { FreeToolPage } from '#app/features/marketing/components/free-tool'
+import { guardServerAction, revalidateUnlessFailed } from '#app/ui/client-failure'
+import { seoMeta } from '#app/features/marketing/seo'
+import type { ToolResult } from '#app/features/marketing/seo-tools'
+import { toolPageAction } from '#app/features/marketing/free-tools.server'
+import { publicPage } from '#app/platform/http/cache'
 
 /** Cacheable by a CDN for anonymous visitors (issue 17). */
 export const handle = publicPage

@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { TRIAL_NOTE } from '#app/components/landing/content'
+import { TRIAL_NOTE } from '#app/features/marketing/landing-copy'
 import type { ClientActionFunctionArgs } from '@remix-run/react'
-import { FreeToolPage } from '#app/components/landing/free-tool'
-import { guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
-import { Icon } from '#app/components/landing/icons'
-import { seoMeta } from '#app/lib/seo'
-import type { SeoStrategy, ToolResult } from '#app/lib/seo-tools'
-import { toolPageAction } from '#app/server/free-tools.server'
-import { publicPage } from '#app/lib/cache'
+import { FreeToolPage } from '#app/features/marketing/components/free-tool'
+import { guardServerAction, revalidateUnlessFailed } from '#app/ui/client-failure'
+import { Icon } from '#app/features/marketing/components/icons'
+import { seoMeta } from '#app/features/marketing/seo'
+import type { SeoStrategy, ToolResult } from '#app/features/marketing/seo-tools'
+import { toolPageAction } from '#app/features/marketing/free-tools.server'
+import { publicPage } from '#app/platform/http/cache'
 
 /** Cacheable by a CDN for anonymous visitors (issue 17). */
 export const handle = publicPage

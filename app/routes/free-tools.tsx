@@ -1,9 +1,9 @@
 import type { MetaFunction } from '@remix-run/node'
 import { Link } from '@remix-run/react'
-import { TRIAL_NOTE } from '#app/components/landing/content'
-import { Icon, type IconName } from '#app/components/landing/icons'
-import { seoMeta } from '#app/lib/seo'
-import { publicPage } from '#app/lib/cache'
+import { TRIAL_NOTE } from '#app/features/marketing/landing-copy'
+import { Icon, type IconName } from '#app/features/marketing/components/icons'
+import { seoMeta } from '#app/features/marketing/seo'
+import { publicPage } from '#app/platform/http/cache'
 
 /** Cacheable by a CDN for anonymous visitors (issue 17). */
 export const handle = publicPage

@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { checkHealth } from '#app/server/health.server'
+import { checkHealth } from '#app/platform/observability/health.server'
 
 /** 200 only when Postgres and Redis both answer; 503 otherwise. */
 export async function loader() {

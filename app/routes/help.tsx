@@ -1,14 +1,14 @@
-import { readForm } from '#app/server/http/body.server'
+import { readForm } from '#app/platform/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
-import { HelpForm, helpResult, type HelpActionData } from '#app/components/help-form'
-import { guardServerAction, revalidateUnlessFailed } from '#app/components/ui/client-failure'
-import { describeErrors } from '#app/lib/field-errors'
-import { formFields, helpSchema } from '#app/lib/account-schemas'
-import { safeRedirect } from '#app/lib/redirect'
-import { HELP_MESSAGES, submitHelpRequest } from '#app/server/account.server'
-import { requireUser } from '#app/server/session.server'
-import { TOAST_MS, toast } from '#app/server/toast.server'
+import { HelpForm, helpResult, type HelpActionData } from '#app/features/accounts/components/help-form'
+import { guardServerAction, revalidateUnlessFailed } from '#app/ui/client-failure'
+import { describeErrors } from '#app/platform/forms/field-errors'
+import { formFields, helpSchema } from '#app/features/accounts/account-schemas'
+import { safeRedirect } from '#app/platform/security/redirect'
+import { HELP_MESSAGES, submitHelpRequest } from '#app/features/accounts/profile.server'
+import { requireUser } from '#app/features/accounts/session.server'
+import { TOAST_MS, toast } from '#app/platform/http/toast.server'
 
 export const meta: MetaFunction = () => [{ title: 'Help | Rankwell' }, { name: 'robots', content: 'noindex' }]
 

@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link } from '@remix-run/react'
-import { GuideBody, GuideContents } from '#app/components/landing/guide'
-import { Icon } from '#app/components/landing/icons'
-import { seoMeta } from '#app/lib/seo'
-import { SEO_GUIDE } from '#app/lib/seo-guide'
-import { requireUser } from '#app/server/session.server'
+import { GuideBody, GuideContents } from '#app/features/marketing/components/guide'
+import { Icon } from '#app/features/marketing/components/icons'
+import { seoMeta } from '#app/features/marketing/seo'
+import { SEO_GUIDE } from '#app/features/marketing/seo-guide'
+import { requireUser } from '#app/features/accounts/session.server'
 
 export const meta: MetaFunction = ({ matches }) =>
   seoMeta({

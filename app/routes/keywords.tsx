@@ -1,4 +1,4 @@
-import { readForm } from '#app/server/http/body.server'
+import { readForm } from '#app/platform/http/body.server'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import {
   Form,
@@ -10,18 +10,13 @@ import {
   type ClientActionFunctionArgs,
 } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
-import { BulkActions, KeywordFilters } from '#app/components/keywords/keyword-filters'
-import { KeywordTable } from '#app/components/keywords/keyword-table'
-import {
-  clientFailureOf,
-  guardServerAction,
-  revalidateUnlessFailed,
-  withoutFailure,
-} from '#app/components/ui/client-failure'
-import { MessageDialog } from '#app/components/ui/dialog'
-import { PageHeader } from '#app/components/ui/page-header'
-import { Field, SelectField } from '#app/components/ui/field'
-import { SubmitButton } from '#app/components/ui/submit-button'
+import { BulkActions, KeywordFilters } from '#app/features/keywords/components/keyword-filters'
+import { KeywordTable } from '#app/features/keywords/components/keyword-table'
+import { clientFailureOf, guardServerAction, revalidateUnlessFailed, withoutFailure } from '#app/ui/client-failure'
+import { MessageDialog } from '#app/ui/dialog'
+import { PageHeader } from '#app/ui/page-header'
+import { Field, SelectField } from '#app/ui/field'
+import { SubmitButton } from '#app/ui/submit-button'
 import {
   COMPETITION_TOOLTIP,
   keywordSearchSchema,
@@ -32,25 +27,25 @@ import {
   shownCount,
   type KeywordSearchInput,
   type KeywordSource,
-} from '#app/lib/keywords'
+} from '#app/features/keywords/keywords'
 import {
   allSkippedMessage,
   keywordListSchema,
   parseParams,
   skippedKeywordsMessage,
   type KeywordListParams,
-} from '#app/lib/library'
-import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/lib/markets'
-import { QUOTA_MESSAGES } from '#app/lib/plans'
-import { quotaRefusal } from '#app/server/quota.server'
-import { POST_MESSAGES } from '#app/lib/posts'
-import { safeRedirect } from '#app/lib/redirect'
-import { activeKeywordSource, claimPrefilledRun, searchKeywordsWithQuota } from '#app/server/keywords.server'
-import { createPostsForKeywords, deleteKeywords, pageKeywords } from '#app/server/library.server'
-import { requireUser } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
-import { showToast } from '#app/components/toaster'
-import { pageNonce } from '#app/components/create-post-button'
+} from '#app/features/content/library'
+import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/platform/markets/markets'
+import { QUOTA_MESSAGES } from '#app/features/billing/plans'
+import { quotaRefusal } from '#app/features/billing/quota.server'
+import { POST_MESSAGES } from '#app/features/content/posts'
+import { safeRedirect } from '#app/platform/security/redirect'
+import { activeKeywordSource, claimPrefilledRun, searchKeywordsWithQuota } from '#app/features/keywords/keywords.server'
+import { createPostsForKeywords, deleteKeywords, pageKeywords } from '#app/features/content/library.server'
+import { requireUser } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
+import { showToast } from '#app/ui/toaster'
+import { pageNonce } from '#app/features/content/components/create-post-button'
 
 export const meta: MetaFunction = () => [{ title: 'Keyword Opportunities · Rankwell' }]
 

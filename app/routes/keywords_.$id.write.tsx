@@ -1,13 +1,13 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { and, eq } from 'drizzle-orm'
-import { PageHeader } from '#app/components/ui/page-header'
-import { SubmitButton } from '#app/components/ui/submit-button'
-import { safeRedirect } from '#app/lib/redirect'
-import { findOverlap, overlapMessage } from '#app/server/cannibalisation.server'
-import { db, schema } from '#app/server/db.server'
-import { isUuid } from '#app/server/posts.server'
-import { requireUser } from '#app/server/session.server'
+import { PageHeader } from '#app/ui/page-header'
+import { SubmitButton } from '#app/ui/submit-button'
+import { safeRedirect } from '#app/platform/security/redirect'
+import { findOverlap, overlapMessage } from '#app/features/content/cannibalisation.server'
+import { db, schema } from '#app/platform/db/client.server'
+import { isUuid } from '#app/features/content/posts.server'
+import { requireUser } from '#app/features/accounts/session.server'
 
 export const meta: MetaFunction = () => [
   { title: 'A very similar search · Rankwell' },

@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
-import { signOut } from '#app/server/session.server'
+import { signOut } from '#app/features/accounts/session.server'
 
 /** POST /logout ends the session in the database (the old cookie stops working) and goes to /signin. */
 export async function action({ request }: ActionFunctionArgs) {

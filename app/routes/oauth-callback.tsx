@@ -1,9 +1,9 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
-import { landingPath } from '#app/lib/account-routing'
-import { ACCOUNT_MESSAGES } from '#app/lib/account-schemas'
-import { redeemOAuthCode } from '#app/server/google-auth.server'
-import { signInAndRedirect } from '#app/server/session.server'
-import { TOAST_MS, toast } from '#app/server/toast.server'
+import { landingPath } from '#app/features/accounts/account-routing'
+import { ACCOUNT_MESSAGES } from '#app/features/accounts/account-schemas'
+import { redeemOAuthCode } from '#app/features/accounts/google-auth.server'
+import { signInAndRedirect } from '#app/features/accounts/session.server'
+import { TOAST_MS, toast } from '#app/platform/http/toast.server'
 
 /**
  * /oauth-callback?token=<code>: signs the browser in and goes to /keywords (onboarding done) or /onboarding.

@@ -1,14 +1,14 @@
-import { readForm } from '#app/server/http/body.server'
+import { readForm } from '#app/platform/http/body.server'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
-import { FormMessage } from '#app/components/ui/form-message'
-import { CustomerFields, MarketSelects, WebsiteField } from '#app/components/business-fields'
-import { SubmitButton } from '#app/components/ui/submit-button'
-import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
-import { businessValues, marketFieldsFromForm, onboardingSchema } from '#app/lib/account-schemas'
-import { firstSearchPath } from '#app/lib/account-routing'
-import { completeOnboarding, profileFields } from '#app/server/account.server'
-import { requireUser } from '#app/server/session.server'
+import { FormMessage } from '#app/ui/form-message'
+import { CustomerFields, MarketSelects, WebsiteField } from '#app/features/accounts/components/business-fields'
+import { SubmitButton } from '#app/ui/submit-button'
+import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
+import { businessValues, marketFieldsFromForm, onboardingSchema } from '#app/features/accounts/account-schemas'
+import { firstSearchPath } from '#app/features/accounts/account-routing'
+import { completeOnboarding, profileFields } from '#app/features/accounts/profile.server'
+import { requireUser } from '#app/features/accounts/session.server'
 
 export const meta: MetaFunction = () => [
   { title: 'Set up your business | Rankwell' },

@@ -1,20 +1,20 @@
-import { readForm } from '#app/server/http/body.server'
+import { readForm } from '#app/platform/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { SubmitButton } from '#app/components/ui/submit-button'
-import { BILLING_MESSAGES, formatMoney } from '#app/lib/billing'
-import { LIMITS, PLANS, PREMIUM_FEATURES, TRIAL_DAYS, type PlanId } from '#app/lib/plans'
+import { SubmitButton } from '#app/ui/submit-button'
+import { BILLING_MESSAGES, formatMoney } from '#app/features/billing/billing'
+import { LIMITS, PLANS, PREMIUM_FEATURES, TRIAL_DAYS, type PlanId } from '#app/features/billing/plans'
 import {
   BillingError,
   billingAvailability,
   createCheckoutSession,
   trialBillingNotice,
-} from '#app/server/billing.server'
-import { getUsageSummary } from '#app/server/quota.server'
-import { getUser } from '#app/server/session.server'
-import { publicPage } from '#app/lib/cache'
+} from '#app/features/billing/billing.server'
+import { getUsageSummary } from '#app/features/billing/quota.server'
+import { getUser } from '#app/features/accounts/session.server'
+import { publicPage } from '#app/platform/http/cache'
 
 /** Cacheable by a CDN for anonymous visitors (issue 17). */
 export const handle = publicPage

@@ -1,4 +1,4 @@
-import { readForm } from '#app/server/http/body.server'
+import { readForm } from '#app/platform/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import {
   Form,
@@ -10,7 +10,7 @@ import {
   type ClientActionFunctionArgs,
 } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
-import { showToast } from '#app/components/toaster'
+import { showToast } from '#app/ui/toaster'
 import {
   clientFailureOf,
   failureMessage,
@@ -18,16 +18,16 @@ import {
   revalidateUnlessFailed,
   withoutFailure,
   type ClientFailure,
-} from '#app/components/ui/client-failure'
-import { FormMessage } from '#app/components/ui/form-message'
-import { DataCard, PasswordCard, SessionsCard } from '#app/components/account-security'
-import { RankingsCard } from '#app/components/rankings-card'
-import { SubscriptionCard } from '#app/components/subscription-card'
-import { PageHeader } from '#app/components/ui/page-header'
-import { CustomerFields, MarketSelects, WebsiteField } from '#app/components/business-fields'
-import { Field } from '#app/components/ui/field'
-import { SubmitButton } from '#app/components/ui/submit-button'
-import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
+} from '#app/ui/client-failure'
+import { FormMessage } from '#app/ui/form-message'
+import { DataCard, PasswordCard, SessionsCard } from '#app/features/accounts/components/account-security'
+import { RankingsCard } from '#app/features/rankings/components/rankings-card'
+import { SubscriptionCard } from '#app/features/billing/components/subscription-card'
+import { PageHeader } from '#app/ui/page-header'
+import { CustomerFields, MarketSelects, WebsiteField } from '#app/features/accounts/components/business-fields'
+import { Field } from '#app/ui/field'
+import { SubmitButton } from '#app/ui/submit-button'
+import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
 import {
   businessValues,
   formFields,
@@ -35,13 +35,13 @@ import {
   PROFILE_MESSAGES,
   profileSchema,
   type BusinessValues,
-} from '#app/lib/account-schemas'
-import { profileFields, updateProfile } from '#app/server/account.server'
-import { SECURITY_INTENTS, securityAction, type SecurityIntent } from '#app/server/profile-security.server'
-import { profilePageData } from '#app/server/profile-page.server'
-import { setDigestEnabled } from '#app/server/rankings-insights.server'
-import { getSessionId, requireUser } from '#app/server/session.server'
-import { TOAST_MS, toast } from '#app/server/toast.server'
+} from '#app/features/accounts/account-schemas'
+import { profileFields, updateProfile } from '#app/features/accounts/profile.server'
+import { SECURITY_INTENTS, securityAction, type SecurityIntent } from '#app/features/accounts/profile-security.server'
+import { profilePageData } from '#app/features/rankings/profile-page.server'
+import { setDigestEnabled } from '#app/features/rankings/rankings-insights.server'
+import { getSessionId, requireUser } from '#app/features/accounts/session.server'
+import { TOAST_MS, toast } from '#app/platform/http/toast.server'
 
 export const meta: MetaFunction = () => [{ title: 'Profile | Rankwell' }, { name: 'robots', content: 'noindex' }]
 

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { enqueueSearchConsolePull } from '#app/jobs/rankings.server'
-import { finishConnect } from '#app/server/search-console.server'
-import { requireUser } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
+import { enqueueSearchConsolePull } from '#app/features/rankings/jobs/rankings.server'
+import { finishConnect } from '#app/features/rankings/search-console.server'
+import { requireUser } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 
 /** Google's redirect back after the Search Console consent. */
 export async function loader({ request }: LoaderFunctionArgs) {

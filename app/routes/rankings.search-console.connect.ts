@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
-import { connectRedirect, searchConsoleAvailable } from '#app/server/search-console.server'
-import { requireUser } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
+import { connectRedirect, searchConsoleAvailable } from '#app/features/rankings/search-console.server'
+import { requireUser } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 
 /** 'Connect Google Search Console' (a POST form): off to Google's consent screen with a signed state cookie. */
 export async function action({ request }: ActionFunctionArgs) {

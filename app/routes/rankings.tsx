@@ -1,15 +1,25 @@
-import { readForm } from '#app/server/http/body.server'
+import { readForm } from '#app/platform/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useLocation, type ClientActionFunctionArgs } from '@remix-run/react'
-import { PositionChart, Sparkline, sparklinePath } from '#app/components/rank-chart'
-import { PageHeader } from '#app/components/ui/page-header'
-import { SubmitButton } from '#app/components/ui/submit-button'
-import { withParams } from '#app/lib/library'
-import { describeReason, formatChange, formatPosition, RANKINGS_MESSAGES, RANKINGS_PAGE_SIZE } from '#app/lib/rankings'
-import { enqueueRankingsTick, enqueueRefreshPost, enqueueSearchConsolePull } from '#app/jobs/rankings.server'
-import { db, schema } from '#app/server/db.server'
-import { services } from '#app/server/env.server'
-import { listSuggestions, reopenSuggestion, startRefresh } from '#app/server/rankings-insights.server'
+import { PositionChart, Sparkline, sparklinePath } from '#app/features/rankings/components/rank-chart'
+import { PageHeader } from '#app/ui/page-header'
+import { SubmitButton } from '#app/ui/submit-button'
+import { withParams } from '#app/features/content/library'
+import {
+  describeReason,
+  formatChange,
+  formatPosition,
+  RANKINGS_MESSAGES,
+  RANKINGS_PAGE_SIZE,
+} from '#app/features/rankings/rankings'
+import {
+  enqueueRankingsTick,
+  enqueueRefreshPost,
+  enqueueSearchConsolePull,
+} from '#app/features/rankings/jobs/rankings.server'
+import { db, schema } from '#app/platform/db/client.server'
+import { services } from '#app/platform/env.server'
+import { listSuggestions, reopenSuggestion, startRefresh } from '#app/features/rankings/rankings-insights.server'
 import {
   keywordHistory,
   listRankings,
@@ -17,22 +27,22 @@ import {
   starSavedKeyword,
   trackingUsage,
   unstar,
-} from '#app/server/rankings.server'
+} from '#app/features/rankings/rankings.server'
 import {
   chooseSite,
   disconnect,
   getConnection,
   listSites,
   searchConsoleAvailable,
-} from '#app/server/search-console.server'
-import { requireUser } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
+} from '#app/features/rankings/search-console.server'
+import { requireUser } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 import { and, eq, sql } from 'drizzle-orm'
-import { ActionButton } from '#app/components/ui/action-button'
-import { ScrollRegion } from '#app/components/ui/scroll-region'
-import { TrackToggle } from '#app/components/track-toggle'
-import { guardServerAction } from '#app/components/ui/client-failure'
-import { safeRedirect } from '#app/lib/redirect'
+import { ActionButton } from '#app/ui/action-button'
+import { ScrollRegion } from '#app/ui/scroll-region'
+import { TrackToggle } from '#app/features/rankings/components/track-toggle'
+import { guardServerAction } from '#app/ui/client-failure'
+import { safeRedirect } from '#app/platform/security/redirect'
 
 export const meta: MetaFunction = () => [{ title: 'Rankings · Rankwell' }, { name: 'robots', content: 'noindex' }]
 

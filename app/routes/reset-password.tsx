@@ -1,14 +1,14 @@
-import { readForm } from '#app/server/http/body.server'
+import { readForm } from '#app/platform/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { AuthLayout } from '#app/components/auth-layout'
-import { FormMessage } from '#app/components/ui/form-message'
-import { describeErrors, type FieldErrors } from '#app/lib/field-errors'
-import { PasswordField } from '#app/components/account-fields'
-import { SubmitButton } from '#app/components/ui/submit-button'
-import { ACCOUNT_MESSAGES, formFields, resetPasswordSchema } from '#app/lib/account-schemas'
-import { resetPassword, resetTokenIsLive } from '#app/server/account-security.server'
-import { TOAST_MS, toast } from '#app/server/toast.server'
+import { AuthLayout } from '#app/features/accounts/components/auth-layout'
+import { FormMessage } from '#app/ui/form-message'
+import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
+import { PasswordField } from '#app/features/accounts/components/account-fields'
+import { SubmitButton } from '#app/ui/submit-button'
+import { ACCOUNT_MESSAGES, formFields, resetPasswordSchema } from '#app/features/accounts/account-schemas'
+import { resetPassword, resetTokenIsLive } from '#app/features/accounts/account-security.server'
+import { TOAST_MS, toast } from '#app/platform/http/toast.server'
 
 export const meta: MetaFunction = () => [
   { title: 'Choose a new password | Rankwell' },

@@ -1,5 +1,5 @@
-import { robotsTxt } from '#app/lib/seo'
-import { getEnv } from '#app/server/env.server'
+import { robotsTxt } from '#app/features/marketing/seo'
+import { getEnv } from '#app/platform/env.server'
 
 /** GET /robots.txt: everything public may be crawled; the signed-in app and the API may not. */
 export function loader() {

@@ -1,4 +1,4 @@
-import { readForm } from '#app/server/http/body.server'
+import { readForm } from '#app/platform/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
@@ -9,11 +9,11 @@ import {
   revalidateUnlessFailed,
   withoutFailure,
   type ClientFailure,
-} from '#app/components/ui/client-failure'
-import { Field, TextareaField } from '#app/components/ui/field'
-import { FormMessage } from '#app/components/ui/form-message'
-import { PageHeader } from '#app/components/ui/page-header'
-import { SubmitButton } from '#app/components/ui/submit-button'
+} from '#app/ui/client-failure'
+import { Field, TextareaField } from '#app/ui/field'
+import { FormMessage } from '#app/ui/form-message'
+import { PageHeader } from '#app/ui/page-header'
+import { SubmitButton } from '#app/ui/submit-button'
 import {
   CONTENT_SETTINGS_LIMITS as L,
   CONTENT_SETTINGS_FIELDS,
@@ -21,12 +21,12 @@ import {
   contentSettingsFromForm,
   TONE_OPTIONS,
   type ContentSettingsValues,
-} from '#app/lib/content-settings'
-import type { FieldErrors } from '#app/lib/field-errors'
-import { getContentSettings, saveContentSettings } from '#app/server/content-settings.server'
-import { hit } from '#app/server/rate-limit.server'
-import { requireUser } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
+} from '#app/features/content/content-settings'
+import type { FieldErrors } from '#app/platform/forms/field-errors'
+import { getContentSettings, saveContentSettings } from '#app/features/content/content-settings.server'
+import { hit } from '#app/platform/security/rate-limit.server'
+import { requireUser } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 
 export const meta: MetaFunction = () => [
   { title: 'Content settings | Rankwell' },

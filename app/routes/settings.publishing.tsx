@@ -1,13 +1,18 @@
-import { isUuid } from '#app/lib/ids'
-import { readForm } from '#app/server/http/body.server'
+import { isUuid } from '#app/platform/security/ids'
+import { readForm } from '#app/platform/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
-import { DestinationForm } from '#app/components/publishing/destination-form'
-import { PageHeader } from '#app/components/ui/page-header'
-import { SubmitButton } from '#app/components/ui/submit-button'
-import { Toaster, type Toast } from '#app/components/toaster'
-import { DESTINATION_KINDS, KIND_LABELS, PUBLISHING_MESSAGES, type DestinationKind } from '#app/lib/publishing'
+import { DestinationForm } from '#app/features/publishing/components/destination-form'
+import { PageHeader } from '#app/ui/page-header'
+import { SubmitButton } from '#app/ui/submit-button'
+import { Toaster, type Toast } from '#app/ui/toaster'
+import {
+  DESTINATION_KINDS,
+  KIND_LABELS,
+  PUBLISHING_MESSAGES,
+  type DestinationKind,
+} from '#app/features/publishing/publishing'
 import {
   deleteDestination,
   listDestinations,
@@ -15,12 +20,12 @@ import {
   saveDestination,
   testDestination,
   toView,
-} from '#app/server/publishing/destinations.server'
-import { hit } from '#app/server/rate-limit.server'
-import { requireUser } from '#app/server/session.server'
-import { toast, TOAST_MS } from '#app/server/toast.server'
-import { ActionButton } from '#app/components/ui/action-button'
-import { PausedDestinations } from '#app/components/publishing/paused-destinations'
+} from '#app/features/publishing/destinations.server'
+import { hit } from '#app/platform/security/rate-limit.server'
+import { requireUser } from '#app/features/accounts/session.server'
+import { toast, TOAST_MS } from '#app/platform/http/toast.server'
+import { ActionButton } from '#app/ui/action-button'
+import { PausedDestinations } from '#app/features/publishing/components/paused-destinations'
 
 export const meta: MetaFunction = () => [{ title: 'Publishing | Rankwell' }]
 

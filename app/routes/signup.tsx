@@ -1,17 +1,22 @@
-import { readForm } from '#app/server/http/body.server'
+import { readForm } from '#app/platform/http/body.server'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
-import { AuthForm, authFormState, useAuthErrorState, type AuthFormState } from '#app/components/auth-layout'
-import { EmailField, PasswordField } from '#app/components/account-fields'
-import { Field } from '#app/components/ui/field'
-import { AUTH_MESSAGES, formFields, MIN_PASSWORD_LENGTH, signUpSchema } from '#app/lib/account-schemas'
-import { landingPath } from '#app/lib/account-routing'
-import { safeRedirect } from '#app/lib/redirect'
-import { authPageAction, signUp } from '#app/server/auth.server'
-import { googleEnabled } from '#app/server/google-auth.server'
-import { getUser } from '#app/server/session.server'
-import { honeypotFilled } from '#app/lib/honeypot'
-import { publicPage } from '#app/lib/cache'
+import {
+  AuthForm,
+  authFormState,
+  useAuthErrorState,
+  type AuthFormState,
+} from '#app/features/accounts/components/auth-layout'
+import { EmailField, PasswordField } from '#app/features/accounts/components/account-fields'
+import { Field } from '#app/ui/field'
+import { AUTH_MESSAGES, formFields, MIN_PASSWORD_LENGTH, signUpSchema } from '#app/features/accounts/account-schemas'
+import { landingPath } from '#app/features/accounts/account-routing'
+import { safeRedirect } from '#app/platform/security/redirect'
+import { authPageAction, signUp } from '#app/features/accounts/auth.server'
+import { googleEnabled } from '#app/features/accounts/google-auth.server'
+import { getUser } from '#app/features/accounts/session.server'
+import { honeypotFilled } from '#app/platform/security/honeypot'
+import { publicPage } from '#app/platform/http/cache'
 
 // The form is the same for every anonymous visitor (no token, nothing personal; the page depends only on its URL),
 // so a CDN may keep it like the marketing pages (decision 0213). A signed-in visitor sends a cookie and is redirected.

@@ -1,7 +1,7 @@
-import { sitemapXml } from '#app/lib/seo'
-import { blogPath } from '#app/lib/blog'
-import { allArticles } from '#app/server/blog.server'
-import { getEnv } from '#app/server/env.server'
+import { sitemapXml } from '#app/features/marketing/seo'
+import { blogPath } from '#app/features/marketing/blog'
+import { allArticles } from '#app/features/marketing/blog.server'
+import { getEnv } from '#app/platform/env.server'
 
 /** GET /sitemap.xml: the public pages and every blog article, with absolute URLs from APP_URL. */
 export function loader() {

@@ -1,9 +1,9 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { ACCOUNT_MESSAGES } from '#app/lib/account-schemas'
-import { safeRedirect } from '#app/lib/redirect'
-import { resendVerification, verifyEmail } from '#app/server/account-security.server'
-import { getUserId, requireUser } from '#app/server/session.server'
-import { TOAST_MS, toast } from '#app/server/toast.server'
+import { ACCOUNT_MESSAGES } from '#app/features/accounts/account-schemas'
+import { safeRedirect } from '#app/platform/security/redirect'
+import { resendVerification, verifyEmail } from '#app/features/accounts/account-security.server'
+import { getUserId, requireUser } from '#app/features/accounts/session.server'
+import { TOAST_MS, toast } from '#app/platform/http/toast.server'
 
 export const meta: MetaFunction = () => [
   { title: 'Verify your email | Rankwell' },

@@ -4,8 +4,8 @@ export const DEMO = { email: 'demo@rankwell.app', password: 'rankwell-demo-2026'
 
 /** Creates the demo account with onboarding done, unless it exists. Needs DATABASE_URL in the environment. */
 export async function seedDemo() {
-  const { db, schema, closeDb } = await import('#app/server/db.server')
-  const { createUser, findUserByEmail } = await import('#app/server/users.server')
+  const { db, schema, closeDb } = await import('#app/platform/db/client.server')
+  const { createUser, findUserByEmail } = await import('#app/features/accounts/users.server')
   try {
     const existing = await findUserByEmail(DEMO.email)
     if (!existing) {

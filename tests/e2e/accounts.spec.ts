@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { expect, test, type Page } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { waitForSmtpMessage } from '#tests/fakes/client'
 import { createTestUser, uniqueEmail } from '#tests/setup/app'
 import { baseURL, pageErrors, signedIn } from '#tests/setup/browser'

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import { expect, test, type Page } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
-import { db, schema } from '#app/server/db.server'
-import { generateWebhookSecret } from '#app/server/autopilot-webhooks.server'
+import { db, schema } from '#app/platform/db/client.server'
+import { generateWebhookSecret } from '#app/features/autopilot/webhooks.server'
 import { startReceiver, type Receiver } from '#tests/setup/autopilot-helpers'
 import { ownClientIp, signedIn } from '#tests/setup/browser'
 

@@ -1,6 +1,6 @@
 import { expect, test } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { fakeControl } from '#tests/fakes/client'
 import { ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
 import { chatCompletion } from '#tests/setup/openai'

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import { expect, test, type Page } from '#tests/setup/playwright'
 import { and, eq } from 'drizzle-orm'
-import { RANKINGS_MESSAGES, TRACKED_KEYWORD_LIMITS } from '#app/lib/rankings'
-import { db, schema } from '#app/server/db.server'
+import { RANKINGS_MESSAGES, TRACKED_KEYWORD_LIMITS } from '#app/features/rankings/rankings'
+import { db, schema } from '#app/platform/db/client.server'
 import { hydrated, ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
 
 /**

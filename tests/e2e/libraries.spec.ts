@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { expect, test, type Page } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import type { TestUser } from '#tests/setup/app'
 import { hydrated, ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
 

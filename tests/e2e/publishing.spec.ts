@@ -1,6 +1,6 @@
 import { expect, test } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { ownClientIp, signedIn } from '#tests/setup/browser'
 import { ghostKey, ghostPosts, makePost } from '../integration/publishing-helpers'
 

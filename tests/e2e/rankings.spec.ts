@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { expect, test } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { signedIn } from '#tests/setup/browser'
 
 /**

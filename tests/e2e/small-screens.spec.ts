@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { ownClientIp, signedIn, signInAs } from '#tests/setup/browser'
 import { LONG_WORD, PUBLIC_SCREENS, screenPath, seedAccount, SIGNED_IN_SCREENS } from '#tests/setup/screens'
 

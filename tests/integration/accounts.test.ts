@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { googleOAuthControl, waitForSmtpMessage } from '#tests/fakes/client'
 import { api, appUrl, createTestUser, uniqueEmail, uniqueIp } from '#tests/setup/app'
 import { Browser, googleSignIn, path } from '#tests/setup/http-browser'

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { expect } from 'vitest'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { webControl } from '#tests/fakes/client'
 import { api, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
 import { addKeyword } from '#tests/setup/records'

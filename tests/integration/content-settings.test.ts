@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { CONTENT_SETTINGS_MESSAGES } from '#app/lib/content-settings'
-import { db, schema } from '#app/server/db.server'
+import { CONTENT_SETTINGS_MESSAGES } from '#app/features/content/content-settings'
+import { db, schema } from '#app/platform/db/client.server'
 import { fakeControl, webControl } from '#tests/fakes/client'
 import { api, createTestUser } from '#tests/setup/app'
 

@@ -11,7 +11,7 @@ import path from 'node:path'
 import { flatRoutes } from '@remix-run/dev/dist/config/flat-routes.js'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { appUrl, createTestUser, uniqueIp, type TestUser } from '#tests/setup/app'
 import { ignoredRouteFiles } from '../../vite.config'
 

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import { eq, inArray } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
-import { RANKINGS_MESSAGES } from '#app/lib/rankings'
-import { db, schema } from '#app/server/db.server'
+import { RANKINGS_MESSAGES } from '#app/features/rankings/rankings'
+import { db, schema } from '#app/platform/db/client.server'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
 
 /**

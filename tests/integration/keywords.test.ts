@@ -7,10 +7,10 @@ import {
   SEARCH_UNAVAILABLE_MESSAGE,
   SEARCH_VALIDATION_MESSAGE,
   sortKeywords,
-} from '#app/lib/keywords'
-import { QUOTA_MESSAGES } from '#app/lib/plans'
-import { db, schema } from '#app/server/db.server'
-import { researchKeywordsWithoutQuota } from '#app/server/keywords.server'
+} from '#app/features/keywords/keywords'
+import { QUOTA_MESSAGES } from '#app/features/billing/plans'
+import { db, schema } from '#app/platform/db/client.server'
+import { researchKeywordsWithoutQuota } from '#app/features/keywords/keywords.server'
 import { fakeControl } from '#tests/fakes/client'
 import type { RecordedRequest } from '#tests/fakes/http'
 import { api, appUrl, createTestUser, type TestUser } from '#tests/setup/app'

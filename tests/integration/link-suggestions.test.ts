@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import { desc, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { linkUrls } from '#app/lib/content'
-import { db, schema } from '#app/server/db.server'
+import { linkUrls } from '#app/features/content/content'
+import { db, schema } from '#app/platform/db/client.server'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
 
 /**

@@ -14,11 +14,11 @@ import {
   tmpDir,
   type RestartableService,
 } from '../../scripts/lib/services'
-import { generatePostJobId } from '#app/jobs/post-generation.server'
-import { QUEUES } from '#app/jobs/queues.server'
-import { OUTAGE_MESSAGE } from '#app/lib/outage'
-import { POST_MESSAGES } from '#app/lib/posts'
-import { closeDb, db, schema } from '#app/server/db.server'
+import { generatePostJobId } from '#app/features/content/jobs/post-generation.server'
+import { QUEUES } from '#app/platform/queue/queues.server'
+import { OUTAGE_MESSAGE } from '#app/platform/http/outage'
+import { POST_MESSAGES } from '#app/features/content/posts'
+import { closeDb, db, schema } from '#app/platform/db/client.server'
 import { fakeControl } from '#tests/fakes/client'
 import { api, createTestUser, uniqueEmail, uniqueIp, waitFor } from '#tests/setup/app'
 import { startWeb, startWorker, type WebProcess, type WorkerProcess } from '#tests/setup/processes'

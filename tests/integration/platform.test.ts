@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { api, appUrl, createTestUser, waitFor } from '#tests/setup/app'
 import { freePort, startWeb } from '#tests/setup/processes'
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { desc, eq, sql } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { fakeControl, smtpMessages, waitForSmtpMessage } from '#tests/fakes/client'
 import { api, appUrl, createTestUser, uniqueEmail, uniqueIp } from '#tests/setup/app'
 import { chatCompletion } from '#tests/setup/openai'

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { api, waitFor, type TestUser } from '#tests/setup/app'
 
 export async function makePost(

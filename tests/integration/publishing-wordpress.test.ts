@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
 import { startWordPress, wordpressUnavailable, type WordPressSite } from '#tests/setup/wordpress'
 import { makePost, publicationOf, waitForPublication } from './publishing-helpers'

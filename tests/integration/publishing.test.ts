@@ -2,10 +2,10 @@ import { Queue } from 'bullmq'
 import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { jobId } from '#app/jobs/queues.server'
-import { decryptSecret } from '#app/server/crypto.server'
-import { db, schema } from '#app/server/db.server'
-import { autoApproveDue, gateAutopilotPost } from '#app/server/publishing/review.server'
+import { jobId } from '#app/platform/queue/queues.server'
+import { decryptSecret } from '#app/platform/security/crypto.server'
+import { db, schema } from '#app/platform/db/client.server'
+import { autoApproveDue, gateAutopilotPost } from '#app/features/publishing/review.server'
 import { waitForSmtpMessage } from '#tests/fakes/client'
 import { api, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
 import { startReceiver, type Receiver } from '#tests/setup/autopilot-helpers'
@@ -276,7 +276,7 @@ describe('publishing to Ghost and Webflow', () => {
     const user = await createTestUser()
     const destination = await addGhost(user)
     // The key is revoked on Ghost's side: simulate by storing a key Ghost does not know.
-    const { encryptSecret } = await import('#app/server/crypto.server')
+    const { encryptSecret } = await import('#app/platform/security/crypto.server')
     await db
       .update(schema.destinations)
       .set({ credentials: encryptSecret(`${'e'.repeat(24)}:${'f'.repeat(64)}`) })

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { LIMITS, QUOTA_MESSAGES } from '#app/lib/plans'
-import { db, schema } from '#app/server/db.server'
-import { consumeQuota, getUsageSummary, refundQuota } from '#app/server/quota.server'
+import { LIMITS, QUOTA_MESSAGES } from '#app/features/billing/plans'
+import { db, schema } from '#app/platform/db/client.server'
+import { consumeQuota, getUsageSummary, refundQuota } from '#app/features/billing/quota.server'
 import { fakeControl, stripeControl } from '#tests/fakes/client'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
 

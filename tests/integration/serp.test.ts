@@ -1,9 +1,9 @@
 import crypto from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { normalizeSerpKeyword, positionOf } from '#app/lib/serp'
-import { db, schema } from '#app/server/db.server'
-import { getSerp } from '#app/server/serp.server'
+import { normalizeSerpKeyword, positionOf } from '#app/features/keywords/serp'
+import { db, schema } from '#app/platform/db/client.server'
+import { getSerp } from '#app/features/keywords/serp.server'
 import { serpControl } from '#tests/fakes/client'
 
 /** getSerp against the DataForSEO fake's SERP endpoint, and the serp_cache rows it shares. */

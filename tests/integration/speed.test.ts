@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import http from 'node:http'
 import zlib from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { toast } from '#app/server/toast.server'
+import { toast } from '#app/platform/http/toast.server'
 import { api, appUrl, createTestUser, uniqueIp } from '#tests/setup/app'
 
 const PUBLIC = 'public, max-age=0, s-maxage=300, stale-while-revalidate=86400'

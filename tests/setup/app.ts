@@ -4,11 +4,11 @@
  */
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { markEmailVerified } from '#app/server/account-security.server'
-import { issueApiToken } from '#app/server/api.server'
-import { db, schema } from '#app/server/db.server'
-import { createSession, sessionCookie } from '#app/server/session.server'
-import { createUser } from '#app/server/users.server'
+import { markEmailVerified } from '#app/features/accounts/account-security.server'
+import { issueApiToken } from '#app/features/accounts/api-auth.server'
+import { db, schema } from '#app/platform/db/client.server'
+import { createSession, sessionCookie } from '#app/features/accounts/session.server'
+import { createUser } from '#app/features/accounts/users.server'
 
 export const appUrl = () => {
   const url = process.env.APP_URL

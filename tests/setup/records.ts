@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 
 type KeywordSource = (typeof schema.savedKeywords.$inferInsert)['source']
 

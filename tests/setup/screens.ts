@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { db, schema } from '#app/server/db.server'
+import { db, schema } from '#app/platform/db/client.server'
 import { createTestUser, type TestUser } from '#tests/setup/app'
 
 /** One unbroken word longer than a phone is wide. */

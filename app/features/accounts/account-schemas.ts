@@ -1,0 +1,221 @@
+import { z } from 'zod'
+import { findCountry, findLanguage } from '#app/platform/markets/markets'
+import { safeText } from '#app/platform/security/safe-text'
+
+/**
+ * One zod schema per account form, shared by the page actions (form data) and the matching /api routes (JSON):
+ * sign-in, sign-up, onboarding, profile and help.
+ */
+
+const MAX_TEXT = 500
+
+const requiredText = (label: string, max = MAX_TEXT) =>
+  safeText({ required_error: `${label} is required.`, invalid_type_error: `${label} must be text.` })
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(max, `${label} must be at most ${max} characters.`)
+
+const email = safeText({ required_error: 'Email is required.', invalid_type_error: 'Email must be text.' })
+  .trim()
+  .min(1, 'Email is required.')
+  .max(254, 'Email must be at most 254 characters.')
+  .email('Please enter a valid email address.')
+
+// argon2 hashes any length, but an unbounded password is an easy way to make the server work hard.
+const password = safeText({ required_error: 'Password is required.', invalid_type_error: 'Password must be text.' })
+  .min(1, 'Password is required.')
+  .max(200, 'Password must be at most 200 characters.')
+
+export const signInSchema = z.object({ email, password })
+export type SignInInput = z.infer<typeof signInSchema>
+
+export const MIN_PASSWORD_LENGTH = 8
+
+export const signUpSchema = z.object({
+  name: requiredText('Name', 100),
+  email,
+  password: password.min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`),
+})
+export type SignUpInput = z.infer<typeof signUpSchema>
+
+/** Website: empty means none; otherwise an http(s) URL. */
+const website = z
+  .union([safeText(), z.null()], { invalid_type_error: 'Website must be text.' })
+  .transform((v) => (v ?? '').trim())
+  .pipe(
+    z.union([
+      z.literal('').transform(() => null),
+      safeText()
+        .max(2000, 'Website must be at most 2000 characters.')
+        .url('Please enter a valid URL, such as https://example.com.')
+        .refine((v) => /^https?:\/\//i.test(v), 'Please enter a valid URL, such as https://example.com.'),
+    ]),
+  )
+
+/** A market choice from the lists in app/lib/markets.ts; the stored name is always our own label. */
+function marketChoice(kind: 'country' | 'language') {
+  const find = kind === 'country' ? findCountry : findLanguage
+  const message = `Please choose a ${kind} from the list.`
+  return z
+    .object(
+      { code: z.union([safeText(), z.number()]).transform(String), name: safeText().optional() },
+      { invalid_type_error: message },
+    )
+    .nullable()
+    .transform((v, ctx) => {
+      if (!v) return null
+      const option = find(v.code)
+      if (!option) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message })
+        return z.NEVER
+      }
+      return { code: option.value, name: option.label }
+    })
+}
+
+export const onboardingSchema = z.object({
+  website: website.optional().transform((v) => v ?? null),
+  marketSegment: requiredText('Ideal Customer'),
+  productService: requiredText('Product/Service'),
+  country: marketChoice('country')
+    .optional()
+    .transform((v) => v ?? null),
+  language: marketChoice('language')
+    .optional()
+    .transform((v) => v ?? null),
+})
+export type OnboardingInput = z.infer<typeof onboardingSchema>
+
+/**
+ * The profile edit: name, ideal customer and product/service (the API's PUT /api/user/update), plus the business
+ * details the Auto Pilot screen shows (website, country, language), which are left as they are when absent.
+ */
+export const profileSchema = z.object({
+  name: requiredText('Name', 100),
+  marketSegment: requiredText('Ideal Customer'),
+  productService: requiredText('Product/Service'),
+  website: website.optional(),
+  country: marketChoice('country').optional(),
+  language: marketChoice('language').optional(),
+})
+export type ProfileInput = z.infer<typeof profileSchema>
+
+export const helpSchema = z.object({
+  question: safeText({
+    required_error: 'Please describe your question.',
+    invalid_type_error: 'Your question must be text.',
+  })
+    .trim()
+    .min(1, 'Please describe your question.')
+    .max(5000, 'Your question must be at most 5000 characters.'),
+})
+export type HelpInput = z.infer<typeof helpSchema>
+
+/**
+ * Form posts carry flat fields (`countryCode`, `languageCode` from the selects); the API carries
+ * `{ code, name }` objects. This turns the former into the latter, so both go through the same schema.
+ */
+export function marketFieldsFromForm(form: FormData) {
+  const text = (name: string) => {
+    const v = form.get(name)
+    return typeof v === 'string' ? v : undefined
+  }
+  const choice = (name: string) => {
+    const code = text(name)
+    return code === undefined ? undefined : code.trim() ? { code: code.trim() } : null
+  }
+  return {
+    website: text('website'),
+    marketSegment: text('marketSegment'),
+    productService: text('productService'),
+    country: choice('countryCode'),
+    language: choice('languageCode'),
+  }
+}
+
+/** The business fields as the form shows them (from a saved user or from a failed post). */
+export type BusinessValues = {
+  website: string
+  marketSegment: string
+  productService: string
+  countryCode: string
+  languageCode: string
+}
+
+type MarketChoice = { code: string } | null | undefined
+
+export function businessValues(source: {
+  website?: string | null
+  marketSegment?: string | null
+  productService?: string | null
+  country?: MarketChoice
+  language?: MarketChoice
+}): BusinessValues {
+  return {
+    website: source.website ?? '',
+    marketSegment: source.marketSegment ?? '',
+    productService: source.productService ?? '',
+    countryCode: source.country?.code ?? '',
+    languageCode: source.language?.code ?? '',
+  }
+}
+
+/** The profile's copy (spec section 8). */
+export const PROFILE_MESSAGES = {
+  updated: 'Profile updated successfully!',
+  failed: 'Failed to update profile.',
+  loadFailed: 'Failed to load profile data.',
+} as const
+
+/** The named text fields of a form post (a missing field is undefined, so zod reports it as required). */
+export function formFields<K extends string>(form: FormData, names: readonly K[]): Record<K, string | undefined> {
+  const out = {} as Record<K, string | undefined>
+  for (const name of names) {
+    const value = form.get(name)
+    out[name] = typeof value === 'string' ? value : undefined
+  }
+  return out
+}
+
+/** Sign-in and sign-up copy, shared by the pages and the API. */
+export const AUTH_MESSAGES = {
+  signedIn: 'Signed in successfully. Welcome back!',
+  signedUp: 'Account created successfully. Welcome to Rankwell!',
+  invalid: 'Invalid email or password.',
+  duplicate: 'An account with this email already exists. Please sign in instead.',
+  generic: 'An error occurred.',
+} as const
+
+// Issue 13: password reset and change, account deletion.
+const newPassword = password.min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`)
+
+export const forgotPasswordSchema = z.object({ email })
+export const resetPasswordSchema = z.object({
+  token: safeText({ required_error: 'The reset link is missing its token.' }).trim().min(1).max(200),
+  password: newPassword,
+})
+export const changePasswordSchema = z.object({
+  currentPassword: password.describe('current'),
+  newPassword,
+})
+export const deleteAccountSchema = z.object({
+  password: safeText().max(200, 'Password must be at most 200 characters.').optional(),
+  confirm: z.literal('DELETE', { errorMap: () => ({ message: 'Type DELETE to confirm.' }) }),
+})
+
+export const ACCOUNT_MESSAGES = {
+  verificationSent: 'We sent you a verification link. Please check your inbox.',
+  verified: 'Your email address is verified.',
+  badVerifyLink: 'This verification link is invalid or has expired. Sign in and send a new one.',
+  resetSent: 'If an account exists for that address, we sent a link to reset the password. It works for one hour.',
+  badResetLink: 'This reset link is invalid, has expired or was already used. Please ask for a new one.',
+  passwordReset: 'Your password has been reset. Please sign in.',
+  passwordChanged: 'Your password has been changed. Every other session has been signed out.',
+  wrongPassword: 'Your current password is not correct.',
+  signedOutEverywhere: 'Every other session and API token has been signed out.',
+  sessionEnded: 'That session has been signed out.',
+  deleted: 'Your account has been deleted.',
+  accountSecured:
+    'An unverified account had been created with your email address. Google confirmed the address is yours, so the account is now yours alone: its password was removed and every other session was signed out.',
+  unverifiedAutopilot: 'Please verify your email address before Auto Pilot can publish.',
+} as const

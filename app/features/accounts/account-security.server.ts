@@ -1,0 +1,394 @@
+import crypto from 'node:crypto'
+import { createCookie } from '@remix-run/node'
+import { and, eq, gt, isNull, lt, ne, sql, type Placeholder } from 'drizzle-orm'
+import { db, preparedQuery, schema } from '#app/platform/db/client.server'
+import { signedCookieOptions } from '#app/platform/http/cookies.server'
+import { getEnv } from '#app/platform/env.server'
+import { sendMail } from '#app/platform/mail/mail.server'
+import { hashPassword, verifyPassword } from '#app/platform/security/password.server'
+import { clientIp, hit } from '#app/platform/security/rate-limit.server'
+import { normalizeEmail, findUserByEmail } from './users.server'
+
+/**
+ * Account security (issue 13): single-use e-mail links (verification, password reset), ending sessions, the
+ * device cookie that lets a known browser past a lockout, and the session list of /profile.
+ * Links are stored as SHA-256 hashes; the raw token exists only in the e-mail.
+ */
+
+export const VERIFY_TTL_MS = 24 * 3600 * 1000
+export const RESET_TTL_MS = 3600 * 1000
+
+export const ACCOUNT_RATE_LIMITS = {
+  forgotPerIp: { limit: 10, windowSeconds: 60 * 60 },
+  forgotPerAccount: { limit: 3, windowSeconds: 60 * 60 },
+  resendPerAccount: { limit: 5, windowSeconds: 60 * 60 },
+  resetPerIp: { limit: 20, windowSeconds: 60 * 60 },
+} as const
+
+type Purpose = 'verify_email' | 'reset_password'
+type UserRow = typeof schema.users.$inferSelect
+
+export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex')
+
+async function mintToken(user: { id: string; email: string }, purpose: Purpose, ttlMs: number) {
+  const token = crypto.randomBytes(32).toString('base64url')
+  // A new link replaces the older unused ones of the same purpose.
+  await db
+    .delete(schema.accountTokens)
+    .where(and(eq(schema.accountTokens.userId, user.id), eq(schema.accountTokens.purpose, purpose)))
+  await db.insert(schema.accountTokens).values({
+    tokenHash: hashToken(token),
+    userId: user.id,
+    purpose,
+    email: normalizeEmail(user.email),
+    expiresAt: new Date(Date.now() + ttlMs),
+  })
+  return token
+}
+
+/** Marks a token used, atomically: only a live, unused token of this purpose comes back (once). */
+async function consumeToken(token: string, purpose: Purpose) {
+  if (!token || token.length > 200) return null
+  const [row] = await db
+    .update(schema.accountTokens)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(schema.accountTokens.tokenHash, hashToken(token)),
+        eq(schema.accountTokens.purpose, purpose),
+        isNull(schema.accountTokens.usedAt),
+        gt(schema.accountTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({ userId: schema.accountTokens.userId, email: schema.accountTokens.email })
+  return row ?? null
+}
+
+/** Whether a reset link is live (for the reset page's GET), without using it. */
+export async function resetTokenIsLive(token: string) {
+  if (!token || token.length > 200) return false
+  const [row] = await db
+    .select({ userId: schema.accountTokens.userId })
+    .from(schema.accountTokens)
+    .where(
+      and(
+        eq(schema.accountTokens.tokenHash, hashToken(token)),
+        eq(schema.accountTokens.purpose, 'reset_password'),
+        isNull(schema.accountTokens.usedAt),
+        gt(schema.accountTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .limit(1)
+  return Boolean(row)
+}
+
+const link = (path: string, token: string) => new URL(`${path}?${new URLSearchParams({ token })}`, getEnv().APP_URL)
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+async function mail(to: string, subject: string, paragraphs: string[], action?: { label: string; url: URL }) {
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '— Rankwell'].join('\n\n')
+  const html = [
+    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    ...(action ? [`<p><a href="${escapeHtml(action.url.toString())}">${escapeHtml(action.label)}</a></p>`] : []),
+    '<p>— Rankwell</p>',
+  ].join('\n')
+  await sendMail({ to, subject, text, html })
+}
+
+/** Sends a fresh verification link (24 h, single use). Mail failures are logged, never shown as a sign-up failure. */
+export async function sendVerificationEmail(user: { id: string; email: string; name: string }) {
+  const token = await mintToken(user, 'verify_email', VERIFY_TTL_MS)
+  try {
+    await mail(
+      user.email,
+      'Verify your email address for Rankwell',
+      [
+        `Hi ${user.name || 'there'},`,
+        'Please confirm that this address is yours. The link works once, for 24 hours.',
+        "If you did not sign up for Rankwell, you can ignore this message: the account stays unverified and can be taken over by the address's owner.",
+      ],
+      { label: 'Verify my email address', url: link('/verify-email', token) },
+    )
+    return true
+  } catch (error) {
+    console.error('[accounts] verification e-mail failed', error instanceof Error ? error.message : error)
+    return false
+  }
+}
+
+/** The resend button of the banner: rate-limited per account. */
+export async function resendVerification(user: UserRow): Promise<{ ok: boolean; retryAfterSeconds?: number }> {
+  if (user.emailVerifiedAt) return { ok: true }
+  const limited = await hit(`verify-resend:${user.id}`, ACCOUNT_RATE_LIMITS.resendPerAccount)
+  if (!limited.allowed) return { ok: false, retryAfterSeconds: limited.retryAfterSeconds }
+  return { ok: await sendVerificationEmail(user) }
+}
+
+/** Uses a verification link. The account is verified only if its address is still the one the link went to. */
+export async function verifyEmail(token: string) {
+  const row = await consumeToken(token, 'verify_email')
+  if (!row) return null
+  const [user] = await db
+    .update(schema.users)
+    .set({ emailVerifiedAt: sql`coalesce(${schema.users.emailVerifiedAt}, now())`, updatedAt: new Date() })
+    .where(and(eq(schema.users.id, row.userId), eq(sql`lower(${schema.users.email})`, row.email)))
+    .returning()
+  return user ?? null
+}
+
+/** Marks an address proven by another route (Google's verified e-mail, a used reset link). */
+export async function markEmailVerified(userId: string) {
+  await db
+    .update(schema.users)
+    .set({ emailVerifiedAt: sql`coalesce(${schema.users.emailVerifiedAt}, now())` })
+    .where(eq(schema.users.id, userId))
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sessions
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Ends every session and API token of a user, except `keep` (the one making the request). Returns how many. */
+export async function endSessions(userId: string, keep?: string | null) {
+  const ended = await db
+    .delete(schema.sessions)
+    .where(and(eq(schema.sessions.userId, userId), keep ? ne(schema.sessions.id, keep) : undefined))
+    .returning({ id: schema.sessions.id })
+  return ended.length
+}
+
+/** Ends one session of this user (a row of /profile's list); false when it is not theirs or already gone. */
+export async function endSession(userId: string, sessionId: string) {
+  const ended = await db
+    .delete(schema.sessions)
+    .where(and(eq(schema.sessions.userId, userId), eq(schema.sessions.id, sessionId)))
+    .returning({ id: schema.sessions.id })
+  return ended.length > 0
+}
+
+/** The id shown for a session in lists and forms: a hash, so that a page never carries a live session id. */
+export const publicSessionId = (sessionId: string) => hashToken(`session:${sessionId}`).slice(0, 24)
+
+export async function endSessionByPublicId(userId: string, publicId: string) {
+  const rows = await listSessionRows(userId)
+  const match = rows.find((r) => publicSessionId(r.id) === publicId)
+  return match ? endSession(userId, match.id) : false
+}
+
+/** A user's live sessions, and their order in the list (most recently used first). */
+const liveSessionsOf = (userId: string | Placeholder) =>
+  and(eq(schema.sessions.userId, userId), gt(schema.sessions.expiresAt, sql`now()`))!
+const SESSION_ORDER = sql`${schema.sessions.lastUsedAt} desc`
+
+const sessionRowsQuery = preparedQuery((d) =>
+  d
+    .select()
+    .from(schema.sessions)
+    .where(liveSessionsOf(sql.placeholder('userId')))
+    .orderBy(SESSION_ORDER)
+    .prepare('session_rows'),
+)
+async function listSessionRows(userId: string) {
+  return sessionRowsQuery().execute({ userId })
+}
+
+export type SessionListItem = {
+  id: string
+  kind: 'web' | 'api'
+  device: string
+  ipPrefix: string | null
+  lastUsedAt: string
+  createdAt: string
+  current: boolean
+}
+
+type SessionListRow = {
+  id: string
+  kind: 'web' | 'api'
+  userAgent: string | null
+  ipPrefix: string | null
+  /** Timestamps as JSON text (`json_build_object`). */
+  lastUsedAt: string
+  createdAt: string
+}
+
+/**
+ * The session list of /profile as one JSON column, for the page's one statement (issue 17): what `toSessionList`
+ * needs of each live session, in the list's order.
+ */
+export function sessionListColumn(userId: string | Placeholder) {
+  const s = schema.sessions
+  return sql<SessionListRow[]>`(select coalesce(json_agg(json_build_object('id', ${s.id}, 'kind', ${s.kind},
+    'userAgent', ${s.userAgent}, 'ipPrefix', ${s.ipPrefix}, 'lastUsedAt', ${s.lastUsedAt}, 'createdAt', ${s.createdAt})
+    order by ${SESSION_ORDER}), '[]'::json) from ${s} where ${liveSessionsOf(userId)})`
+}
+
+export function toSessionList(rows: SessionListRow[], currentSessionId: string | null): SessionListItem[] {
+  return rows.map((r) => ({
+    id: publicSessionId(r.id),
+    kind: r.kind,
+    device: describeUserAgent(r.userAgent),
+    ipPrefix: r.ipPrefix,
+    lastUsedAt: new Date(r.lastUsedAt).toISOString(),
+    createdAt: new Date(r.createdAt).toISOString(),
+    current: r.id === currentSessionId,
+  }))
+}
+
+/** A short, human label for a user agent ("Chrome on macOS"); the raw string when nothing is recognised. */
+export function describeUserAgent(ua: string | null): string {
+  if (!ua) return 'Unknown device'
+  const browser =
+    [
+      [/Edg\//, 'Edge'],
+      [/Firefox\//, 'Firefox'],
+      [/Chrome\//, 'Chrome'],
+      [/Safari\//, 'Safari'],
+      [/curl\//, 'curl'],
+      [/node|undici/i, 'Node.js'],
+    ].find(([re]) => (re as RegExp).test(ua))?.[1] ?? null
+  const os =
+    [
+      [/Windows/, 'Windows'],
+      [/Android/, 'Android'],
+      [/iPhone|iPad/, 'iOS'],
+      [/Mac OS X|Macintosh/, 'macOS'],
+      [/Linux/, 'Linux'],
+    ].find(([re]) => (re as RegExp).test(ua))?.[1] ?? null
+  if (browser && os) return `${browser} on ${os}`
+  return (browser as string | null) ?? ua.slice(0, 80)
+}
+
+/** The client's address reduced to its network: IPv4 /24 (a.b.c.x), IPv6 /48. Enough to recognise, not to track. */
+export function ipPrefix(ip: string): string | null {
+  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/.exec(ip)
+  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.x`
+  if (ip.includes(':')) {
+    const parts = ip.split(':').filter(Boolean).slice(0, 3)
+    return parts.length ? `${parts.join(':')}::/48` : null
+  }
+  return null
+}
+
+export const requestIpPrefix = (request: Request) => ipPrefix(clientIp(request))
+
+// ---------------------------------------------------------------------------------------------------------------
+// Passwords
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * 'Forgot password?': the same answer whether or not the address exists. Rate-limited per client (429) and, silently,
+ * per account (so nobody can flood someone's inbox).
+ */
+export async function requestPasswordReset(
+  request: Request,
+  email: string,
+): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
+  const perIp = await hit(`forgot:ip:${clientIp(request)}`, ACCOUNT_RATE_LIMITS.forgotPerIp)
+  if (!perIp.allowed) return { ok: false, retryAfterSeconds: perIp.retryAfterSeconds }
+  const user = await findUserByEmail(email)
+  if (!user) return { ok: true }
+  const perAccount = await hit(`forgot:acct:${user.id}`, ACCOUNT_RATE_LIMITS.forgotPerAccount)
+  if (!perAccount.allowed) return { ok: true }
+  const token = await mintToken(user, 'reset_password', RESET_TTL_MS)
+  try {
+    await mail(
+      user.email,
+      'Reset your Rankwell password',
+      [
+        `Hi ${user.name || 'there'},`,
+        'Someone (hopefully you) asked to reset the password of your Rankwell account. The link works once, for one hour.',
+        'If it was not you, ignore this message: your password stays as it is.',
+      ],
+      { label: 'Choose a new password', url: link('/reset-password', token) },
+    )
+  } catch (error) {
+    console.error('[accounts] reset e-mail failed', error instanceof Error ? error.message : error)
+  }
+  return { ok: true }
+}
+
+/** Uses a reset link: sets the password, proves the address, ends every session and API token. */
+export async function resetPassword(
+  request: Request,
+  token: string,
+  password: string,
+): Promise<{ ok: true; userId: string } | { ok: false; status: 400 | 429; retryAfterSeconds?: number }> {
+  const perIp = await hit(`reset:ip:${clientIp(request)}`, ACCOUNT_RATE_LIMITS.resetPerIp)
+  if (!perIp.allowed) return { ok: false, status: 429, retryAfterSeconds: perIp.retryAfterSeconds }
+  const row = await consumeToken(token, 'reset_password')
+  if (!row) return { ok: false, status: 400 }
+  const passwordHash = await hashPassword(password)
+  const [user] = await db
+    .update(schema.users)
+    .set({
+      passwordHash,
+      emailVerifiedAt: sql`coalesce(${schema.users.emailVerifiedAt}, now())`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(schema.users.id, row.userId), eq(sql`lower(${schema.users.email})`, row.email)))
+    .returning({ id: schema.users.id })
+  if (!user) return { ok: false, status: 400 }
+  await endSessions(user.id)
+  await db.delete(schema.accountTokens).where(eq(schema.accountTokens.userId, user.id))
+  return { ok: true, userId: user.id }
+}
+
+/** Change password (current one required): ends every other session and API token. */
+export async function changePassword(
+  user: UserRow,
+  currentSessionId: string | null,
+  input: { currentPassword: string; newPassword: string },
+): Promise<{ ok: true } | { ok: false; status: 400 | 429; retryAfterSeconds?: number }> {
+  const limited = await hit(`change-password:${user.id}`, { limit: 10, windowSeconds: 15 * 60 })
+  if (!limited.allowed) return { ok: false, status: 429, retryAfterSeconds: limited.retryAfterSeconds }
+  if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.currentPassword)))
+    return { ok: false, status: 400 }
+  await db
+    .update(schema.users)
+    .set({ passwordHash: await hashPassword(input.newPassword), updatedAt: new Date() })
+    .where(eq(schema.users.id, user.id))
+  await endSessions(user.id, currentSessionId)
+  await db
+    .delete(schema.accountTokens)
+    .where(and(eq(schema.accountTokens.userId, user.id), eq(schema.accountTokens.purpose, 'reset_password')))
+  return { ok: true }
+}
+
+/** Housekeeping: spent and expired links are useless a day later. */
+export async function pruneAccountTokens() {
+  await db
+    .delete(schema.accountTokens)
+    .where(lt(schema.accountTokens.expiresAt, new Date(Date.now() - 24 * 3600 * 1000)))
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Device cookies (OWASP "Slow down online guessing attacks with device cookies")
+// ---------------------------------------------------------------------------------------------------------------
+
+const DEVICE_TTL_S = 365 * 24 * 3600
+type Device = { d: string; u: string[] }
+
+function deviceCookie() {
+  return createCookie('rw_device', signedCookieOptions(DEVICE_TTL_S))
+}
+
+/** The signed device cookie of this browser: a random id and the accounts that signed in here before. */
+export async function readDevice(request: Request): Promise<Device | null> {
+  const value = (await deviceCookie()
+    .parse(request.headers.get('Cookie'))
+    .catch(() => null)) as unknown
+  if (!value || typeof value !== 'object') return null
+  const { d, u } = value as Partial<Device>
+  if (typeof d !== 'string' || !Array.isArray(u) || !u.every((x) => typeof x === 'string')) return null
+  return { d, u }
+}
+
+/** The Set-Cookie value that remembers this browser as one `userId` has signed in from (newest five accounts). */
+export async function rememberDevice(request: Request, userId: string): Promise<string> {
+  const device = (await readDevice(request)) ?? { d: crypto.randomBytes(16).toString('base64url'), u: [] }
+  const u = [userId, ...device.u.filter((x) => x !== userId)].slice(0, 5)
+  return deviceCookie().serialize({ d: device.d, u })
+}

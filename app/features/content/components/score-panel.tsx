@@ -1,0 +1,28 @@
+import { SeoScoreBadge } from './post-card'
+import type { ChecklistItem } from '#app/features/content/seo-checklist'
+
+/** The score and its checklist: what passes, what fails and how to fix it. */
+export function ScorePanel({ score, items }: { score: number; items: ChecklistItem[] }) {
+  const failed = items.filter((i) => !i.passed)
+  return (
+    <section className="mt-6 rounded-lg border border-slate-200 p-4" aria-labelledby="seo-checklist-title">
+      <h2 id="seo-checklist-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+        SEO checklist <SeoScoreBadge score={score} />
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        {failed.length ? `${failed.length} of ${items.length} items to fix.` : 'Every item passes.'}
+      </p>
+      <ul className="mt-3 space-y-1 text-sm" data-testid="seo-checklist">
+        {items.map((item) => (
+          <li key={item.id} data-item={item.id} data-passed={item.passed ? 'true' : 'false'}>
+            <span aria-hidden="true" className={item.passed ? 'text-green-700' : 'text-red-700'}>
+              {item.passed ? '✓' : '✗'}
+            </span>{' '}
+            <span className="sr-only">{item.passed ? 'Passed:' : 'To fix:'}</span> {item.label}
+            {item.passed ? null : <span className="block pl-5 text-slate-600">{item.fix}</span>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

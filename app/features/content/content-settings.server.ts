@@ -1,0 +1,141 @@
+import { eq } from 'drizzle-orm'
+import {
+  CONTENT_SETTINGS_LIMITS,
+  CONTENT_SETTINGS_MESSAGES,
+  contentSettingsSchema,
+  isOwnPage,
+  toneOf,
+  type ContentSettingsInput,
+  type ContentSettingsValues,
+} from './content-settings'
+import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
+import { db, schema } from '#app/platform/db/client.server'
+import { getEnv } from '#app/platform/env.server'
+import { extractPage, PAGE_MAX_BYTES, USER_AGENT } from './research.server'
+import { guardedGet } from '#app/platform/security/ssrf.server'
+
+/**
+ * Reading and saving a user's business context and voice (/settings/content and /api/settings/content). A writing
+ * sample can be pasted or read from a page of the user's own website, fetched through the SSRF guard (vetted
+ * addresses, no redirects, a time limit and a size cap) and reduced to its main text with the research's parser.
+ */
+export const SAMPLE_TIMEOUT_MS = 5_000
+
+export type ContentSettingsView = ContentSettingsValues & { updatedAt: string | null }
+
+/** The user's row with their content settings (null when none were saved): one read for the screen and the engine. */
+export async function userWithContentSettings(userId: string) {
+  const [row] = await db
+    .select({ user: schema.users, settings: schema.contentSettings })
+    .from(schema.users)
+    .leftJoin(schema.contentSettings, eq(schema.contentSettings.userId, schema.users.id))
+    .where(eq(schema.users.id, userId))
+    .limit(1)
+  return row ?? null
+}
+
+/** The voice a user's posts are written in: their saved settings, or the defaults when they saved none. */
+export function voiceOf(s: typeof schema.contentSettings.$inferSelect | null) {
+  return {
+    valueProposition: s?.valueProposition ?? '',
+    ctaText: s?.ctaText ?? '',
+    ctaUrl: s?.ctaUrl ?? '',
+    tone: toneOf(s?.tone),
+    toneNotes: s?.toneNotes ?? '',
+    avoid: s?.avoid ?? '',
+    writingSample: s?.writingSample ?? '',
+  }
+}
+
+export async function getContentSettings(userId: string): Promise<ContentSettingsView | null> {
+  const row = await userWithContentSettings(userId)
+  if (!row) return null
+  const s = row.settings
+  return {
+    productService: row.user.productService ?? '',
+    marketSegment: row.user.marketSegment ?? '',
+    website: row.user.website ?? '',
+    ...voiceOf(s),
+    writingSampleUrl: s?.writingSampleUrl ?? '',
+    updatedAt: s?.updatedAt.toISOString() ?? null,
+  }
+}
+
+/** The main text of a page of the user's own site, or null when it cannot be read. */
+export async function fetchWritingSample(url: string): Promise<string | null> {
+  try {
+    const res = await guardedGet(url, {
+      timeoutMs: SAMPLE_TIMEOUT_MS,
+      maxBytes: PAGE_MAX_BYTES,
+      headers: { 'User-Agent': USER_AGENT, Accept: 'text/html,application/xhtml+xml' },
+      allowPrivate: getEnv().WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    })
+    if (res.status < 200 || res.status >= 300) return null
+    if (!/text\/html|application\/xhtml\+xml/i.test(String(res.headers['content-type'] ?? ''))) return null
+    const text = extractPage(res.body).text.trim()
+    if (text.split(/\s+/).length < 20) return null
+    return text.slice(0, CONTENT_SETTINGS_LIMITS.writingSample)
+  } catch {
+    return null
+  }
+}
+
+export type SaveResult =
+  { ok: true; settings: ContentSettingsView } | { ok: false; status: 400 | 404; message: string; errors: FieldErrors }
+
+/**
+ * Validates and saves. A sample URL is read when it is new or when no sample text was given; a page that cannot
+ * be read is a field error and nothing is written.
+ */
+export async function saveContentSettings(userId: string, raw: unknown): Promise<SaveResult> {
+  const parsed = contentSettingsSchema.safeParse(raw)
+  if (!parsed.success) return { ok: false, status: 400, ...describeErrors(parsed.error) }
+  const input: ContentSettingsInput = parsed.data
+  const current = await getContentSettings(userId)
+  if (!current) return { ok: false, status: 404, message: 'User not found.', errors: {} }
+
+  let writingSample = input.writingSample
+  if (input.writingSampleUrl) {
+    const fail = (message: string): SaveResult => ({
+      ok: false,
+      status: 400,
+      message,
+      errors: { writingSampleUrl: [message] },
+    })
+    if (!input.website) return fail(CONTENT_SETTINGS_MESSAGES.sampleNoWebsite)
+    if (!isOwnPage(input.writingSampleUrl, input.website)) return fail(CONTENT_SETTINGS_MESSAGES.sampleNotOwn)
+    if (input.writingSampleUrl !== current.writingSampleUrl || !writingSample) {
+      const text = await fetchWritingSample(input.writingSampleUrl)
+      if (text === null) return fail(CONTENT_SETTINGS_MESSAGES.sampleUnreadable)
+      writingSample = text
+    }
+  }
+
+  const values = {
+    valueProposition: input.valueProposition,
+    ctaText: input.ctaText,
+    ctaUrl: input.ctaUrl,
+    tone: input.tone,
+    toneNotes: input.toneNotes,
+    avoid: input.avoid,
+    writingSample,
+    writingSampleUrl: input.writingSampleUrl || null,
+    updatedAt: new Date(),
+  }
+  await db.transaction(async (tx) => {
+    await tx
+      .update(schema.users)
+      .set({
+        productService: input.productService,
+        marketSegment: input.marketSegment,
+        website: input.website || null,
+        updatedAt: new Date(),
+      })
+      .where(eq(schema.users.id, userId))
+    await tx
+      .insert(schema.contentSettings)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: schema.contentSettings.userId, set: values })
+  })
+  return { ok: true, settings: (await getContentSettings(userId))! }
+}

@@ -1,0 +1,134 @@
+import { safeText } from '#app/platform/security/safe-text'
+import { z } from 'zod'
+
+/**
+ * Business context and voice (issue 14): what every post knows about the business behind it. One zod schema for
+ * the /settings/content form (form data) and PUT /api/settings/content (JSON). Product/service, ideal customer and
+ * website live on the user (the profile shows them too); the rest in `content_settings`.
+ */
+/** The voices a post can be written in (the first is the default): the one list for the form, the API and the prompts. */
+export const TONES = ['friendly', 'expert', 'direct', 'playful'] as const
+export type Tone = (typeof TONES)[number]
+
+export const TONE_OPTIONS: ReadonlyArray<{ value: Tone; label: string; hint: string }> = [
+  { value: 'friendly', label: 'Friendly', hint: 'Warm and encouraging, plain words.' },
+  { value: 'expert', label: 'Expert', hint: 'Precise and authoritative, explains the why.' },
+  { value: 'direct', label: 'Direct', hint: 'Short sentences, no fluff, clear instructions.' },
+  { value: 'playful', label: 'Playful', hint: 'Light and witty where it fits.' },
+]
+
+/** A stored tone, or the default when none was saved (or it is no longer offered). */
+export function toneOf(value: string | null | undefined): Tone {
+  return (TONES as readonly string[]).includes(value ?? '') ? (value as Tone) : TONES[0]
+}
+
+export const CONTENT_SETTINGS_LIMITS = {
+  productService: 500,
+  marketSegment: 500,
+  website: 2000,
+  valueProposition: 200,
+  ctaText: 80,
+  ctaUrl: 2000,
+  toneNotes: 300,
+  avoid: 2000,
+  writingSample: 5000,
+  writingSampleUrl: 2000,
+} as const
+
+export const CONTENT_SETTINGS_MESSAGES = {
+  saved: 'Content settings saved. New posts use them.',
+  failed: 'Failed to save your content settings.',
+  sampleUnreadable: 'We could not read that page. Check the address, or paste a sample instead.',
+  sampleNotOwn: 'The sample page must be on your own website.',
+  sampleNoWebsite: 'Add your website first: the sample page must be on it.',
+} as const
+
+const L = CONTENT_SETTINGS_LIMITS
+
+const text = (label: string, max: number) =>
+  z
+    .union([z.string(), z.null()], { invalid_type_error: `${label} must be text.` })
+    .optional()
+    .transform((v) => (v ?? '').replace(/\r\n/g, '\n').trim())
+    .pipe(safeText().max(max, `${label} must be at most ${max} characters.`))
+
+const required = (label: string, max: number) =>
+  safeText({ required_error: `${label} is required.`, invalid_type_error: `${label} must be text.` })
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(max, `${label} must be at most ${max} characters.`)
+
+const httpUrl = (label: string, example: string) =>
+  text(label, L.ctaUrl).refine((v) => {
+    if (!v) return true
+    try {
+      const u = new URL(v)
+      return (u.protocol === 'http:' || u.protocol === 'https:') && Boolean(u.hostname)
+    } catch {
+      return false
+    }
+  }, `Please enter a valid URL, such as ${example}.`)
+
+export const contentSettingsSchema = z
+  .object({
+    productService: required('Product/Service', L.productService),
+    marketSegment: required('Ideal Customer', L.marketSegment),
+    website: httpUrl('Website', 'https://example.com'),
+    valueProposition: text('Value proposition', L.valueProposition).refine(
+      (v) => !v.includes('\n'),
+      'Value proposition must be one line.',
+    ),
+    ctaText: text('Call to action text', L.ctaText),
+    ctaUrl: httpUrl('Call to action URL', 'https://example.com/signup'),
+    tone: z.enum(TONES, {
+      errorMap: () => ({ message: 'Please choose a tone from the list.' }),
+    }),
+    toneNotes: text('Tone notes', L.toneNotes),
+    avoid: text('Words and claims to avoid', L.avoid),
+    writingSample: text('Writing sample', L.writingSample),
+    writingSampleUrl: httpUrl('Sample page URL', 'https://example.com/blog/my-post'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.ctaUrl && !v.ctaText)
+      ctx.addIssue({ code: 'custom', path: ['ctaText'], message: 'Add the text of your call to action.' })
+    if (v.ctaText && !v.ctaUrl)
+      ctx.addIssue({ code: 'custom', path: ['ctaUrl'], message: 'Add the URL your call to action leads to.' })
+  })
+export type ContentSettingsInput = z.infer<typeof contentSettingsSchema>
+
+/** What the form shows (from saved settings or from a failed post). */
+export type ContentSettingsValues = { [K in keyof ContentSettingsInput]: string }
+
+export const CONTENT_SETTINGS_FIELDS = [
+  'productService',
+  'marketSegment',
+  'website',
+  'valueProposition',
+  'ctaText',
+  'ctaUrl',
+  'tone',
+  'toneNotes',
+  'avoid',
+  'writingSample',
+  'writingSampleUrl',
+] as const satisfies ReadonlyArray<keyof ContentSettingsInput>
+
+/** A form post's fields (missing ones undefined, so zod reports the required ones). */
+export function contentSettingsFromForm(form: FormData): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {}
+  for (const name of CONTENT_SETTINGS_FIELDS) {
+    const value = form.get(name)
+    out[name] = typeof value === 'string' ? value : undefined
+  }
+  return out
+}
+
+/** Whether `url` is a page of `website` (same host, with or without www). */
+export function isOwnPage(url: string, website: string): boolean {
+  try {
+    const bare = (h: string) => h.toLowerCase().replace(/^www\./, '')
+    return bare(new URL(url).hostname) === bare(new URL(website).hostname)
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,312 @@
+import { safeText } from '#app/platform/security/safe-text'
+import { and, desc, eq, notInArray } from 'drizzle-orm'
+import { z } from 'zod'
+import { filterLinks, linkUrls, stripRawHtml, urlSet, type LinkTarget, type Source } from './content'
+import { EDITOR_LIMITS, sectionsOf, replaceSection, splitTitle } from './post-editor'
+import { storedPostBody } from '#app/platform/security/sanitize.server'
+import { cleanSectionBody, slugify } from './posts'
+import { bareDomain } from '#app/features/keywords/serp'
+import type { ScoreResult } from './seo-checklist'
+import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
+import { rewritePrompt, type Brief } from './brief-prompts.server'
+import { businessContext, finishPost, stripFinish } from './content-engine.server'
+import { db, schema } from '#app/platform/db/client.server'
+import { chatText } from '#app/platform/ai/openai.server'
+import { failureReason } from './posts-pipeline.server'
+import { getPost } from './posts.server'
+import { researchUrls, type Research } from './research.server'
+
+/**
+ * The editor of a finished post: title, slug, meta description and Markdown body. Every save runs the same
+ * deterministic finish as generation (citations, internal links, the CTA, 'Sources', claim ledger, score, JSON-LD),
+ * sanitizes the HTML again, and keeps a version (the last MAX_VERSIONS per post). 'Rewrite this section' is one
+ * model call with the author's instruction; links the model adds that were not there are removed.
+ */
+export const MAX_VERSIONS = 20
+const posts = schema.blogPosts
+
+export const editSchema = z.object({
+  title: safeText({ required_error: 'Title is required.' })
+    .transform((v) => v.replace(/\s+/g, ' ').trim())
+    .pipe(
+      safeText()
+        .min(1, 'Title is required.')
+        .max(EDITOR_LIMITS.title, `Title must be at most ${EDITOR_LIMITS.title} characters.`),
+    ),
+  slug: safeText({ required_error: 'Slug is required.' })
+    .transform((v) => slugify(v))
+    .pipe(safeText().min(1, 'Slug needs at least one letter or digit.')),
+  metaDescription: safeText()
+    .optional()
+    .transform((v) => (v ?? '').replace(/\s+/g, ' ').trim())
+    .pipe(
+      safeText().max(
+        EDITOR_LIMITS.metaDescription,
+        `Meta description must be at most ${EDITOR_LIMITS.metaDescription} characters.`,
+      ),
+    ),
+  body: safeText({ required_error: 'The post cannot be empty.' })
+    .transform((v) => v.replace(/\r\n?/g, '\n').trim())
+    .pipe(
+      safeText()
+        .min(1, 'The post cannot be empty.')
+        .max(EDITOR_LIMITS.body, `The post must be at most ${EDITOR_LIMITS.body} characters.`),
+    ),
+})
+export type EditInput = z.infer<typeof editSchema>
+
+export const rewriteSchema = z.object({
+  section: z.coerce.number({ invalid_type_error: 'Choose a section.' }).int().min(0, 'Choose a section.'),
+  instruction: safeText({ required_error: 'Tell us how to rewrite the section.' })
+    .trim()
+    .min(3, 'Tell us how to rewrite the section.')
+    .max(EDITOR_LIMITS.instruction, `The instruction must be at most ${EDITOR_LIMITS.instruction} characters.`),
+})
+
+type Stored = NonNullable<Awaited<ReturnType<typeof getPost>>>
+type Context = {
+  research: Research | null
+  /** The numbered sources of a refreshed post (new research, then what it cited before); else the research's. */
+  sources?: Source[]
+  own: LinkTarget[]
+  internal: LinkTarget[]
+  targetWords: number
+}
+
+function storedContext(post: Stored): Context {
+  const steps = (post.steps ?? {}) as { context?: Partial<Context> }
+  const c = steps.context ?? {}
+  const brief = post.brief as { targetWords?: number } | null
+  return {
+    research: c.research ?? null,
+    sources: c.sources,
+    own: c.own ?? [],
+    internal: c.internal ?? [],
+    targetWords: c.targetWords ?? brief?.targetWords ?? 0,
+  }
+}
+
+function storedBrief(post: Stored): Brief | null {
+  const steps = (post.steps ?? {}) as { brief?: { data?: Brief } }
+  return steps.brief?.data ?? null
+}
+
+export type Versions = Array<{ id: string; origin: string; title: string; seoScore: number | null; createdAt: string }>
+
+export async function listVersions(postId: string): Promise<Versions> {
+  const rows = await db
+    .select({
+      id: schema.postVersions.id,
+      origin: schema.postVersions.origin,
+      title: schema.postVersions.title,
+      seoScore: schema.postVersions.seoScore,
+      createdAt: schema.postVersions.createdAt,
+    })
+    .from(schema.postVersions)
+    .where(eq(schema.postVersions.postId, postId))
+    .orderBy(desc(schema.postVersions.createdAt), desc(schema.postVersions.id))
+    .limit(MAX_VERSIONS)
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }))
+}
+
+export type SaveOutcome =
+  | { ok: true; score: ScoreResult; versionId: string }
+  | { ok: false; status: 400 | 404 | 409 | 502; message: string; errors: FieldErrors }
+
+const notFound = { ok: false, status: 404, message: 'No blog post found.', errors: {} } as const
+
+/** The edit's fields checked, and the user's finished post they apply to; or why the edit cannot be made. */
+async function editTarget(
+  userId: string,
+  postId: string,
+  raw: unknown,
+): Promise<{ ok: true; post: Stored; input: EditInput } | Extract<SaveOutcome, { ok: false }>> {
+  const parsed = editSchema.safeParse(raw)
+  if (!parsed.success) return { ok: false, status: 400, ...describeErrors(parsed.error) }
+  const post = await getPost(userId, postId)
+  if (!post) return notFound
+  if (post.status !== 'completed')
+    return { ok: false, status: 409, message: 'This blog post is not ready yet.', errors: {} }
+  return { ok: true, post, input: parsed.data }
+}
+
+/** Saves an edit (or a rewrite or restore): finish, score, sanitize, write, keep the version, prune old ones. */
+export async function saveEdit(
+  userId: string,
+  postId: string,
+  raw: unknown,
+  origin: 'edit' | 'rewrite' | 'restore' = 'edit',
+): Promise<SaveOutcome> {
+  const target = await editTarget(userId, postId, raw)
+  if (!target.ok) return target
+  return writeEdit(target.post, target.input, origin)
+}
+
+async function writeEdit(post: Stored, input: EditInput, origin: 'edit' | 'rewrite' | 'restore'): Promise<SaveOutcome> {
+  const context = storedContext(post)
+  const business = await businessContext(post.userId)
+  const now = new Date()
+  const finished = finishPost({
+    markdown: `# ${input.title}\n\n${splitTitle(input.body).body}\n`,
+    keyword: post.keyword,
+    title: input.title,
+    slug: input.slug,
+    metaDescription: input.metaDescription,
+    language: post.language || 'English',
+    research: context.research,
+    sources: context.sources,
+    brief: storedBrief(post),
+    targetWords: context.targetWords || null,
+    own: context.own,
+    internal: context.internal,
+    business,
+    publishedUrl: post.publishedUrl,
+    publishedAt: post.publishedAt ?? post.completedAt ?? post.createdAt,
+    modifiedAt: now,
+    // The author's own links stay; only the model's are held to the research and the user's site.
+    authorLinks: true,
+    faqFromText: true,
+  })
+  // Sanitized once, here, with the version of the rules that made it (served as stored).
+  const body = storedPostBody(finished.markdown)
+  const html = body.contentHtml
+  const versionId = await db.transaction(async (tx) => {
+    await tx
+      .update(posts)
+      .set({
+        title: input.title,
+        slug: input.slug,
+        metaDescription: input.metaDescription,
+        contentMarkdown: finished.markdown,
+        ...body,
+        seoScore: finished.score.score,
+        seoChecklist: finished.score.items,
+        claims: finished.claims,
+        jsonLd: finished.jsonLd,
+        editedAt: now,
+      })
+      .where(eq(posts.id, post.id))
+    const [version] = await tx
+      .insert(schema.postVersions)
+      .values({
+        postId: post.id,
+        origin,
+        title: input.title,
+        slug: input.slug,
+        metaDescription: input.metaDescription,
+        contentMarkdown: finished.markdown,
+        contentHtml: html,
+        seoScore: finished.score.score,
+        createdAt: now,
+      })
+      .returning({ id: schema.postVersions.id })
+    const keep = await tx
+      .select({ id: schema.postVersions.id })
+      .from(schema.postVersions)
+      .where(eq(schema.postVersions.postId, post.id))
+      .orderBy(desc(schema.postVersions.createdAt), desc(schema.postVersions.id))
+      .limit(MAX_VERSIONS)
+    await tx.delete(schema.postVersions).where(
+      and(
+        eq(schema.postVersions.postId, post.id),
+        notInArray(
+          schema.postVersions.id,
+          keep.map((k) => k.id),
+        ),
+      ),
+    )
+    return version!.id
+  })
+  return { ok: true, score: finished.score, versionId }
+}
+
+/** Restores a version: its title, slug, description and text become the post again (as a new version). */
+export async function restoreVersion(userId: string, postId: string, versionId: string): Promise<SaveOutcome> {
+  const post = await getPost(userId, postId)
+  if (!post) return notFound
+  const [version] = await db
+    .select()
+    .from(schema.postVersions)
+    .where(and(eq(schema.postVersions.id, versionId), eq(schema.postVersions.postId, post.id)))
+    .limit(1)
+  if (!version) return { ok: false, status: 404, message: 'That version is no longer kept.', errors: {} }
+  return saveEdit(
+    userId,
+    postId,
+    {
+      title: version.title,
+      slug: version.slug,
+      metaDescription: version.metaDescription,
+      body: splitTitle(version.contentMarkdown).body,
+    },
+    'restore',
+  )
+}
+
+/**
+ * 'Rewrite this section': the H2 section `section` of the (possibly unsaved) edit is rewritten by one model call
+ * following the author's instruction, then the whole edit is saved. The model may keep the section's links and
+ * research sources; any other link it writes becomes plain text, raw HTML is dropped.
+ */
+export async function rewriteSection(
+  userId: string,
+  postId: string,
+  raw: unknown,
+  rewrite: unknown,
+): Promise<SaveOutcome> {
+  const target = await editTarget(userId, postId, raw)
+  if (!target.ok) return target
+  const wanted = rewriteSchema.safeParse(rewrite)
+  if (!wanted.success) return { ok: false, status: 400, ...describeErrors(wanted.error) }
+  const { post, input } = target
+  const body = stripFinish(splitTitle(input.body).body)
+  const section = sectionsOf(body)[wanted.data.section]
+  if (!section)
+    return { ok: false, status: 400, message: 'Choose a section.', errors: { section: ['Choose a section.'] } }
+
+  const context = storedContext(post)
+  const business = await businessContext(post.userId)
+  let answer: string
+  try {
+    const result = await chatText({
+      ...rewritePrompt({
+        keyword: post.keyword,
+        language: post.language || 'English',
+        title: input.title,
+        heading: section.heading,
+        body: section.body,
+        instruction: wanted.data.instruction,
+        tone: business?.tone ?? null,
+      }),
+      maxRetries: 1,
+      timeoutMs: 60_000,
+    })
+    answer = result.data
+  } catch (error) {
+    return {
+      ok: false,
+      status: 502,
+      message: `The section could not be rewritten: ${failureReason(error)}`,
+      errors: {},
+    }
+  }
+  const keep = urlSet([
+    ...linkUrls(section.body),
+    ...researchUrls(context.research),
+    ...(context.sources ?? []).map((x) => x.url),
+    ...context.own.map((o) => o.url),
+  ])
+  const site = business?.website ? bareDomain(new URL(business.website).host) : null
+  const allowed = (url: string) => {
+    if (keep(url)) return true
+    try {
+      return site !== null && bareDomain(new URL(url).host) === site
+    } catch {
+      return false
+    }
+  }
+  const cleaned = cleanSectionBody(filterLinks(stripRawHtml(answer), allowed))
+  if (!cleaned)
+    return { ok: false, status: 502, message: 'The section could not be rewritten: the answer was empty.', errors: {} }
+  return writeEdit(post, { ...input, body: replaceSection(body, wanted.data.section, cleaned) }, 'rewrite')
+}

@@ -1,0 +1,346 @@
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import OpenAI from 'openai'
+import { z } from 'zod'
+import { isRetryableStatus } from '#app/platform/http/http-retry'
+import { storedPostBody } from '#app/platform/security/sanitize.server'
+import type { LinkTarget } from './content'
+import { assembleArticle, clampText, countWords, slugify, titleWithKeyword } from './posts'
+import {
+  briefJsonSchema,
+  briefPrompt,
+  briefSchema,
+  briefSectionPrompt,
+  type Brief,
+  type BriefInput,
+  type BusinessContext,
+} from './brief-prompts.server'
+import { briefResearch, finishPost, linkingContext, sectionFacts, targetWords } from './content-engine.server'
+import { db, schema } from '#app/platform/db/client.server'
+import { AiNotConfiguredError, AiOutputError, chatJson, chatText, type AiUsage } from '#app/platform/ai/openai.server'
+import { PROMPT_VERSION } from './prompts.server'
+import { research as runResearch, type Research } from './research.server'
+
+/**
+ * The generation of one post, as the worker runs it:
+ *   research (SERP + the ranking pages, no model) → the brief (1 structured call) → every section in parallel
+ *   (1 round trip) → a deterministic finish (links, citations, CTA, sources, claim ledger, score, JSON-LD).
+ * Each model answer is checkpointed in blog_posts.steps the moment it arrives, so a job that is retried (an error,
+ * a 429, a killed worker) resumes with what is already paid for. The final write happens once: it only applies
+ * to a post that is not completed yet.
+ */
+const posts = schema.blogPosts
+
+/** Per model call: one request, no hidden SDK retries (the queue retries, and a 429 slows the whole queue). */
+const CALL_TIMEOUT_MS = 90_000
+
+type StepRecord<T> = { data: T; usage: AiUsage; model: string; ms: number; at: string }
+
+const usageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() })
+const stepSchema = <T extends z.ZodTypeAny>(data: T) =>
+  z.object({ data, usage: usageSchema, model: z.string(), ms: z.number(), at: z.string() })
+const briefStep = stepSchema(briefSchema)
+const sectionStep = stepSchema(z.string())
+
+/** What research and the user's settings gave the post (checkpointed: a retry writes from the same material). */
+type Context = {
+  research: Research | null
+  business: BusinessContext | null
+  own: LinkTarget[]
+  internal: LinkTarget[]
+  targetWords: number
+  researchMs: number
+  /** How internal links were ranked: embeddings, or term overlap when they were unavailable. */
+  linkMethod?: 'embeddings' | 'terms'
+  embeddingTokens?: number
+}
+
+export type GenerationOutcome =
+  | { outcome: 'completed' | 'already-completed'; source: 'manual' | 'autopilot'; reusedSteps?: number }
+  | { outcome: 'missing' | 'failed' }
+
+/** Model output of a previous attempt, if it was written by the current prompt version. */
+function readCheckpoints(steps: unknown) {
+  const record = (steps ?? {}) as Record<string, unknown>
+  if (record.version !== PROMPT_VERSION)
+    return { fresh: true, context: undefined, brief: undefined, sections: new Map<number, StepRecord<string>>() }
+  const brief = briefStep.safeParse(record.brief)
+  const context = record.context && typeof record.context === 'object' ? (record.context as Context) : undefined
+  const sections = new Map<number, StepRecord<string>>()
+  for (const [key, value] of Object.entries(record)) {
+    const match = /^section:(\d+)$/.exec(key)
+    const parsed = match ? sectionStep.safeParse(value) : null
+    if (match && parsed?.success) sections.set(Number(match[1]), parsed.data)
+  }
+  return { fresh: false, context, brief: brief.success ? (brief.data as StepRecord<Brief>) : undefined, sections }
+}
+
+/** Adds one step's output to blog_posts.steps (an atomic jsonb merge, safe for parallel sections). */
+async function checkpoint(postId: string, key: string, value: unknown) {
+  await db
+    .update(posts)
+    .set({ steps: sql`${posts.steps} || ${JSON.stringify({ [key]: value })}::jsonb` })
+    .where(eq(posts.id, postId))
+}
+
+function record<T>(result: { data: T; usage: AiUsage; model: string; ms: number }): StepRecord<T> {
+  return { data: result.data, usage: result.usage, model: result.model, ms: result.ms, at: new Date().toISOString() }
+}
+
+function sumUsage(records: Array<StepRecord<unknown>>): AiUsage {
+  return records.reduce(
+    (sum, r) => ({
+      promptTokens: sum.promptTokens + r.usage.promptTokens,
+      completionTokens: sum.completionTokens + r.usage.completionTokens,
+      totalTokens: sum.totalTokens + r.usage.totalTokens,
+    }),
+    { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  )
+}
+
+/** Of several failed parallel calls, the error that decides what happens next: a final one, then a 429. */
+function decisiveError(errors: unknown[]): unknown {
+  const final = errors.find((e) => isFinalError(e))
+  if (final) return final
+  return errors.find((e) => e instanceof OpenAI.APIError && e.status === 429) ?? errors[0]
+}
+
+/** Errors that no retry will fix: bad request, credentials, unknown model, exhausted account, AI switched off. */
+export function isFinalError(error: unknown): boolean {
+  if (error instanceof AiNotConfiguredError) return true
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    if (error.status === 429) return error.code === 'insufficient_quota'
+    return error.status >= 400 && !isRetryableStatus(error.status) && error.status !== 409
+  }
+  return false
+}
+
+/** What the library says after 'Failed:'. */
+export function failureReason(error: unknown): string {
+  if (error instanceof AiNotConfiguredError) return 'AI writing is not configured on this server.'
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    if (error.status === 401 || error.status === 403) return 'The AI service refused our credentials.'
+    if (error.status === 404) return 'The AI model is not available.'
+    if (error.status === 429 && error.code === 'insufficient_quota') return 'The AI service has no credit left.'
+    if (error.status === 429) return 'The AI service was too busy for too long.'
+    if (error.status < 500) return 'The AI service rejected the request.'
+    return 'The AI service did not answer after several attempts.'
+  }
+  if (error instanceof OpenAI.APIConnectionError) return 'The AI service could not be reached after several attempts.'
+  if (error instanceof AiOutputError) return 'The AI model gave an answer we could not use, several times.'
+  return 'Something went wrong while writing the post.'
+}
+
+export async function generatePost(postId: string): Promise<GenerationOutcome> {
+  const started = Date.now()
+  const [post] = await db.select().from(posts).where(eq(posts.id, postId)).limit(1)
+  if (!post) return { outcome: 'missing' }
+  if (post.status === 'completed') return { outcome: 'already-completed', source: post.source }
+  if (post.status === 'failed') return { outcome: 'failed' }
+
+  // Checkpoints of another prompt version (or none yet) are replaced by an empty set for this version.
+  const saved = readCheckpoints(post.steps)
+  await db
+    .update(posts)
+    .set({ status: 'generating', ...(saved.fresh ? { steps: { version: PROMPT_VERSION } } : {}) })
+    .where(and(eq(posts.id, postId), inArray(posts.status, ['queued', 'generating'])))
+  let reused = 0
+
+  // Research and context (no model): the SERP and the ranking pages, the business, the pages to link to.
+  let context = saved.context
+  if (context) reused++
+  else {
+    const t = Date.now()
+    const [keywordRow] = post.keywordId
+      ? await db.select().from(schema.savedKeywords).where(eq(schema.savedKeywords.id, post.keywordId)).limit(1)
+      : []
+    // The SERP and pages on one side; the business, its pages and their relevance (embeddings) on the other.
+    const [research, linking] = await Promise.all([
+      keywordRow
+        ? runResearch({
+            keyword: post.keyword,
+            countryCode: keywordRow.countryCode,
+            languageCode: keywordRow.languageCode,
+          })
+        : Promise.resolve(null),
+      linkingContext(post),
+    ])
+    context = { research, ...linking, targetWords: targetWords(research), researchMs: Date.now() - t }
+    await checkpoint(postId, 'context', context)
+  }
+  const input: BriefInput = {
+    keyword: post.keyword,
+    language: post.language || 'English',
+    targetWords: context.targetWords,
+    research: briefResearch(context.research),
+    business: context.business,
+  }
+  const sourceCount = input.research.sources.length
+
+  // Round trip 1: the brief (with the title, introduction, outline, facts with sources, FAQ and conclusion).
+  let brief = saved.brief
+  let briefMs = 0
+  if (brief) reused++
+  else {
+    const prompt = briefPrompt(input)
+    const t = Date.now()
+    brief = record(
+      await chatJson({
+        ...prompt,
+        jsonSchema: briefJsonSchema(sourceCount),
+        parse: briefSchema,
+        maxRetries: 0,
+        timeoutMs: CALL_TIMEOUT_MS,
+      }),
+    )
+    briefMs = Date.now() - t
+    await checkpoint(postId, 'brief', brief)
+  }
+  const b = brief.data
+
+  // Round trip 2: every section at once; each is saved as soon as it arrives.
+  const sectionsStarted = Date.now()
+  const results = await Promise.allSettled(
+    b.sections.map(async (_, index) => {
+      const done = saved.sections.get(index)
+      if (done) {
+        reused++
+        return done
+      }
+      const links = context.internal.filter((_, i) => i % b.sections.length === index)
+      const step = record(
+        await chatText({
+          ...briefSectionPrompt({ ...input, brief: b, index, facts: sectionFacts(b, index, sourceCount), links }),
+          maxRetries: 0,
+          timeoutMs: CALL_TIMEOUT_MS,
+        }),
+      )
+      await checkpoint(postId, `section:${index}`, step)
+      return step
+    }),
+  )
+  const sectionsMs = Date.now() - sectionsStarted
+  const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
+  if (failures.length) throw decisiveError(failures)
+  const sections = results.map((r) => (r as PromiseFulfilledResult<StepRecord<string>>).value)
+
+  // Assembly and the deterministic finish: one Markdown article, its sanitized HTML, claims, score and JSON-LD.
+  const assembleStarted = Date.now()
+  const title = titleWithKeyword(b.title, post.keyword)
+  const slug = slugify(b.slug) || slugify(title)
+  const metaDescription = clampText(b.metaDescription, 160)
+  const assembled = assembleArticle({
+    title,
+    introduction: b.introduction,
+    sections: b.sections.map((s, i) => ({ heading: s.heading, body: sections[i]!.data })),
+    faqHeading: b.faqHeading,
+    faq: b.faq,
+    conclusionHeading: b.conclusionHeading,
+    conclusion: b.conclusion,
+  })
+  const finished = finishPost({
+    markdown: assembled,
+    keyword: post.keyword,
+    title,
+    slug,
+    metaDescription,
+    language: input.language,
+    research: context.research,
+    brief: b,
+    targetWords: context.targetWords,
+    own: context.own,
+    internal: context.internal,
+    business: context.business,
+    publishedUrl: post.publishedUrl,
+    publishedAt: new Date(),
+    modifiedAt: null,
+  })
+  const markdown = finished.markdown
+  const body = storedPostBody(markdown)
+  const html = body.contentHtml
+  const usage = sumUsage([brief, ...sections])
+  const modelMs = brief.ms + Math.max(0, ...sections.map((s) => s.ms))
+  const storedBrief = {
+    searchIntent: b.searchIntent,
+    reader: b.reader,
+    angle: b.angle,
+    targetWords: context.targetWords,
+    outline: b.sections.map((s) => ({ heading: s.heading, subheadings: s.subheadings, keyPoints: s.keyPoints })),
+    questions: b.faq.map((f) => f.question),
+    facts: b.sections.flatMap((_, i) =>
+      sectionFacts(b, i, sourceCount).map((f) => ({ text: f.text, sourceUrl: input.research.sources[f.n - 1]!.url })),
+    ),
+    researchStatus: input.research.status,
+    researchNotes: context.research?.notes ?? [
+      'Written without search data: no keyword market was known for this post.',
+    ],
+    competitors: input.research.sources.map((s) => ({ url: s.url, title: s.title, words: s.words })),
+    peopleAlsoAsk: input.research.peopleAlsoAsk,
+    internalLinks: context.internal,
+    linkMethod: context.linkMethod ?? 'terms',
+    business: context.business ? { product: context.business.product, tone: context.business.tone } : null,
+  }
+  const timings = {
+    queuedMs: started - post.createdAt.getTime(),
+    researchMs: context.researchMs,
+    briefMs,
+    sectionsMs,
+    sectionMs: sections.map((s) => s.ms),
+    assembleMs: Date.now() - assembleStarted,
+    /** This attempt, from pick-up to the final write. */
+    totalMs: Date.now() - started,
+    /** The model's own time along the critical path (brief + slowest section), including reused steps. */
+    modelCriticalPathMs: modelMs,
+    sequentialModelCalls: 2,
+    modelCalls: 1 + sections.length,
+    /** The embeddings call runs alongside research (not on the model's critical path). */
+    embeddingCalls: context.linkMethod === 'embeddings' ? 1 : 0,
+    embeddingTokens: context.embeddingTokens ?? 0,
+    linkMethod: context.linkMethod ?? 'terms',
+    reusedSteps: reused,
+    words: countWords(markdown),
+  }
+
+  const [written] = await db
+    .update(posts)
+    .set({
+      status: 'completed',
+      failureReason: null,
+      title,
+      slug,
+      metaDescription,
+      contentMarkdown: markdown,
+      contentHtml: html,
+      sanitizerVersion: body.sanitizerVersion,
+      brief: storedBrief,
+      researchStatus: input.research.status,
+      seoScore: finished.score.score,
+      seoChecklist: finished.score.items,
+      claims: finished.claims,
+      jsonLd: finished.jsonLd,
+      model: brief.model,
+      promptVersion: PROMPT_VERSION,
+      usage,
+      timings,
+      completedAt: new Date(),
+    })
+    .where(and(eq(posts.id, postId), inArray(posts.status, ['queued', 'generating'])))
+    .returning({ source: posts.source })
+  if (!written) {
+    const [now] = await db
+      .select({ status: posts.status, source: posts.source })
+      .from(posts)
+      .where(eq(posts.id, postId))
+    return now?.status === 'completed' ? { outcome: 'already-completed', source: now.source } : { outcome: 'failed' }
+  }
+  await db.insert(schema.postVersions).values({
+    postId,
+    origin: 'generated',
+    title,
+    slug,
+    metaDescription,
+    contentMarkdown: markdown,
+    contentHtml: html,
+    seoScore: finished.score.score,
+  })
+  return { outcome: 'completed', source: written.source, reusedSteps: reused }
+}

@@ -1,0 +1,367 @@
+import crypto from 'node:crypto'
+import { and, eq, gt } from 'drizzle-orm'
+import { parse, type DefaultTreeAdapterMap } from 'parse5'
+import robotsParser from 'robots-parser'
+import { bareDomain, comparableUrl, normalizeSerpKeyword, type SerpResult } from '#app/features/keywords/serp'
+import { db, schema } from '#app/platform/db/client.server'
+import { getEnv } from '#app/platform/env.server'
+import { getSerp } from '#app/features/keywords/serp.server'
+import { guardedGet } from '#app/platform/security/ssrf.server'
+
+/**
+ * Research before writing: the keyword's Google top 10 (DataForSEO SERP, via getSerp) and what the ranking pages
+ * cover — each fetched in parallel through the SSRF guard (time limit, size cap, robots.txt respected, HTML only)
+ * and read with a real HTML parser (parse5): title, H2/H3 headings, main text length and the sentences with
+ * figures (candidate facts, each with its page as source). Cached per keyword and market for 7 days. Failures
+ * degrade the research (status 'partial' or 'none', with notes saying why), never throw.
+ */
+export const USER_AGENT = 'RankwellBot/1.0 (+https://rankwell.app/bot)'
+export const RESEARCH_TTL_MS = 7 * 24 * 60 * 60 * 1000
+export const PAGE_TIMEOUT_MS = 2_500
+export const ROBOTS_TIMEOUT_MS = 1_500
+export const SERP_BUDGET_MS = 2_500
+export const PAGE_MAX_BYTES = 1_500_000
+const PAGES_TO_READ = 10
+const FACTS_PER_PAGE = 3
+
+export type ResearchPage = {
+  rank: number
+  url: string
+  domain: string
+  title: string
+  status: 'ok' | 'failed' | 'skipped'
+  reason?: string
+  words: number
+  headings: Array<{ level: 2 | 3; text: string }>
+  facts: string[]
+}
+export type Research = {
+  status: 'full' | 'partial' | 'none'
+  notes: string[]
+  serp: SerpResult | null
+  pages: ResearchPage[]
+  /** Median length in words of the pages read, or null. */
+  medianWords: number | null
+  fetchedAt: string
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// HTML extraction (parse5)
+// ---------------------------------------------------------------------------------------------------------------
+
+type Node = DefaultTreeAdapterMap['node']
+type Element = DefaultTreeAdapterMap['element']
+const SKIP = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'iframe',
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'form',
+  'button',
+  'select',
+  'head',
+])
+const BLOCK = new Set(['p', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'section', 'article', 'td', 'blockquote'])
+
+const isElement = (n: Node): n is Element => 'tagName' in n
+const clean = (s: string) => s.replace(/\s+/g, ' ').trim()
+
+function textOf(node: Node): string {
+  if (node.nodeName === '#text') return (node as DefaultTreeAdapterMap['textNode']).value
+  if (isElement(node) && SKIP.has(node.tagName)) return ''
+  const children = 'childNodes' in node ? node.childNodes : []
+  const inner = children.map(textOf).join('')
+  return isElement(node) && BLOCK.has(node.tagName) ? `\n${inner}\n` : inner
+}
+
+function find(node: Node, pred: (e: Element) => boolean): Element | null {
+  if (isElement(node) && pred(node)) return node
+  const children = 'childNodes' in node ? node.childNodes : []
+  for (const c of children) {
+    const hit = find(c, pred)
+    if (hit) return hit
+  }
+  return null
+}
+
+function collect(node: Node, pred: (e: Element) => boolean, out: Element[] = []): Element[] {
+  if (isElement(node) && SKIP.has(node.tagName) && node.tagName !== 'head') return out
+  if (isElement(node) && pred(node)) out.push(node)
+  const children = 'childNodes' in node ? node.childNodes : []
+  for (const c of children) collect(c, pred, out)
+  return out
+}
+
+/** Title, H2/H3 headings, main text (scripts, navigation, header, footer and asides left out) of an HTML page. */
+export function extractPage(html: string) {
+  const doc = parse(html)
+  const titleEl = find(doc, (e) => e.tagName === 'title')
+  const title = titleEl ? clean(textOf({ ...titleEl, tagName: 'span' } as Element)) : ''
+  const root =
+    find(doc, (e) => e.tagName === 'article') ??
+    find(doc, (e) => e.tagName === 'main') ??
+    find(doc, (e) => e.tagName === 'body') ??
+    doc
+  const headings = collect(root, (e) => e.tagName === 'h2' || e.tagName === 'h3')
+    .map((e) => ({ level: (e.tagName === 'h2' ? 2 : 3) as 2 | 3, text: clean(textOf(e)).slice(0, 200) }))
+    .filter((h) => h.text)
+    .slice(0, 40)
+  const text = textOf(root).split('\n').map(clean).filter(Boolean).join('\n')
+  const words = text.split(/\s+/).filter(Boolean).length
+  return { title: title.slice(0, 300), headings, text, words }
+}
+
+/** Sentences that state a figure (a percentage, an amount, a count): candidate facts, with their page as source. */
+export function figureSentences(text: string, max = FACTS_PER_PAGE): string[] {
+  const out: string[] = []
+  for (const s of text.split(/(?<=[.!?])\s+|\n+/)) {
+    const sentence = clean(s)
+    if (sentence.length < 25 || sentence.length > 300) continue
+    if (!/(^|[\s($€£])\d[\d,.]*\s*(%|percent|per cent|million|billion|k\b)?/i.test(sentence)) continue
+    if (!out.includes(sentence)) out.push(sentence)
+    if (out.length >= max) break
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fetching
+// ---------------------------------------------------------------------------------------------------------------
+
+const allowPrivate = () => getEnv().WEBHOOK_ALLOW_PRIVATE_NETWORKS
+
+type Robots = { isAllowed(url: string, ua?: string): boolean | undefined }
+
+/** robots.txt of an origin: 4xx means everything is allowed; an error or 5xx means nothing is (Google's rules). */
+async function robotsFor(origin: string): Promise<Robots | 'unreachable'> {
+  const url = `${origin}/robots.txt`
+  try {
+    const res = await guardedGet(url, {
+      timeoutMs: ROBOTS_TIMEOUT_MS,
+      maxBytes: 500_000,
+      headers: { 'User-Agent': USER_AGENT, Accept: 'text/plain' },
+      allowPrivate: allowPrivate(),
+    })
+    if (res.status >= 200 && res.status < 300) return robotsParser(url, res.body)
+    if (res.status >= 400 && res.status < 500) return robotsParser(url, '')
+    return 'unreachable'
+  } catch {
+    return 'unreachable'
+  }
+}
+
+async function readPage(
+  item: SerpResult['items'][number],
+  robots: (origin: string) => Promise<Robots | 'unreachable'>,
+): Promise<ResearchPage> {
+  const base: ResearchPage = {
+    rank: item.rank,
+    url: item.url,
+    domain: item.domain,
+    title: item.title,
+    status: 'failed',
+    words: 0,
+    headings: [],
+    facts: [],
+  }
+  let origin: string
+  try {
+    origin = new URL(item.url).origin
+  } catch {
+    return { ...base, reason: 'not a valid URL' }
+  }
+  const rules = await robots(origin)
+  if (rules === 'unreachable') return { ...base, status: 'skipped', reason: 'robots.txt could not be read' }
+  if (rules.isAllowed(item.url, USER_AGENT) === false)
+    return { ...base, status: 'skipped', reason: 'robots.txt disallows it' }
+  try {
+    const res = await guardedGet(item.url, {
+      timeoutMs: PAGE_TIMEOUT_MS,
+      maxBytes: PAGE_MAX_BYTES,
+      headers: { 'User-Agent': USER_AGENT, Accept: 'text/html,application/xhtml+xml' },
+      allowPrivate: allowPrivate(),
+    })
+    if (res.status < 200 || res.status >= 300) return { ...base, reason: `HTTP ${res.status}` }
+    const type = String(res.headers['content-type'] ?? '')
+    if (!/text\/html|application\/xhtml\+xml/i.test(type)) return { ...base, reason: `not HTML (${type || 'no type'})` }
+    const page = extractPage(res.body)
+    if (page.words < 50) return { ...base, reason: 'too little text' }
+    return {
+      ...base,
+      status: 'ok',
+      title: page.title || item.title,
+      words: page.words,
+      headings: page.headings,
+      facts: figureSentences(page.text),
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    return { ...base, reason: code === 'ETIMEDOUT' ? 'timed out' : (error as Error).message.slice(0, 120) }
+  }
+}
+
+function median(values: number[]): number | null {
+  if (!values.length) return null
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2)
+}
+
+export function researchKey(q: { keyword: string; countryCode: string; languageCode: string }) {
+  const raw = JSON.stringify([normalizeSerpKeyword(q.keyword), q.countryCode, q.languageCode])
+  return crypto.createHash('sha256').update(raw).digest('hex')
+}
+
+/** Research for a keyword and market: the cached one (7 days) when there is one with search data, else fresh. */
+export async function research(q: { keyword: string; countryCode: string; languageCode: string }): Promise<Research> {
+  const key = researchKey(q)
+  const [hit] = await db
+    .select({ result: schema.researchCache.result })
+    .from(schema.researchCache)
+    .where(
+      and(
+        eq(schema.researchCache.key, key),
+        gt(schema.researchCache.createdAt, new Date(Date.now() - RESEARCH_TTL_MS)),
+      ),
+    )
+    .limit(1)
+  if (hit) return hit.result as Research
+
+  const fetchedAt = new Date().toISOString()
+  const answer = await getSerp({ ...q, depth: 10, maxAgeDays: 7, budgetMs: SERP_BUDGET_MS })
+  if (!answer.ok) {
+    return {
+      status: 'none',
+      notes: [
+        answer.reason === 'not_configured'
+          ? 'Written without search data: no SERP provider (DataForSEO) is configured.'
+          : `Written without search data: the search results could not be read (${answer.reason}).`,
+      ],
+      serp: null,
+      pages: [],
+      medianWords: null,
+      fetchedAt,
+    }
+  }
+  const robotsByOrigin = new Map<string, Promise<Robots | 'unreachable'>>()
+  const robots = (origin: string) => {
+    let p = robotsByOrigin.get(origin)
+    if (!p) {
+      p = robotsFor(origin)
+      robotsByOrigin.set(origin, p)
+    }
+    return p
+  }
+  const top = answer.serp.items.slice(0, PAGES_TO_READ)
+  const pages = await Promise.all(top.map((item) => readPage(item, robots)))
+  const ok = pages.filter((p) => p.status === 'ok')
+  const notes: string[] = []
+  const failed = pages.filter((p) => p.status !== 'ok')
+  if (failed.length)
+    notes.push(
+      `${failed.length} of ${pages.length} top pages could not be read: ${failed
+        .slice(0, 4)
+        .map((p) => `${p.domain} (${p.reason ?? p.status})`)
+        .join(', ')}${failed.length > 4 ? ', …' : ''}.`,
+    )
+  if (!top.length) notes.push('Google showed no organic results for this keyword.')
+  const status: Research['status'] = ok.length >= Math.max(1, Math.ceil(top.length / 2)) ? 'full' : 'partial'
+  const result: Research = {
+    status,
+    notes,
+    serp: answer.serp,
+    pages,
+    medianWords: median(ok.map((p) => p.words)),
+    fetchedAt,
+  }
+  if (status === 'full') {
+    await db
+      .insert(schema.researchCache)
+      .values({ key, result })
+      .onConflictDoUpdate({ target: schema.researchCache.key, set: { result, createdAt: new Date() } })
+      .catch((error: unknown) => console.error('[research] could not cache:', error))
+  }
+  return result
+}
+
+/** Every URL the research found (the SERP's results): the only third-party pages a post may link to. */
+export function researchUrls(r: Research | null): string[] {
+  return r?.serp ? r.serp.items.map((i) => i.url) : []
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The user's own site: sitemap.xml (read through the guard, cached daily)
+// ---------------------------------------------------------------------------------------------------------------
+
+export const SITEMAP_MAX_URLS = 500
+
+/** The page URLs of a sitemap (a sitemap index is followed one level, at most 5 child sitemaps). */
+export async function sitemapUrls(website: string): Promise<string[]> {
+  let root: URL
+  try {
+    root = new URL(/^https?:\/\//i.test(website) ? website : `https://${website}`)
+  } catch {
+    return []
+  }
+  const sitemapUrl = `${root.origin}/sitemap.xml`
+  const today = new Date().toISOString().slice(0, 10)
+  const [hit] = await db
+    .select()
+    .from(schema.sitemapCache)
+    .where(and(eq(schema.sitemapCache.url, sitemapUrl), eq(schema.sitemapCache.fetchedOn, today)))
+    .limit(1)
+  if (hit) return hit.urls as string[]
+
+  const get = async (url: string) => {
+    const res = await guardedGet(url, {
+      timeoutMs: PAGE_TIMEOUT_MS,
+      maxBytes: 5_000_000,
+      headers: { 'User-Agent': USER_AGENT, Accept: 'application/xml,text/xml' },
+      allowPrivate: allowPrivate(),
+    })
+    return res.status >= 200 && res.status < 300 ? res.body : ''
+  }
+  const locs = (xml: string) => [...xml.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/gi)].map((m) => decodeXml(m[1]!))
+  let urls: string[] = []
+  try {
+    const xml = await get(sitemapUrl)
+    if (/<sitemapindex/i.test(xml)) {
+      const children = locs(xml).slice(0, 5)
+      const nested = await Promise.all(children.map((u) => get(u).catch(() => '')))
+      urls = nested.flatMap(locs)
+    } else urls = locs(xml)
+  } catch {
+    return []
+  }
+  const sameSite = urls
+    .filter((u) => {
+      try {
+        return bareDomain(new URL(u).host) === bareDomain(root.host)
+      } catch {
+        return false
+      }
+    })
+    .slice(0, SITEMAP_MAX_URLS)
+  const unique = [...new Map(sameSite.map((u) => [comparableUrl(u), u])).values()]
+  await db
+    .insert(schema.sitemapCache)
+    .values({ url: sitemapUrl, urls: unique, fetchedOn: today })
+    .onConflictDoUpdate({ target: schema.sitemapCache.url, set: { urls: unique, fetchedOn: today } })
+    .catch(() => {})
+  return unique
+}
+
+function decodeXml(s: string) {
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&')
+}

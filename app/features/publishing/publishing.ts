@@ -1,0 +1,269 @@
+import { z } from 'zod'
+import { safeText } from '#app/platform/security/safe-text'
+
+/**
+ * Publishing destinations (WordPress, Ghost, Webflow): the forms' schemas, shared by the screens and the JSON API,
+ * and the copy of the publishing screens. Pure: no I/O.
+ */
+
+export const DESTINATION_KINDS = ['wordpress', 'ghost', 'webflow'] as const
+export type DestinationKind = (typeof DESTINATION_KINDS)[number]
+
+export const KIND_LABELS: Record<DestinationKind, string> = {
+  wordpress: 'WordPress',
+  ghost: 'Ghost',
+  webflow: 'Webflow',
+}
+
+export const REVIEW_MODES = ['quality', 'review', 'auto_approve', 'always'] as const
+export type ReviewMode = (typeof REVIEW_MODES)[number]
+
+export const REVIEW_MODE_LABELS: Record<ReviewMode, string> = {
+  quality: 'Publish automatically when the SEO score is at least N and no claim is unsourced',
+  review: 'Review every post before it is published',
+  auto_approve: 'Approve automatically after H hours unless I reject',
+  always: 'Publish every post automatically, without review',
+}
+
+export const PUBLICATION_STATUS_LABELS = {
+  pending: 'Publishing…',
+  published: 'Published',
+  unpublished: 'Unpublished',
+  failed: 'Failed',
+  missing: 'Deleted on the site',
+} as const
+export type PublicationStatus = keyof typeof PUBLICATION_STATUS_LABELS
+
+export const PUBLISHING_MESSAGES = {
+  saved: 'Destination saved. The connection works.',
+  deleted: 'Destination removed.',
+  testOk: 'The connection works.',
+  queued: 'Publishing started. The status below updates when the site answers.',
+  scheduled: 'Scheduled.',
+  unpublishQueued: 'Unpublishing started.',
+  noTargets: 'Choose at least one destination.',
+  notReady: 'Only a finished post can be published.',
+  approved: 'Approved. The post is being published.',
+  approvedScheduled: 'Approved and scheduled.',
+  rejected: 'Rejected. Auto Pilot will not use this keyword again.',
+  reviewSaved: 'Review settings saved.',
+  moved: 'Moved.',
+  pausedByRejections:
+    'Auto Pilot paused itself: you rejected the last 3 drafts. Check your business details, then switch Auto Pilot back on.',
+  pausedByDestination: (name: string) =>
+    `Auto Pilot paused itself: the destination "${name}" is paused. Fix it, then switch Auto Pilot back on.`,
+  missingRemote: (kind: string) => `The post was deleted on ${kind}. Publish it again to create a new copy there.`,
+} as const
+
+/** True when a one-line value holds a control character (a NUL byte, a line break, …). */
+function hasControlCharacters(value: string) {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (code < 0x20 || code === 0x7f) return true
+  }
+  return false
+}
+
+/** Trims a text field and refuses control characters (a NUL byte can never reach Postgres). */
+const text = (label: string, max: number) =>
+  z
+    .string({ required_error: `${label} is required.`, invalid_type_error: `${label} is required.` })
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(max, `${label} is too long (at most ${max} characters).`)
+    .refine((v) => !hasControlCharacters(v), `${label} contains invalid characters.`)
+
+const optionalText = (label: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} is too long (at most ${max} characters).`)
+    .refine((v) => !hasControlCharacters(v), `${label} contains invalid characters.`)
+    .optional()
+    .transform((v) => (v ? v : undefined))
+
+/** An http(s) URL without credentials, query or fragment, normalised without a trailing slash. */
+export const siteUrl = (label: string) =>
+  text(label, 300)
+    .transform((v) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? v : `https://${v}`))
+    .superRefine((v, ctx) => {
+      let url: URL
+      try {
+        url = new URL(v)
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${label} is not a valid address (for example https://blog.example.com).`,
+        })
+        return
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        ctx.addIssue({ code: 'custom', message: `${label} must start with https:// or http://.` })
+      else if (url.username || url.password)
+        ctx.addIssue({ code: 'custom', message: `${label} must not contain a user name or password.` })
+      else if (url.search || url.hash) ctx.addIssue({ code: 'custom', message: `${label} must not contain ? or #.` })
+    })
+    .transform((v) => new URL(v).toString().replace(/\/+$/, ''))
+
+/** A comma-separated list of names (categories, tags): trimmed, de-duplicated, at most 20. */
+const nameList = (label: string) =>
+  z
+    .string()
+    .max(1000, `${label}: too long.`)
+    .optional()
+    .transform((v) => [
+      ...new Set(
+        (v ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .refine((list) => list.length <= 20, `${label}: at most 20.`)
+    .refine((list) => list.every((n) => n.length <= 100 && !hasControlCharacters(n)), `${label}: invalid name.`)
+
+const postStatus = z.enum(['publish', 'draft'], { errorMap: () => ({ message: 'Choose publish or draft.' }) })
+const unpublishMode = z.enum(['draft', 'delete'], { errorMap: () => ({ message: 'Choose draft or delete.' }) })
+/** Whether Auto Pilot publishes to a destination: yes unless said otherwise (forms send `false` when unticked). */
+const autopilotFlag = z
+  .union([z.boolean(), safeText()])
+  .optional()
+  .transform((v) => v === undefined || v === true || v === 'on' || v === 'true')
+
+const name = optionalText('Name', 80)
+
+export const wordpressForm = z.object({
+  kind: z.literal('wordpress'),
+  name,
+  siteUrl: siteUrl('Site URL'),
+  username: text('User name', 100),
+  /** Optional when editing: blank keeps the stored one. Spaces (as WordPress shows it) are ignored. */
+  appPassword: optionalText('Application Password', 200).transform((v) => v?.replace(/\s+/g, '')),
+  postStatus: postStatus.default('publish'),
+  unpublishMode: unpublishMode.default('draft'),
+  categories: nameList('Categories'),
+  tags: nameList('Tags'),
+  autopilot: autopilotFlag,
+})
+
+export const ghostForm = z.object({
+  kind: z.literal('ghost'),
+  name,
+  adminUrl: siteUrl('Admin API URL'),
+  adminApiKey: optionalText('Admin API key', 300).refine(
+    (v) => v === undefined || /^[a-f0-9]{24}:[a-f0-9]{64}$/i.test(v),
+    'The Admin API key looks like 24 hex characters, a colon and 64 hex characters (Ghost Admin → Integrations).',
+  ),
+  postStatus: postStatus.default('publish'),
+  unpublishMode: unpublishMode.default('draft'),
+  tags: nameList('Tags'),
+  autopilot: autopilotFlag,
+})
+
+const FIELD_SLUG = /^[a-z0-9][a-z0-9-_]*$/i
+const fieldSlugMessage = (label: string) =>
+  `${label}: use the field's slug as Webflow shows it (letters, digits, - and _).`
+const fieldSlug = (label: string) => text(label, 100).refine((v) => FIELD_SLUG.test(v), fieldSlugMessage(label))
+const optionalFieldSlug = (label: string) =>
+  optionalText(label, 100).refine((v) => v === undefined || FIELD_SLUG.test(v), fieldSlugMessage(label))
+
+export const webflowForm = z.object({
+  kind: z.literal('webflow'),
+  name,
+  apiToken: optionalText('API token', 300),
+  siteId: text('Site ID', 100).refine((v) => /^[a-f0-9]{24}$/i.test(v), 'The Site ID is 24 hex characters.'),
+  collectionId: text('Collection ID', 100).refine(
+    (v) => /^[a-f0-9]{24}$/i.test(v),
+    'The Collection ID is 24 hex characters.',
+  ),
+  titleField: fieldSlug('Title field').default('name'),
+  slugField: fieldSlug('Slug field').default('slug'),
+  bodyField: fieldSlug('Body field'),
+  summaryField: optionalFieldSlug('Summary field'),
+  unpublishMode: unpublishMode.default('draft'),
+  autopilot: autopilotFlag,
+})
+
+export const destinationForm = z.discriminatedUnion('kind', [wordpressForm, ghostForm, webflowForm], {
+  errorMap: () => ({ message: 'Choose WordPress, Ghost or Webflow.' }),
+})
+export type DestinationInput = z.infer<typeof destinationForm>
+
+/** The secret field of each kind (never sent back to the browser). */
+export const SECRET_FIELD: Record<DestinationKind, 'appPassword' | 'adminApiKey' | 'apiToken'> = {
+  wordpress: 'appPassword',
+  ghost: 'adminApiKey',
+  webflow: 'apiToken',
+}
+
+export const SECRET_LABEL: Record<DestinationKind, string> = {
+  wordpress: 'Application Password',
+  ghost: 'Admin API key',
+  webflow: 'API token',
+}
+
+export const reviewSettingsForm = z
+  .object({
+    reviewMode: z.enum(REVIEW_MODES, { errorMap: () => ({ message: 'Choose how drafts are published.' }) }),
+    minScore: z.coerce
+      .number({ invalid_type_error: 'The score is a number from 0 to 100.' })
+      .int('The score is a whole number.')
+      .min(0, 'The score is a number from 0 to 100.')
+      .max(100, 'The score is a number from 0 to 100.')
+      .default(80),
+    approveAfterHours: z.coerce
+      .number({ invalid_type_error: 'Hours are a number from 1 to 168.' })
+      .int('Hours are a whole number.')
+      .min(1, 'Hours are a number from 1 to 168.')
+      .max(168, 'Hours are a number from 1 to 168.')
+      .default(24),
+  })
+  .strip()
+
+const uuid = safeText().uuid('Unknown destination.')
+
+/** A date (YYYY-MM-DD, optionally with a time) in the future or today; empty = now. */
+export const publishAt = z
+  .string()
+  .trim()
+  .max(40)
+  .optional()
+  .transform((v, ctx) => {
+    if (!v) return undefined
+    const date = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T09:00:00Z`) : new Date(v)
+    if (Number.isNaN(date.getTime())) {
+      ctx.addIssue({ code: 'custom', message: 'Enter a date like 2026-12-01.' })
+      return z.NEVER
+    }
+    return date
+  })
+
+export const publishForm = z.object({
+  targets: z
+    .array(z.union([uuid, z.literal('webhook')]))
+    .max(20)
+    .transform((list) => [...new Set(list)])
+    .refine((list) => list.length > 0, PUBLISHING_MESSAGES.noTargets),
+  publishAt,
+})
+
+/** A target is a destination id or the user's Auto Pilot webhook. */
+export type PublishTarget = string | 'webhook'
+
+/** Does a post pass the automatic publishing bar? */
+export function passesQualityGate(
+  post: { seoScore: number | null; claims: unknown },
+  minScore: number,
+): { passes: boolean; reasons: string[] } {
+  const reasons: string[] = []
+  if (post.seoScore === null) reasons.push('the post has no SEO score yet')
+  else if (post.seoScore < minScore) reasons.push(`its SEO score is ${post.seoScore}, below ${minScore}`)
+  const unsourced = unsourcedClaims(post.claims)
+  if (unsourced > 0) reasons.push(`${unsourced} claim${unsourced === 1 ? ' has' : 's have'} no source`)
+  return { passes: reasons.length === 0, reasons }
+}
+
+export function unsourcedClaims(claims: unknown): number {
+  if (!Array.isArray(claims)) return 0
+  return claims.filter((c) => !c || typeof c !== 'object' || !(c as { sourceUrl?: unknown }).sourceUrl).length
+}

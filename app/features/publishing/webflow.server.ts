@@ -1,0 +1,160 @@
+import { getEnv } from '#app/platform/env.server'
+import { createHttp, parseJson, PublishError, statusFailure } from './http.server'
+import type { ClientOptions, DestinationClient, RemoteArticle } from './types'
+
+/**
+ * Webflow through the Data API v2 (CMS): a site API token, a site and a CMS collection, and a mapping of the
+ * post's parts onto the collection's fields. Items are created staged, then published; an update patches the
+ * item and publishes it again; unpublishing takes the live item down (or deletes the item).
+ */
+export type WebflowConfig = {
+  siteId: string
+  collectionId: string
+  titleField: string
+  slugField: string
+  bodyField: string
+  summaryField?: string
+  unpublishMode: 'draft' | 'delete'
+  /** Learned by 'Test connection': where the collection's items live on the public site. */
+  siteDomain?: string
+  collectionSlug?: string
+}
+
+const AUTH_MESSAGE = 'Webflow refused the API token.'
+
+type Item = { id: string; fieldData?: Record<string, unknown>; isDraft?: boolean }
+type Collection = { slug?: string; displayName?: string; fields?: Array<{ slug: string; type: string }> }
+type Site = { displayName?: string; shortName?: string; customDomains?: Array<{ url?: string }> }
+
+export function webflowClient(config: WebflowConfig, apiToken: string, opts: ClientOptions = {}): DestinationClient {
+  const http = createHttp({ stats: opts.stats })
+  const base = getEnv().WEBFLOW_API_URL.replace(/\/+$/, '')
+  const items = `collections/${encodeURIComponent(config.collectionId)}/items`
+
+  async function call(method: string, path: string, json?: unknown) {
+    return http(`${base}/${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${apiToken}`, Accept: 'application/json' },
+      json,
+    })
+  }
+
+  function json<T>(res: Awaited<ReturnType<typeof call>>): T {
+    const body = parseJson(res)
+    if (body === undefined || typeof body !== 'object')
+      throw new PublishError('Webflow answered with something that is not JSON.', 'server', true)
+    return body as T
+  }
+
+  async function ok(res: Awaited<ReturnType<typeof call>>, what: string) {
+    if (res.status === 404)
+      throw new PublishError(`Webflow has no ${what} with this ID (or the token cannot see it).`, 'not_found', false)
+    if (res.status < 200 || res.status >= 300) throw statusFailure(res, base, 'Webflow', AUTH_MESSAGE)
+    return res
+  }
+
+  function fieldData(article: RemoteArticle) {
+    return {
+      [config.titleField]: article.title,
+      [config.slugField]: article.slug,
+      [config.bodyField]: article.html,
+      ...(config.summaryField ? { [config.summaryField]: article.excerpt } : {}),
+    }
+  }
+
+  async function publishItem(id: string) {
+    await ok(await call('POST', `${items}/publish`, { itemIds: [id] }), 'item')
+  }
+
+  function publicUrl(slug: string) {
+    if (!config.siteDomain || !config.collectionSlug) return null
+    return `https://${config.siteDomain}/${config.collectionSlug}/${slug}`
+  }
+
+  return {
+    async test() {
+      const site = json<Site>(await ok(await call('GET', `sites/${encodeURIComponent(config.siteId)}`), 'site'))
+      const collection = json<Collection>(
+        await ok(await call('GET', `collections/${encodeURIComponent(config.collectionId)}`), 'collection'),
+      )
+      const fields = collection.fields ?? []
+      const slugs = fields.map((f) => f.slug)
+      for (const [label, slug] of [
+        ['Title', config.titleField],
+        ['Slug', config.slugField],
+        ['Body', config.bodyField],
+        ['Summary', config.summaryField],
+      ] as const) {
+        if (slug && !slugs.includes(slug))
+          throw new PublishError(
+            `The collection ${collection.displayName ?? ''} has no field "${slug}" for the ${label.toLowerCase()}. Its fields: ${slugs.join(', ')}.`.replace(
+              '  ',
+              ' ',
+            ),
+            'rejected',
+            false,
+          )
+      }
+      const body = fields.find((f) => f.slug === config.bodyField)
+      if (body && body.type !== 'RichText')
+        throw new PublishError(
+          `The body field "${config.bodyField}" is a ${body.type} field; choose a Rich text field.`,
+          'rejected',
+          false,
+        )
+      const domain =
+        site.customDomains?.find((d) => d.url)?.url ?? (site.shortName ? `${site.shortName}.webflow.io` : undefined)
+      return {
+        message: `Connected to ${site.displayName ?? 'the Webflow site'}, collection ${collection.displayName ?? config.collectionId}.`,
+        config: {
+          siteDomain: domain?.replace(/^https?:\/\//, '').replace(/\/+$/, ''),
+          collectionSlug: collection.slug,
+        },
+      }
+    },
+
+    async publish(article: RemoteArticle, remoteId: string | null) {
+      let id = remoteId
+      if (id) {
+        const current = await call('GET', `${items}/${encodeURIComponent(id)}`)
+        if (current.status === 404) throw new PublishError('The item was deleted on Webflow.', 'missing', false)
+        await ok(current, 'item')
+      } else {
+        const found = json<{ items?: Item[] }>(
+          await ok(await call('GET', `${items}?slug=${encodeURIComponent(article.slug)}`), 'collection'),
+        )
+        id = found.items?.find((i) => i.fieldData?.[config.slugField] === article.slug)?.id ?? null
+      }
+      if (id) {
+        await ok(
+          await call('PATCH', `${items}/${encodeURIComponent(id)}`, {
+            isDraft: false,
+            isArchived: false,
+            fieldData: fieldData(article),
+          }),
+          'item',
+        )
+      } else {
+        const created = json<Item>(
+          await ok(
+            await call('POST', items, { isDraft: false, isArchived: false, fieldData: fieldData(article) }),
+            'collection',
+          ),
+        )
+        id = created.id
+      }
+      await publishItem(id)
+      return { remoteId: id, remoteUrl: publicUrl(article.slug) }
+    },
+
+    async unpublish(remoteId: string) {
+      const path =
+        config.unpublishMode === 'delete'
+          ? `${items}/${encodeURIComponent(remoteId)}`
+          : `${items}/${encodeURIComponent(remoteId)}/live`
+      const res = await call('DELETE', path)
+      if (res.status === 404 || res.status === 204 || res.status === 200) return
+      throw statusFailure(res, base, 'Webflow', AUTH_MESSAGE)
+    },
+  }
+}

@@ -1,0 +1,30 @@
+import { eq, sql } from 'drizzle-orm'
+import { sessionListColumn, toSessionList } from '#app/features/accounts/account-security.server'
+import { preparedQuery, schema } from '#app/platform/db/client.server'
+import { toUsageSummary, usageSummaryColumns } from '#app/features/billing/quota.server'
+import { rankingsCardColumns, toRankingsCard } from './rankings.server'
+
+/**
+ * What /profile shows besides the user itself, in one prepared statement (issue 17: was three, side by side): the
+ * subscription and its usage, the Rankings card's figures, and the live sessions — the user's subscription row with
+ * the other two as subqueries. Each part is mapped by its own module's function, as its own reads do.
+ */
+const profilePageQuery = preparedQuery((d) => {
+  const userId = sql.placeholder('userId')
+  return d
+    .select({ ...usageSummaryColumns, ...rankingsCardColumns(userId), sessions: sessionListColumn(userId) })
+    .from(schema.subscriptions)
+    .where(eq(schema.subscriptions.userId, userId))
+    .limit(1)
+    .prepare('profile_page')
+})
+
+export async function profilePageData(userId: string, currentSessionId: string | null) {
+  const [row] = await profilePageQuery().execute({ userId })
+  if (!row) throw new Error(`no subscription row for user ${userId}`)
+  return {
+    summary: toUsageSummary(row),
+    rankings: toRankingsCard(row, row.sub.status),
+    sessions: toSessionList(row.sessions, currentSessionId),
+  }
+}

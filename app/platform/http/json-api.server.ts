@@ -1,0 +1,72 @@
+import { json } from '@remix-run/node'
+import type { ToolId } from '#app/features/marketing/seo-tools'
+import { readJson } from './body.server'
+import { outcomeHeaders, runFreeTool } from '#app/features/marketing/free-tools.server'
+
+/** Reads a JSON object body; null when it is JSON but not an object (broken JSON and oversized bodies throw 400/413). */
+export async function readJsonBody(request: Request): Promise<Record<string, unknown> | null> {
+  const body = await readJson(request)
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null
+}
+
+/** What a public service answers when it refuses a request (bad input, rate limit, provider down). */
+export type PublicFailure = {
+  ok: false
+  status: 400 | 429 | 502 | 503
+  message: string
+  errors?: Record<string, string>
+  retryAfterSeconds?: number
+}
+
+/** A refusal as JSON `{ message, errors? }` with its status and, when given, Retry-After. */
+export function failureJson(outcome: Omit<PublicFailure, 'ok'>) {
+  return json(
+    { message: outcome.message, ...(outcome.errors ? { errors: outcome.errors } : {}) },
+    { status: outcome.status, headers: outcomeHeaders({ ok: false, ...outcome }) },
+  )
+}
+
+/**
+ * The frame of a public JSON POST route: 405 for another method, 400 for a body that is not a JSON object, and a
+ * logged 503 (`unavailable`) when `handle` throws.
+ */
+export async function publicJsonPost(
+  request: Request,
+  opts: { logLabel: string; unavailable: { message: string; headers?: HeadersInit } },
+  handle: (body: Record<string, unknown>) => Promise<Response>,
+) {
+  if (request.method !== 'POST') return methodNotAllowed()
+  try {
+    const body = await readJsonBody(request)
+    if (!body) return json({ message: 'The request body must be a JSON object.' }, { status: 400 })
+    return await handle(body)
+  } catch (error) {
+    if (error instanceof Response) return error
+    console.error(opts.logLabel, error)
+    return json({ message: opts.unavailable.message }, { status: 503, headers: opts.unavailable.headers })
+  }
+}
+
+/** The action of a POST /api/public/generate-* route: JSON in, the tool's result or `{ message }` out. */
+export async function publicToolAction(tool: ToolId, request: Request) {
+  return publicJsonPost(
+    request,
+    {
+      logLabel: `[free-tools] ${tool}: unexpected failure`,
+      unavailable: {
+        message: 'The service is temporarily unavailable. Please try again later.',
+        headers: { 'Retry-After': '60' },
+      },
+    },
+    async (body) => {
+      const outcome = await runFreeTool(tool, body, request)
+      if (outcome.ok) return json(outcome.data, { headers: { 'Cache-Control': 'no-store' } })
+      return failureJson(outcome)
+    },
+  )
+}
+
+/** The loader of a POST-only /api route: GET answers 405 with `Allow: POST`. */
+export function methodNotAllowed() {
+  return json({ message: 'Method not allowed.' }, { status: 405, headers: { Allow: 'POST' } })
+}

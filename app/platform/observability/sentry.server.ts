@@ -1,0 +1,120 @@
+import * as Sentry from '@sentry/node'
+import { getEnv } from '#app/platform/env.server'
+import { currentRequestScope } from '#app/platform/http/request-scope.server'
+
+/**
+ * Error reports (issue 20, docs/decisions/0202-sentry-error-reports.md): the official `@sentry/node` SDK, started by
+ * the web process and the worker only when SENTRY_DSN is set (otherwise nothing is loaded into action and nothing
+ * is sent). Unexpected exceptions carry the request id, the route and the user id; `beforeSend` removes passwords,
+ * tokens, cookies, authorization headers and post bodies before anything leaves the process.
+ */
+// The SDK's client is the flag: server.ts and the Remix server build each load this module, the SDK only once.
+const enabled = () => Boolean(Sentry.getClient())
+
+export function initSentry(processKind: 'web' | 'worker'): boolean {
+  const env = getEnv()
+  if (!env.SENTRY_DSN || enabled()) return enabled()
+  Sentry.init({
+    dsn: env.SENTRY_DSN,
+    environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV,
+    serverName: processKind,
+    // Errors only: no performance tracing; request and response bodies (post content, passwords) never collected.
+    // Headers, cookies and query strings the SDK collects are filtered again by beforeSend.
+    tracesSampleRate: 0,
+    dataCollection: { httpBodies: [] },
+    maxBreadcrumbs: 30,
+    initialScope: { tags: { process: processKind } },
+    beforeSend: (event) => scrubEvent(event),
+    beforeBreadcrumb: (crumb) => scrubBreadcrumb(crumb),
+  })
+  return true
+}
+
+/**
+ * Reports an unexpected exception with what is known of its request (id, route, user) or job. A no-op without a DSN.
+ */
+export function reportError(
+  error: unknown,
+  context: { route?: string; method?: string; tags?: Record<string, string | number | undefined> } = {},
+) {
+  if (!enabled()) return
+  const scope = currentRequestScope()
+  Sentry.withScope((s) => {
+    if (scope?.requestId) s.setTag('request_id', scope.requestId)
+    if (scope?.userId) s.setUser({ id: scope.userId })
+    if (context.route) s.setTag('route', context.route)
+    if (context.method) s.setTag('method', context.method)
+    for (const [key, value] of Object.entries(context.tags ?? {})) if (value !== undefined) s.setTag(key, String(value))
+    Sentry.captureException(error)
+  })
+}
+
+/** Waits (at most `ms`) until queued reports are sent: before a process exits. */
+export async function flushSentry(ms = 2_000) {
+  if (enabled()) await Sentry.flush(ms).catch(() => false)
+}
+
+const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|authorization|cookie|session|csrf|signature|dsn|credential/i
+/** Post bodies and other content users write: never sent. */
+const CONTENT_KEY = /^(content|content_?markdown|content_?html|markdown|html|body|text|brief|claims|prompt)$/i
+const FILTERED = '[Filtered]'
+/** Secrets that show up inside strings (URLs, messages): bearer tokens, our API tokens, Stripe keys, key=value. */
+const SECRET_IN_TEXT: Array<[RegExp, string]> = [
+  [/(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, `$1${FILTERED}`],
+  [/\b(rw_|sk_|pk_|rk_|whsec_)[A-Za-z0-9_]{6,}/g, FILTERED],
+  [/([?&;\s](?:password|token|secret|api_key|apikey|key|code|session)=)[^&\s;]+/gi, `$1${FILTERED}`],
+  [/(\/\/[^/:@\s]+:)[^@/\s]+@/g, `$1${FILTERED}@`],
+]
+
+export function scrubText(text: string): string {
+  let out = text
+  for (const [pattern, replacement] of SECRET_IN_TEXT) out = out.replace(pattern, replacement)
+  return out
+}
+
+/** A deep copy of `value` with secret and content keys filtered and secrets inside strings replaced. */
+export function scrubValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubText(value)
+  if (depth > 8 || value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, depth + 1))
+  const out: Record<string, unknown> = {}
+  for (const [key, v] of Object.entries(value as Record<string, unknown>))
+    out[key] = SECRET_KEY.test(key) || CONTENT_KEY.test(key) ? FILTERED : scrubValue(v, depth + 1)
+  return out
+}
+
+type SentryEvent = Parameters<NonNullable<Parameters<typeof Sentry.init>[0]>['beforeSend'] & object>[0]
+
+export function scrubEvent<E extends SentryEvent>(event: E): E {
+  if (event.request) {
+    const request = event.request
+    delete request.cookies
+    delete request.data
+    if (request.headers) {
+      const headers: Record<string, string> = {}
+      for (const [name, value] of Object.entries(request.headers))
+        headers[name] = SECRET_KEY.test(name) ? FILTERED : scrubText(String(value))
+      request.headers = headers
+    }
+    if (request.url) request.url = scrubText(request.url)
+    if (typeof request.query_string === 'string') request.query_string = scrubText(request.query_string)
+    else if (request.query_string)
+      request.query_string = scrubValue(request.query_string) as typeof request.query_string
+  }
+  if (event.message) event.message = scrubText(event.message)
+  for (const exception of event.exception?.values ?? [])
+    if (exception.value) exception.value = scrubText(exception.value)
+  if (event.extra) event.extra = scrubValue(event.extra) as typeof event.extra
+  if (event.contexts) event.contexts = scrubValue(event.contexts) as typeof event.contexts
+  if (event.breadcrumbs) event.breadcrumbs = event.breadcrumbs.map((b) => scrubBreadcrumb(b))
+  if (event.user) event.user = { id: event.user.id }
+  return event
+}
+
+function scrubBreadcrumb<B extends { message?: string; data?: Record<string, unknown> }>(crumb: B): B {
+  return {
+    ...crumb,
+    ...(crumb.message ? { message: scrubText(crumb.message) } : {}),
+    ...(crumb.data ? { data: scrubValue(crumb.data) as Record<string, unknown> } : {}),
+  }
+}

@@ -1,0 +1,85 @@
+import { useLocation } from '@remix-run/react'
+import { useCallback, useRef, useState, type MouseEvent } from 'react'
+import { Brand } from '#app/ui/brand'
+import { HelpDialog } from '#app/features/accounts/components/help-dialog'
+import { MobileMenu } from '#app/ui/mobile-menu'
+import { isCurrent, SiteLink, useSiteLinkClick } from '#app/ui/site-link'
+
+const linkClass = (isActive: boolean) =>
+  `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
+
+export const APP_LINKS = [
+  { to: '/autopilot', label: 'Auto Pilot' },
+  { to: '/keywords', label: 'Keyword Ideas' },
+  { to: '/blogposts', label: 'Blog Posts' },
+  { to: '/rankings', label: 'Rankings' },
+  { to: '/how-grow', label: 'Learn SEO' },
+  { to: '/profile', label: 'Profile' },
+] as const
+
+/**
+ * The signed-in navigation bar. The mobile menu is a <details> element and Help is a link to the /help page, so
+ * everything works without JavaScript; with it, Help opens the 'How can we help?' modal instead.
+ */
+export function AppNav({ email }: { email: string }) {
+  const location = useLocation()
+  const [helpOpen, setHelpOpen] = useState(false)
+  const menu = useRef<HTMLDetailsElement>(null)
+  const here = `${location.pathname}${location.search}`
+  const helpHref =
+    location.pathname === '/help'
+      ? location.pathname + location.search
+      : `/help?${new URLSearchParams({ redirectTo: here })}`
+  const openHelp = (e: MouseEvent) => {
+    e.preventDefault()
+    if (menu.current) menu.current.open = false
+    setHelpOpen(true)
+  }
+  const closeHelp = useCallback(() => setHelpOpen(false), [])
+  const closeMenu = useCallback(() => {
+    if (menu.current) menu.current.open = false
+  }, [])
+  const follow = useSiteLinkClick()
+  const followAndClose = useSiteLinkClick(closeMenu)
+  const navLinks = (onClick: typeof follow) =>
+    APP_LINKS.map((l) => {
+      const active = isCurrent(location.pathname, l.to)
+      return (
+        <SiteLink
+          key={l.to}
+          to={l.to}
+          className={linkClass(active)}
+          aria-current={active ? 'page' : undefined}
+          onClick={onClick}
+        >
+          {l.label}
+        </SiteLink>
+      )
+    })
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
+      <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
+        <Brand to="/keywords" />
+        <div className="hidden items-center gap-1 lg:flex">
+          {navLinks(follow)}
+          <SiteLink to={helpHref} onClick={openHelp} className="btn-secondary ml-2 py-2" data-help-link>
+            Help
+          </SiteLink>
+          <span className="ml-3 max-w-[14rem] truncate text-sm text-slate-600" data-testid="nav-email" title={email}>
+            {email}
+          </span>
+        </div>
+        <MobileMenu ref={menu} className="lg:hidden" width="w-64">
+          <span className="truncate px-3 py-2 text-xs text-slate-600" title={email}>
+            {email}
+          </span>
+          {navLinks(followAndClose)}
+          <SiteLink to={helpHref} onClick={openHelp} className="btn-secondary mt-1">
+            Help
+          </SiteLink>
+        </MobileMenu>
+      </nav>
+      <HelpDialog open={helpOpen} onClose={closeHelp} redirectTo={here} />
+    </header>
+  )
+}
