@@ -14,7 +14,10 @@ import {
 } from '@remix-run/react'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { DataTable } from '#app/features/autopilot/components/data-table'
-import { WebhookSection } from '#app/features/autopilot/components/webhook-section'
+import {
+  WebhookSection,
+  type AutopilotActionData as ActionData,
+} from '#app/features/autopilot/components/webhook-section'
 import { PageHeader } from '#app/ui/page-header'
 import {
   clientFailureOf,
@@ -109,20 +112,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
   )
-}
-
-export type ActionData = {
-  intent: string
-  errors?: {
-    webhookUrl?: string
-    cadenceDays?: string
-    reviewMode?: string
-    minScore?: string
-    approveAfterHours?: string
-  }
-  values?: { webhookUrl?: string }
-  /** A failure shown as a toast by the page itself (also without JavaScript, where a flash cookie would show one page late). */
-  toast?: Toast
 }
 
 export async function action({ request }: ActionFunctionArgs) {
