@@ -87,7 +87,9 @@ export const blogPosts = pgTable(
       .on(t.userId, t.keywordId)
       .where(sql`${t.status} in ('queued', 'generating') and ${t.keywordId} is not null`),
     // Issue 21: keyset pages of the library, the language filter, and trigram search of titles and keywords.
-    index('blog_posts_page_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    // `.desc().nullsFirst()` is Postgres' plain DESC, as the migrations create these indexes and as `ORDER BY … desc`
+    // reads them (drizzle's `.desc()` alone would mean DESC NULLS LAST).
+    index('blog_posts_page_idx').on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('blog_posts_language_idx').on(t.userId, t.language),
     index('blog_posts_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
     index('blog_posts_keyword_trgm_idx').using('gin', sql`${t.keyword} gin_trgm_ops`),

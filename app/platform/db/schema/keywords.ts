@@ -34,13 +34,14 @@ export const savedKeywords = pgTable(
       t.languageCode,
       t.searchedViaAutoPilot,
     ),
-    // Issue 21: one index per sort of the keyword library (keyset pages), and trigram search.
+    // Issue 21: one index per sort of the keyword library (keyset pages), and trigram search. `.desc().nullsFirst()`
+    // is Postgres' plain DESC, as the migrations create these indexes (drizzle's `.desc()` alone: DESC NULLS LAST).
     index('saved_keywords_date_idx').on(
       t.userId,
       t.searchedViaAutoPilot,
-      t.createdAt.desc(),
+      t.createdAt.desc().nullsFirst(),
       sql`(coalesce(${t.avgMonthlySearches}, -1)) desc`,
-      t.id.desc(),
+      t.id.desc().nullsFirst(),
     ),
     index('saved_keywords_keyword_idx').on(t.userId, t.searchedViaAutoPilot, sql`lower(${t.keyword})`, t.id),
     index('saved_keywords_volume_idx').on(
@@ -62,7 +63,7 @@ export const savedKeywords = pgTable(
       t.searchedViaAutoPilot,
       t.countryCode,
       t.languageCode,
-      t.createdAt.desc(),
+      t.createdAt.desc().nullsFirst(),
     ),
   ],
 )
