@@ -15,7 +15,7 @@ import {
 } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
 import { Analytics } from '#app/features/marketing/components/analytics'
-import { AppNav } from '#app/ui/layout/app-nav'
+import { AppNav } from '#app/features/accounts/components/app-nav'
 import { Footer } from '#app/ui/layout/footer'
 import { useNonce } from '#app/ui/nonce'
 import { OfflineBadge } from '#app/ui/offline-badge'

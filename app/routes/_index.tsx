@@ -11,7 +11,8 @@ import {
   Testimonials,
   VideoSection,
 } from '#app/features/marketing/components/sections'
-import { appUrlFrom, faqJsonLd, organizationJsonLd, seoMeta, softwareJsonLd } from '#app/features/marketing/seo'
+import { appUrlFrom, organizationJsonLd, seoMeta, softwareJsonLd } from '#app/features/marketing/seo'
+import { faqJsonLd } from '#app/platform/seo/json-ld'
 import { publicPage } from '#app/platform/http/cache'
 
 /** Cacheable by a CDN for anonymous visitors (issue 17). */

@@ -1,8 +1,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { API_DEFAULT_LIMIT, parseParams, postListSchema } from '#app/features/content/library'
+import { postListSchema } from '#app/features/content/library'
+import { API_DEFAULT_LIMIT, parseParams } from '#app/platform/lists/list-params'
 import { apiError, requireApiUser } from '#app/features/accounts/api-auth.server'
 import { wholeResponse } from '#app/platform/http/remix-handler.server'
-import { BadCursorError, pagePostsJson } from '#app/features/content/library.server'
+import { pagePostsJson } from '#app/features/content/library.server'
+import { BadCursorError } from '#app/platform/lists/keyset.server'
 
 /**
  * GET /api/blogposts → {data: [{_id, post_id, title, content, createdAt, status}], total, nextCursor}, newest

@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
-import { deleteKeywords } from '#app/features/content/library.server'
+import { deleteKeywords } from '#app/features/keywords/keyword-library.server'
 
 /** DELETE /api/saved-keywords/:id → {message}; 404 for an unknown id or another user's keyword (nothing deleted). */
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,9 +1,11 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { API_DEFAULT_LIMIT, keywordListSchema, parseParams } from '#app/features/content/library'
+import { keywordListSchema } from '#app/features/keywords/keyword-library'
+import { API_DEFAULT_LIMIT, parseParams } from '#app/platform/lists/list-params'
 import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
 import { toApiKeyword } from '#app/features/keywords/keywords.server'
 import { wholeJson } from '#app/platform/http/remix-handler.server'
-import { BadCursorError, pageKeywords } from '#app/features/content/library.server'
+import { BadCursorError } from '#app/platform/lists/keyset.server'
+import { pageKeywords } from '#app/features/keywords/keyword-library.server'
 
 /**
  * GET /api/saved-keywords → {data: [...], total, nextCursor}: the keywords searched by hand (not Auto Pilot's),

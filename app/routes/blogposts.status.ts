@@ -1,7 +1,9 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { parseIdList } from '#app/platform/security/ids'
-import { parseParams, postListSchema, POSTS_PAGE_SIZE } from '#app/features/content/library'
-import { BadCursorError, pagePosts, postCardsById, toCard } from '#app/features/content/library.server'
+import { postListSchema, POSTS_PAGE_SIZE } from '#app/features/content/library'
+import { parseParams } from '#app/platform/lists/list-params'
+import { pagePosts, postCardsById, toCard } from '#app/features/content/library.server'
+import { BadCursorError } from '#app/platform/lists/keyset.server'
 import { requireUser } from '#app/features/accounts/session.server'
 
 /**

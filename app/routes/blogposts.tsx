@@ -27,19 +27,17 @@ import { PostCard } from '#app/features/content/components/post-card'
 import { ConfirmDialog } from '#app/ui/confirm-dialog'
 import { PageHeader } from '#app/ui/page-header'
 import {
-  parseParams,
   POST_ORIGIN_FILTERS,
   POST_REVIEW_FILTERS,
   POST_STATUS_FILTERS,
   postListSchema,
   POSTS_PAGE_SIZE,
-  withParams,
   type PostListParams,
 } from '#app/features/content/library'
+import { parseParams, withParams } from '#app/platform/lists/list-params'
 import { POST_MESSAGES } from '#app/features/content/posts'
 import { safeRedirect } from '#app/platform/security/redirect'
 import {
-  BadCursorError,
   deletePost,
   pagePosts,
   postCardsById,
@@ -47,6 +45,7 @@ import {
   toCard,
   type LibraryCard,
 } from '#app/features/content/library.server'
+import { BadCursorError } from '#app/platform/lists/keyset.server'
 import { aiConfigured } from '#app/platform/ai/openai.server'
 import { quotaRefusal } from '#app/features/billing/quota.server'
 import { overlapMessage } from '#app/features/content/cannibalisation.server'

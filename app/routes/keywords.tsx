@@ -12,6 +12,8 @@ import {
 import { useEffect, useRef } from 'react'
 import { BulkActions, KeywordFilters } from '#app/features/keywords/components/keyword-filters'
 import { KeywordTable } from '#app/features/keywords/components/keyword-table'
+import { CreatePostButton, usePageKey } from '#app/features/content/components/create-post-button'
+import { TrackStar } from '#app/features/rankings/components/track-star'
 import { clientFailureOf, guardServerAction, revalidateUnlessFailed, withoutFailure } from '#app/ui/client-failure'
 import { MessageDialog } from '#app/ui/dialog'
 import { PageHeader } from '#app/ui/page-header'
@@ -28,20 +30,17 @@ import {
   type KeywordSearchInput,
   type KeywordSource,
 } from '#app/features/keywords/keywords'
-import {
-  allSkippedMessage,
-  keywordListSchema,
-  parseParams,
-  skippedKeywordsMessage,
-  type KeywordListParams,
-} from '#app/features/content/library'
+import { allSkippedMessage, skippedKeywordsMessage } from '#app/features/content/library'
+import { keywordListSchema, type KeywordListParams } from '#app/features/keywords/keyword-library'
+import { parseParams } from '#app/platform/lists/list-params'
 import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/platform/markets/markets'
 import { QUOTA_MESSAGES } from '#app/features/billing/plans'
 import { quotaRefusal } from '#app/features/billing/quota.server'
 import { POST_MESSAGES } from '#app/features/content/posts'
 import { safeRedirect } from '#app/platform/security/redirect'
 import { activeKeywordSource, claimPrefilledRun, searchKeywordsWithQuota } from '#app/features/keywords/keywords.server'
-import { createPostsForKeywords, deleteKeywords, pageKeywords } from '#app/features/content/library.server'
+import { createPostsForKeywords } from '#app/features/content/library.server'
+import { deleteKeywords, pageKeywords } from '#app/features/keywords/keyword-library.server'
 import { requireUser } from '#app/features/accounts/session.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 import { showToast } from '#app/ui/toaster'
@@ -302,6 +301,7 @@ function SourceNotice({ source }: { source: KeywordSource | null }) {
 }
 
 export default function KeywordsPage() {
+  const pageKey = usePageKey()
   const data = useLoaderData<typeof loader>()
   const answer = useActionData<typeof clientAction>()
   const failure = clientFailureOf(answer)
@@ -412,6 +412,12 @@ export default function KeywordsPage() {
         shown={data.shown}
         loading={listLoading}
         list={data.list}
+        rowActions={(k, { returnTo }) => (
+          <>
+            <CreatePostButton keywordId={k.id} pageKey={pageKey} />
+            <TrackStar keywordId={k.id} describedBy={`keyword-${k.id}`} tracked={k.tracked} returnTo={returnTo} />
+          </>
+        )}
       />
       {searching ? <AnalyzingOverlay /> : null}
       <MessageDialog

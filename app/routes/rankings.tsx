@@ -4,7 +4,7 @@ import { Form, Link, useLoaderData, useLocation, type ClientActionFunctionArgs }
 import { PositionChart, Sparkline, sparklinePath } from '#app/features/rankings/components/rank-chart'
 import { PageHeader } from '#app/ui/page-header'
 import { SubmitButton } from '#app/ui/submit-button'
-import { withParams } from '#app/features/content/library'
+import { withParams } from '#app/platform/lists/list-params'
 import {
   describeReason,
   formatChange,

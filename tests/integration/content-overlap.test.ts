@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { pickInternalLinks } from '#app/features/content/content'
 import { findOverlap, overlapMessage } from '#app/features/content/cannibalisation.server'
 import { db, schema } from '#app/platform/db/client.server'
-import { linkSimilarity } from '#app/platform/ai/embeddings.server'
+import { linkSimilarity } from '#app/features/content/embeddings.server'
 import { fakeControl, webControl } from '#tests/fakes/client'
 import { createTestUser } from '#tests/setup/app'
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { KEYWORD_TOTAL_CAP } from '#app/features/content/library'
+import { KEYWORD_TOTAL_CAP } from '#app/features/keywords/keyword-library'
 import { QUOTA_MESSAGES } from '#app/features/billing/plans'
 import { db, schema } from '#app/platform/db/client.server'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'

@@ -1,7 +1,7 @@
 import { and, desc, eq, ne } from 'drizzle-orm'
 import { normalizeSerpKeyword } from '#app/features/keywords/serp'
 import { db, schema } from '#app/platform/db/client.server'
-import { pageText, relevanceMany } from '#app/platform/ai/embeddings.server'
+import { pageText, relevanceMany } from './embeddings.server'
 import { sitemapUrls } from './research.server'
 
 /**

@@ -18,7 +18,7 @@ import { bareDomain, comparableUrl } from '#app/features/keywords/serp'
 import type { Brief, BriefInput, BusinessContext } from './brief-prompts.server'
 import { userWithContentSettings, voiceOf } from './content-settings.server'
 import { db, schema } from '#app/platform/db/client.server'
-import { linkSimilarity } from '#app/platform/ai/embeddings.server'
+import { linkSimilarity } from './embeddings.server'
 import { researchUrls, sitemapUrls, type Research } from './research.server'
 
 /**

@@ -1,6 +1,6 @@
 import { comparableUrl } from '#app/features/keywords/serp'
 import { headings, markdownText } from './seo-checklist'
-import { faqJsonLd } from '#app/features/marketing/seo'
+import { faqJsonLd } from '#app/platform/seo/json-ld'
 
 /**
  * The deterministic steps of the content engine that come after the model: links (only research sources and the

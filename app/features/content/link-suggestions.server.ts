@@ -6,7 +6,7 @@ import { splitTitle } from './post-editor'
 import { POST_MESSAGES } from './posts'
 import { stripFinish } from './content-engine.server'
 import { db, schema } from '#app/platform/db/client.server'
-import { EMBED_MAX_INPUTS, LINK_MIN_SIMILARITY, relevance } from '#app/platform/ai/embeddings.server'
+import { EMBED_MAX_INPUTS, LINK_MIN_SIMILARITY, relevance } from './embeddings.server'
 import { saveEdit, type SaveOutcome } from './post-editor.server'
 import { getPost } from './posts.server'
 

@@ -7,13 +7,13 @@ import {
   downloadName,
   excerpt,
   formatLongDate,
-  hasHtmlTags,
   plainText,
   slugify,
   statusLabel,
   titleWithKeyword,
   withoutLeadingTitle,
 } from './posts'
+import { hasHtmlTags } from '#app/platform/markdown/html-tags'
 
 describe('formatLongDate', () => {
   it('formats dates in long US format', () => {

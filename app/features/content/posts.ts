@@ -1,3 +1,4 @@
+import { hasHtmlTags } from '#app/platform/markdown/html-tags'
 /**
  * Pure helpers for blog posts: display formats (dates, excerpts, status), slugs, titles and the assembly of the
  * generated Markdown article. No I/O; shared by the web app, the worker and the tests.
@@ -28,11 +29,6 @@ export function formatLongDate(value: Date | string | number): string {
   return LONG_DATE.format(date)
 }
 const LONG_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
-
-/** True when the content holds HTML markup (an element tag), rather than Markdown. */
-export function hasHtmlTags(content: string): boolean {
-  return /<\/?[a-z][a-z0-9-]*(\s[^<>]*)?\/?>/i.test(content)
-}
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" }
 

@@ -17,7 +17,7 @@ import { firstFieldErrors } from '#app/platform/forms/field-errors'
 import { HONEYPOT_FIELD, honeypotFilled } from '#app/platform/security/honeypot'
 import { TOOL_INPUTS } from './seo-tools-schema'
 import { db, schema } from '#app/platform/db/client.server'
-import type { PublicFailure } from '#app/platform/http/json-api.server'
+import { failureJson, outcomeHeaders, publicJsonPost, type PublicFailure } from '#app/platform/http/json-api.server'
 import {
   AiNotConfiguredError,
   AiOutputError,
@@ -319,11 +319,6 @@ export async function runFreeTool<T extends ToolId>(tool: T, raw: unknown, reque
   }
 }
 
-/** Headers for an outcome: Retry-After on 429 and 503 answers. */
-export function outcomeHeaders(outcome: { ok: boolean; retryAfterSeconds?: number }): HeadersInit {
-  return !outcome.ok && outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : {}
-}
-
 /** The action of a free-tool page: form fields in, `{ ok, data | message, values }` out (shown with or without JS). */
 export async function toolPageAction<T extends ToolId>(tool: T, request: Request) {
   const values: Record<string, string> = {}
@@ -346,4 +341,23 @@ export async function toolPageAction<T extends ToolId>(tool: T, request: Request
       { status: 503, headers: { 'Retry-After': '60' } },
     )
   }
+}
+
+/** The action of a POST /api/public/generate-* route: JSON in, the tool's result or `{ message }` out. */
+export async function publicToolAction(tool: ToolId, request: Request) {
+  return publicJsonPost(
+    request,
+    {
+      logLabel: `[free-tools] ${tool}: unexpected failure`,
+      unavailable: {
+        message: 'The service is temporarily unavailable. Please try again later.',
+        headers: { 'Retry-After': '60' },
+      },
+    },
+    async (body) => {
+      const outcome = await runFreeTool(tool, body, request)
+      if (outcome.ok) return json(outcome.data, { headers: { 'Cache-Control': 'no-store' } })
+      return failureJson(outcome)
+    },
+  )
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PLANS } from '#app/features/billing/plans'
-import { appUrlFrom, faqJsonLd, robotsTxt, seoMeta, sitemapXml, softwareJsonLd } from './seo'
+import { appUrlFrom, robotsTxt, seoMeta, sitemapXml, softwareJsonLd } from './seo'
+import { faqJsonLd } from '#app/platform/seo/json-ld'
 
 const matches = [{ id: 'root', data: { env: { APP_URL: 'https://rankwell.example/' } } }, { id: 'routes/free-tools' }]
 

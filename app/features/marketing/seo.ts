@@ -119,18 +119,6 @@ export function softwareJsonLd(appUrl: string) {
   }
 }
 
-export function faqJsonLd(faqs: ReadonlyArray<{ question: string; answer: string }>) {
-  return {
-    '@context': 'https://schema.org',
-    '@type': 'FAQPage',
-    mainEntity: faqs.map((f) => ({
-      '@type': 'Question',
-      name: f.question,
-      acceptedAnswer: { '@type': 'Answer', text: f.answer },
-    })),
-  }
-}
-
 /** Public pages listed in sitemap.xml (signed-in pages and form endpoints stay out). */
 export const SITEMAP_PATHS: ReadonlyArray<{ path: string; changefreq: 'weekly' | 'monthly'; priority: number }> = [
   { path: '/', changefreq: 'weekly', priority: 1.0 },

@@ -1,7 +1,5 @@
 import { json } from '@remix-run/node'
-import type { ToolId } from '#app/features/marketing/seo-tools'
 import { readJson } from './body.server'
-import { outcomeHeaders, runFreeTool } from '#app/features/marketing/free-tools.server'
 
 /** Reads a JSON object body; null when it is JSON but not an object (broken JSON and oversized bodies throw 400/413). */
 export async function readJsonBody(request: Request): Promise<Record<string, unknown> | null> {
@@ -16,6 +14,11 @@ export type PublicFailure = {
   message: string
   errors?: Record<string, string>
   retryAfterSeconds?: number
+}
+
+/** Headers for an outcome: Retry-After on 429 and 503 answers. */
+export function outcomeHeaders(outcome: { ok: boolean; retryAfterSeconds?: number }): HeadersInit {
+  return !outcome.ok && outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : {}
 }
 
 /** A refusal as JSON `{ message, errors? }` with its status and, when given, Retry-After. */
@@ -45,25 +48,6 @@ export async function publicJsonPost(
     console.error(opts.logLabel, error)
     return json({ message: opts.unavailable.message }, { status: 503, headers: opts.unavailable.headers })
   }
-}
-
-/** The action of a POST /api/public/generate-* route: JSON in, the tool's result or `{ message }` out. */
-export async function publicToolAction(tool: ToolId, request: Request) {
-  return publicJsonPost(
-    request,
-    {
-      logLabel: `[free-tools] ${tool}: unexpected failure`,
-      unavailable: {
-        message: 'The service is temporarily unavailable. Please try again later.',
-        headers: { 'Retry-After': '60' },
-      },
-    },
-    async (body) => {
-      const outcome = await runFreeTool(tool, body, request)
-      if (outcome.ok) return json(outcome.data, { headers: { 'Cache-Control': 'no-store' } })
-      return failureJson(outcome)
-    },
-  )
 }
 
 /** The loader of a POST-only /api route: GET answers 405 with `Allow: POST`. */

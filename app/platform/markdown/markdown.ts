@@ -1,6 +1,6 @@
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify'
 import { marked } from 'marked'
-import { hasHtmlTags } from '#app/features/content/posts'
+import { hasHtmlTags } from './html-tags'
 
 /**
  * Post bodies to safe HTML: HTML content is used as is, anything else is Markdown rendered with marked; either way

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useHydrated } from '#app/ui/use-hydrated'
 import { ConfirmDialog } from '#app/ui/confirm-dialog'
 import { Field, SelectField } from '#app/ui/field'
-import { DIFFICULTY_FILTERS, MAX_BULK_KEYWORDS } from '#app/features/content/library'
+import { DIFFICULTY_FILTERS, MAX_BULK_KEYWORDS } from '#app/features/keywords/keyword-library'
 import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/platform/markets/markets'
 import { BULK_FORM_ID } from './keyword-table'
 

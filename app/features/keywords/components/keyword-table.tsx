@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { CreatePostButton, usePageKey } from '#app/features/content/components/create-post-button'
-import { DEFAULT_ORDER, formatTotal, withParams, type KeywordSort, type SortOrder } from '#app/features/content/library'
+import { DEFAULT_ORDER, type KeywordSort, type SortOrder } from '#app/features/keywords/keyword-library'
+import { formatTotal, withParams } from '#app/platform/lists/list-params'
 import { difficultyBand } from '#app/features/keywords/difficulty'
 import {
   COMPETITION_TOOLTIP,
@@ -15,7 +15,6 @@ import {
 } from '#app/features/keywords/keywords'
 import { InfoTip } from './info-tip'
 import { ScrollRegion } from '#app/ui/scroll-region'
-import { TrackStar } from './track-star'
 
 export type KeywordRow = {
   id: string
@@ -109,6 +108,7 @@ export function KeywordTable({
   shown,
   loading,
   list,
+  rowActions,
 }: {
   rows: KeywordRow[]
   total: number
@@ -117,8 +117,12 @@ export function KeywordTable({
   shown: number
   loading: boolean
   list: KeywordList
+  /**
+   * The actions of other capabilities on a row, shown between its checkbox and 'Delete' (the page gives 'Create Post'
+   * and the tracking star); `returnTo` is where a form posted without JavaScript comes back to.
+   */
+  rowActions: (row: KeywordRow, context: { returnTo: string }) => ReactNode
 }) {
-  const pageKey = usePageKey()
   // Where a star posted without JavaScript comes back to: the list as the user has it (search, filters, sort and
   // how many rows are shown), without one-off parameters such as a dialog or a prefilled search.
   const returnTo = withParams('/keywords', new URLSearchParams(list.search), {
@@ -209,13 +213,7 @@ export function KeywordTable({
                         aria-label={`Select ${k.keyword}`}
                         className="h-4 w-4 rounded border-slate-300"
                       />
-                      <CreatePostButton keywordId={k.id} pageKey={pageKey} />
-                      <TrackStar
-                        keywordId={k.id}
-                        describedBy={`keyword-${k.id}`}
-                        tracked={k.tracked}
-                        returnTo={returnTo}
-                      />
+                      {rowActions(k, { returnTo })}
                       <button
                         type="submit"
                         form={BULK_FORM_ID}

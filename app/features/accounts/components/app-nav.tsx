@@ -1,7 +1,7 @@
 import { useLocation } from '@remix-run/react'
 import { useCallback, useRef, useState, type MouseEvent } from 'react'
 import { Brand } from '#app/ui/brand'
-import { HelpDialog } from '#app/features/accounts/components/help-dialog'
+import { HelpDialog } from './help-dialog'
 import { MobileMenu } from '#app/ui/mobile-menu'
 import { isCurrent, SiteLink, useSiteLinkClick } from '#app/ui/site-link'
 

@@ -1,6 +1,6 @@
-import { overlap, pageTerms, terms, type LinkTarget } from '#app/features/content/content'
+import { overlap, pageTerms, terms, type LinkTarget } from './content'
 import { getEnv } from '#app/platform/env.server'
-import { openai } from './openai.server'
+import { openai } from '#app/platform/ai/openai.server'
 
 /**
  * Relevance between texts from embeddings (`/v1/embeddings` of the configured OpenAI-compatible API, model
