@@ -166,7 +166,12 @@ async function runGroup(stages: Array<() => Promise<unknown>>, jobs: number) {
   const queue = [...stages]
   await Promise.all(
     Array.from({ length: Math.max(1, Math.min(jobs, queue.length)) }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await next()
+      for (let next = queue.shift(); next; next = queue.shift())
+        // A stage reports its own failure; anything it throws besides (e.g. an unreadable report) fails the run too.
+        await next().catch((error: unknown) => {
+          console.error(error)
+          failures.push('a stage beside the others crashed')
+        })
     }),
   )
 }
@@ -255,8 +260,16 @@ async function main() {
   }
   const jobs = Number(process.env.TEST_JOBS ?? 2)
   const checksDone = runGroup(checks, Number.isFinite(jobs) && jobs > 0 ? jobs : 2)
-  if (!needsApp) return void (await checksDone)
+  try {
+    if (needsApp) await appStages(checksDone)
+  } finally {
+    // Their results count even when a later stage crashed, and their processes end before the run's cleanups.
+    await checksDone
+  }
+}
 
+/** The services, the build (beside the static checks), then the stages that run against the app. */
+async function appStages(checksDone: Promise<void>) {
   // Fresh services for this run only: nothing is shared with `npm run dev` or with another run.
   const runId = `t${Date.now().toString(36)}${process.pid}`
   const servicesStarted = Date.now()
@@ -266,16 +279,10 @@ async function main() {
     cleanups,
     ownBuildDir: true,
     dropDatabase: true,
-  }).catch(async (error: unknown) => {
-    await checksDone // their results still count, and their processes end before the run's cleanups
-    throw error
   })
-  timings.push({
-    name: 'services (Postgres, Redis, migrations, fakes)',
-    startedAt: servicesStarted,
-    seconds: (Date.now() - servicesStarted) / 1000,
-    result: 'ok',
-  })
+  const servicesTook = Date.now() - servicesStarted
+  log(`── services (Postgres, Redis, migrations, fakes): ok in ${seconds(servicesTook)} s`)
+  timings.push({ name: 'services', startedAt: servicesStarted, seconds: servicesTook / 1000, result: 'ok' })
   const env = appEnv(services, {
     SESSION_SECRET: `test-secret-${runId}`,
     // Credentials at rest (Search Console refresh tokens) are encrypted; production mode requires a key.
@@ -297,8 +304,6 @@ async function main() {
   })
 
   await stage('build', (exec) => buildApp(env, exec), { sideBySide: true })
-  // The later stages need the machine to themselves (and the static checks' results first).
-  await checksDone
   if (failures.includes('build')) return
 
   // The soak runs processes of its own on this build: the run's web process and worker are for the other stages,
@@ -311,6 +316,8 @@ async function main() {
     cleanups.push(() => runCleanups(appProcesses))
     await waitForApp(env)
   }
+  // The later stages need the machine to themselves (and the static checks' results first).
+  await checksDone
 
   if (want('integration')) {
     if (!skipWordPress && !ensureWordPress()) log('WordPress could not be installed: its publishing tests will say so')
