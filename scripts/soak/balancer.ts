@@ -1,7 +1,7 @@
 // The balancer: what Fly's proxy does for the soak's clients. It checks /healthz of each web process every 250 ms
 // and sends a request to the next healthy one (any, when none looks healthy). A connection that is refused never
 // reached the app, so it is tried on the other process; anything else is the app's answer.
-import { now, sleep, type Proc } from './processes'
+import { now, sleep, within, type Proc } from './processes'
 
 /** `cut`: the process serving the request was SIGKILLed while it ran (nothing can answer that request). */
 export type Outcome = { status: number; retryAfter: boolean; ms: number; error?: string; body?: unknown; cut?: boolean }
@@ -16,15 +16,14 @@ export function balancer(webs: Proc[]) {
     while (running) {
       await Promise.all(
         webs.map(async (w) => {
-          try {
+          const check = async () => {
             const res = await fetch(`${w.url}/healthz`, { signal: AbortSignal.timeout(2_000) })
             const body = (await res.json().catch(() => ({}))) as { status?: string }
             // Out of rotation only while draining (or not answering): a 503 because Postgres or Redis is down is
             // still the best answer any process can give.
-            healthy.set(w, body.status !== 'draining')
-          } catch {
-            healthy.set(w, false)
+            return body.status !== 'draining'
           }
+          healthy.set(w, (await within(check(), 3_000).catch(() => false)) ?? false)
         }),
       )
       await sleep(250)
@@ -79,7 +78,7 @@ export function balancer(webs: Proc[]) {
     healthyCount: () => webs.filter((w) => healthy.get(w)).length,
     stop: async () => {
       running = false
-      await checker
+      await within(checker, 5_000)
     },
   }
 }

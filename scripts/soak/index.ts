@@ -161,6 +161,7 @@ async function main() {
   // No post lost: every post the app accepted ends completed or failed (failed posts give their unit back).
   const allAccepted = [...traffic.acceptedPosts.values()].flatMap((s) => [...s])
   const unfinished = await waitForPosts(withDb, allAccepted)
+  log(`soak: ${allAccepted.length - unfinished.length} of ${allAccepted.length} accepted posts finished`)
   await memory.stop()
   await lb.stop()
   log('soak: checking posts and quotas in Postgres')

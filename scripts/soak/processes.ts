@@ -9,6 +9,22 @@ import type { ProcessExit } from './judge'
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 export const now = () => Date.now()
 
+/**
+ * `promise`, or undefined after `ms`: a bound on a wait that must end. On a loaded machine a health check's fetch was
+ * seen never to settle (no socket and no timer left), which left the soak waiting for ever at its end.
+ */
+export async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms))),
+    ])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 export type Proc = {
   name: string
   child: ChildProcess
