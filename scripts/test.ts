@@ -1,4 +1,4 @@
-// `npm test`: the static checks (typecheck, lint, format, lockfile) and the unit tests, side by side with starting
+// `npm test`: the static checks (typecheck, lint, format, lockfile, migrations) and the unit tests, side by side with starting
 // fresh Postgres and Redis and building the app; then, against those services, the production build and local fakes
 // of every third-party service, integration tests over HTTP and the Playwright suite in Chromium. Last, after the
 // other stages and on its own (the run's web process and worker are stopped first), a 90-second chaos soak
@@ -254,8 +254,8 @@ async function main() {
         stage('lockfile', (exec) => exec('npm', ['ci', '--dry-run', '--no-audit', '--no-fund', '--loglevel=error']), {
           sideBySide: true,
         }),
-      // Hook for the migrations check (issue 31 item 4: the SQL migrations and drizzle/meta agree with the schema):
-      // () => stage('migrations', (exec) => exec(bin('tsx'), ['scripts/check-migrations.ts']), { sideBySide: true }),
+      // The migrations check (issue 31 item 4): `npm run db:generate` would write nothing (drizzle/ agrees with the schema).
+      () => stage('migrations', (exec) => exec(bin('tsx'), ['scripts/check-migrations.ts']), { sideBySide: true }),
     )
   }
   const jobs = Number(process.env.TEST_JOBS ?? 2)
