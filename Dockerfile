@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # Multi-stage build: dependencies → build → slim runtime (shared by the web and worker processes).
-FROM node:20-bookworm-slim AS base
+# Production runs Node 22 LTS (Node 20's support ended in April 2026). The code also runs on Node 20 (package.json
+# engines: >=20), which CI and the development machines still have: `npm test` runs there.
+FROM node:22-bookworm-slim AS base
 ENV NODE_ENV=production
 WORKDIR /app
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Entry point of `npm run dev`, `npm test`, `npm run bench` and `npm run lighthouse`.
 // Plain Node with no dependencies: it installs the project's packages when they are missing or stale,
-// then hands over to the TypeScript script of the same name (scripts/<command>.ts) through tsx.
+// then hands over to the TypeScript script of the same name (scripts/<command>.ts or scripts/<command>/index.ts)
+// through tsx.
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -34,7 +35,11 @@ if (stale || !fs.existsSync(path.join(root, 'node_modules/.bin/tsx'))) {
 }
 
 const tsx = path.join(root, 'node_modules/.bin/tsx')
-const child = spawn(tsx, [path.join(root, 'scripts', `${command}.ts`), ...args], { cwd: root, stdio: 'inherit' })
+// scripts/<command>.ts, or scripts/<command>/index.ts for a script in parts (the soak).
+const file = fs.existsSync(path.join(root, 'scripts', command, 'index.ts'))
+  ? path.join(root, 'scripts', command, 'index.ts')
+  : path.join(root, 'scripts', `${command}.ts`)
+const child = spawn(tsx, [file, ...args], { cwd: root, stdio: 'inherit' })
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => child.kill(signal))
 }

@@ -1,8 +1,13 @@
-// `npm test`: typecheck, lint, unit tests, then — against fresh Postgres and Redis, the production build and
-// local fakes of every third-party service — integration tests over HTTP and the Playwright suite in Chromium.
-// Last, after the other stages and on its own (the run's web process and worker are stopped first), a 3-minute chaos
-// soak (scripts/soak.ts) on services of its own, reusing this run's build.
-// Usage: npm test [-- --only=static|unit|integration|eval|e2e|soak] [-- --grep=pattern] [-- --skip-soak]
+// `npm test`: the static checks (typecheck, lint, format, lockfile, migrations) and the unit tests, side by side with starting
+// fresh Postgres and Redis and building the app; then, against those services, the production build and local fakes
+// of every third-party service, integration tests over HTTP and the Playwright suite in Chromium. Last, after the
+// other stages and on its own (the run's web process and worker are stopped first), a 90-second chaos soak
+// (scripts/soak/) on services of its own, reusing this run's build (`npm run soak` runs a longer one).
+// It ends with a table of each stage's wall time, then the line `N passed, N failed, N skipped`, always the last.
+// Usage: npm test [-- --only=static|unit|build|integration|eval|e2e|soak] [-- --grep=pattern] [-- --skip-soak]
+//   (`build`: only the services and the build, to time them; every later stage implies it)
+// TEST_JOBS=N: how many of the static checks and the unit tests run at once (default 2; see runGroup).
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
@@ -25,7 +30,7 @@ const only = argv.find((a) => a.startsWith('--only='))?.slice(7)
 const grep = argv.find((a) => a.startsWith('--grep='))?.slice(7)
 // The publishing tests against a real WordPress install it first (about 2 minutes once per machine).
 const skipWordPress = argv.includes('--skip-wordpress')
-// The chaos soak (3 minutes) is part of a full run; --skip-soak leaves it out of a local one.
+// The chaos soak (90 s) is part of a full run; --skip-soak leaves it out of a local one.
 const skipSoak = argv.includes('--skip-soak')
 const want = (stage: string) => (!only || only.split(',').includes(stage)) && !(stage === 'soak' && skipSoak)
 const artifacts = tmpDir('rankwell-test-reports-')
@@ -109,15 +114,81 @@ function printFailedTests() {
   }
 }
 
-async function stage(name: string, fn: () => Promise<number>) {
-  log(`── ${name}`)
+/** Runs a command; its output goes to `out` (printed when the stage ends) instead of the terminal. */
+type Exec = (cmd: string, args: string[], env?: NodeJS.ProcessEnv) => Promise<number>
+function buffered(out: string[]): Exec {
+  return (cmd, args, env = process.env) =>
+    new Promise((resolve) => {
+      const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk.toString()))
+      child.stderr.on('data', (chunk: Buffer) => out.push(chunk.toString()))
+      child.on('error', (error) => out.push(`${error.message}\n`))
+      child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)))
+    })
+}
+
+/** Each stage's wall time, for the table at the end of the run. */
+const runStartedAt = Date.now()
+const timings: Array<{ name: string; startedAt: number; seconds: number; result: string }> = []
+const seconds = (ms: number) => (ms / 1000).toFixed(1)
+
+/**
+ * A stage: its result counts towards the run (a failed one fails the run) and its wall time goes into the table.
+ * `sideBySide`: the stage runs beside others, so its command's output is kept and printed in one piece when it ends.
+ */
+async function stage(name: string, fn: (exec: Exec) => Promise<number>, opts: { sideBySide?: boolean } = {}) {
+  const out: string[] = []
+  log(`── ${name}${opts.sideBySide ? ' (started)' : ''}`)
   const started = Date.now()
-  const code = await fn()
-  log(`── ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  const code = await fn(opts.sideBySide ? buffered(out) : run).catch((error: unknown) => {
+    out.push(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    return 1
+  })
+  const ms = Date.now() - started
+  if (out.length) {
+    log(`── ${name}: output`)
+    process.stdout.write(out.join('').replace(/\n?$/, '\n'))
+  }
+  log(`── ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds(ms)} s`)
+  timings.push({ name, startedAt: started, seconds: ms / 1000, result: code === 0 ? 'ok' : `FAILED (${code})` })
   if (code !== 0) {
     failures.push(name)
     printServerErrors()
   }
+  return code
+}
+
+/**
+ * Runs the stages `jobs` at a time, in the given order (the longest first), each reporting on its own. On CI's two
+ * cores, two at a time beside the services' start and the build was the fastest (see the README's Quick start).
+ */
+async function runGroup(stages: Array<() => Promise<unknown>>, jobs: number) {
+  const queue = [...stages]
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(jobs, queue.length)) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift())
+        // A stage reports its own failure; anything it throws besides (e.g. an unreadable report) fails the run too.
+        await next().catch((error: unknown) => {
+          console.error(error)
+          failures.push('a stage beside the others crashed')
+        })
+    }),
+  )
+}
+
+function printTimings() {
+  if (!timings.length) return
+  log('stage times (wall clock; stages that overlap ran side by side):')
+  const rows = [...timings].sort((a, b) => a.startedAt - b.startedAt)
+  const width = Math.max(24, ...rows.map((t) => t.name.length + 2))
+  console.log(`  ${'stage'.padEnd(width)}${'from s'.padStart(8)}${'took s'.padStart(8)}  result`)
+  for (const t of rows)
+    console.log(
+      `  ${t.name.padEnd(width)}${seconds(t.startedAt - runStartedAt).padStart(8)}${t.seconds.toFixed(1).padStart(8)}  ${t.result}`,
+    )
+  console.log(
+    `  ${'total (the whole run)'.padEnd(width)}${''.padStart(8)}${seconds(Date.now() - runStartedAt).padStart(8)}`,
+  )
 }
 
 /** The run's web process and worker log here (quietly); a failed stage prints the error lines they wrote. */
@@ -143,33 +214,75 @@ function printServerErrors() {
 }
 
 async function main() {
+  const needsApp = ['build', 'integration', 'e2e', 'eval', 'soak'].some(want)
+
+  // The static checks and the unit tests, `jobs` at a time, side by side with the services' start and the build: they
+  // are independent of each other. Each reports its own result; the output of each is printed when it ends.
+  const checks: Array<() => Promise<unknown>> = []
   if (want('static')) {
-    await stage('typecheck', () => run(bin('tsc'), ['--noEmit']))
-    await stage('lint', () => run(bin('eslint'), ['.', '--max-warnings=0']))
-    await stage('format', () => run(bin('prettier'), ['--check', '.', '--log-level=warn']))
-    // The Dockerfile installs with `npm ci`: fail here when the lockfile is out of step with package.json.
-    await stage('lockfile', () => run('npm', ['ci', '--dry-run', '--no-audit', '--no-fund', '--loglevel=error']))
+    checks.push(
+      () => stage('typecheck', (exec) => exec(bin('tsc'), ['--noEmit']), { sideBySide: true }),
+      () => stage('lint', (exec) => exec(bin('eslint'), ['.', '--max-warnings=0']), { sideBySide: true }),
+    )
   }
   if (want('unit')) {
     const out = path.join(artifacts, 'unit.json')
-    await stage('unit tests', () =>
-      run(bin('vitest'), [
-        'run',
-        '--config',
-        'vitest.config.ts',
-        '--reporter=default',
-        '--reporter=json',
-        `--outputFile=${out}`,
-        ...(grep ? ['-t', grep] : []),
-      ]),
-    )
-    countVitest(out)
+    checks.push(async () => {
+      await stage(
+        'unit tests',
+        (exec) =>
+          exec(bin('vitest'), [
+            'run',
+            '--config',
+            'vitest.config.ts',
+            '--reporter=default',
+            '--reporter=json',
+            `--outputFile=${out}`,
+            ...(grep ? ['-t', grep] : []),
+          ]),
+        { sideBySide: true },
+      )
+      countVitest(out)
+    })
   }
-  if (!want('integration') && !want('e2e') && !want('eval') && !want('soak')) return
+  if (want('static')) {
+    checks.push(
+      () =>
+        stage('format', (exec) => exec(bin('prettier'), ['--check', '.', '--log-level=warn']), { sideBySide: true }),
+      // The Dockerfile installs with `npm ci`: fail here when the lockfile is out of step with package.json.
+      () =>
+        stage('lockfile', (exec) => exec('npm', ['ci', '--dry-run', '--no-audit', '--no-fund', '--loglevel=error']), {
+          sideBySide: true,
+        }),
+      // The migrations check (issue 31 item 4): `npm run db:generate` would write nothing (drizzle/ agrees with the schema).
+      () => stage('migrations', (exec) => exec(bin('tsx'), ['scripts/check-migrations.ts']), { sideBySide: true }),
+    )
+  }
+  const jobs = Number(process.env.TEST_JOBS ?? 2)
+  const checksDone = runGroup(checks, Number.isFinite(jobs) && jobs > 0 ? jobs : 2)
+  try {
+    if (needsApp) await appStages(checksDone)
+  } finally {
+    // Their results count even when a later stage crashed, and their processes end before the run's cleanups.
+    await checksDone
+  }
+}
 
+/** The services, the build (beside the static checks), then the stages that run against the app. */
+async function appStages(checksDone: Promise<void>) {
   // Fresh services for this run only: nothing is shared with `npm run dev` or with another run.
   const runId = `t${Date.now().toString(36)}${process.pid}`
-  const services = await provisionServices({ purpose: 'test', runId, cleanups, ownBuildDir: true, dropDatabase: true })
+  const servicesStarted = Date.now()
+  const services = await provisionServices({
+    purpose: 'test',
+    runId,
+    cleanups,
+    ownBuildDir: true,
+    dropDatabase: true,
+  })
+  const servicesTook = Date.now() - servicesStarted
+  log(`── services (Postgres, Redis, migrations, fakes): ok in ${seconds(servicesTook)} s`)
+  timings.push({ name: 'services', startedAt: servicesStarted, seconds: servicesTook / 1000, result: 'ok' })
   const env = appEnv(services, {
     SESSION_SECRET: `test-secret-${runId}`,
     // Credentials at rest (Search Console refresh tokens) are encrypted; production mode requires a key.
@@ -190,7 +303,7 @@ async function main() {
     POST_STALE_AFTER_MS: '900000',
   })
 
-  await stage('build', () => buildApp(env))
+  await stage('build', (exec) => buildApp(env, exec), { sideBySide: true })
   if (failures.includes('build')) return
 
   // The soak runs processes of its own on this build: the run's web process and worker are for the other stages,
@@ -203,6 +316,8 @@ async function main() {
     cleanups.push(() => runCleanups(appProcesses))
     await waitForApp(env)
   }
+  // The later stages need the machine to themselves (and the static checks' results first).
+  await checksDone
 
   if (want('integration')) {
     if (!skipWordPress && !ensureWordPress()) log('WordPress could not be installed: its publishing tests will say so')
@@ -245,8 +360,13 @@ async function main() {
   if (want('soak')) {
     await runCleanups(appProcesses)
     // Its own Postgres and Redis (it restarts them), so it gets this process's environment, not the app's.
-    await stage('chaos soak (3 minutes)', () =>
-      run(bin('tsx'), ['scripts/soak.ts', '--minutes=3', '--chaos', `--build-dir=${services.buildDir}`], process.env),
+    // 90 s of traffic with every fault once (the model's and Stripe's hangs 20 s each); `npm run soak` runs longer.
+    await stage('chaos soak (90 s)', () =>
+      run(
+        bin('tsx'),
+        ['scripts/soak/index.ts', '--minutes=1.5', '--chaos', '--hang-seconds=20', `--build-dir=${services.buildDir}`],
+        process.env,
+      ),
     )
   }
 }
@@ -260,6 +380,7 @@ try {
 } finally {
   await runCleanups(cleanups)
 }
+printTimings()
 printFailedTests()
 if (failures.length) log(`failed stages: ${failures.join(', ')}`)
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)

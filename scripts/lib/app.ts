@@ -148,9 +148,15 @@ export function workerEntry(env: NodeJS.ProcessEnv) {
   return path.resolve(env.REMIX_BUILD_DIR ?? 'build', 'worker', 'index.js')
 }
 
-/** `npm run build` with this environment (REMIX_BUILD_DIR picks the folder); resolves to its exit code. */
-export function buildApp(env: NodeJS.ProcessEnv): Promise<number> {
-  return run('npm', ['run', 'build', '--silent'], env)
+/**
+ * `npm run build` with this environment (REMIX_BUILD_DIR picks the folder); resolves to its exit code. `exec` runs
+ * the command (`npm test` passes one that keeps the output while other stages run beside the build).
+ */
+export function buildApp(
+  env: NodeJS.ProcessEnv,
+  exec: (cmd: string, args: string[], env: NodeJS.ProcessEnv) => Promise<number> = run,
+): Promise<number> {
+  return exec('npm', ['run', 'build', '--silent'], env)
 }
 
 /** The production web process (server.ts), stopped at cleanup. Wait for it with `waitForApp`. */
