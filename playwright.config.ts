@@ -14,7 +14,9 @@ export default defineConfig({
   outputDir: process.env.PLAYWRIGHT_OUTPUT_DIR ?? 'test-results',
   use: {
     baseURL: process.env.BASE_URL ?? 'http://localhost:3000',
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace: actions, DOM snapshots, network and console. Without the screencast: encoding
+    // a frame per paint for every test took a good share of a 2-core machine, for the rare failure that needs it.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     launchOptions: {
       executablePath,
       args: [
