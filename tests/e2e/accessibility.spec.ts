@@ -1,120 +1,40 @@
-import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Locator, type Page } from '#tests/setup/playwright'
-import { baseURL, ownClientIp, signedIn, signInAs } from '#tests/setup/browser'
-import { PUBLIC_SCREENS, screenPath, seedAccount, SIGNED_IN_SCREENS } from '#tests/setup/screens'
+import { ownClientIp, signedIn, signInAs } from '#tests/setup/browser'
+import {
+  DESKTOP,
+  doneWith,
+  expect,
+  expectNoSeriousViolations,
+  expectScrollRegionsFocusable,
+  pageForChecks,
+  PHONE,
+  test,
+  withJs,
+  type Locator,
+} from '#tests/setup/screen-checks'
 
-const withJs = () => test.info().project.name === 'js'
-const DESKTOP = { width: 1280, height: 800 }
-const PHONE = { width: 390, height: 844 }
+// Every screen's axe check is in screens.spec.ts (one visit per screen); here: states that take more than a visit
+// (open dialogs and menus) and the keyboard in dialogs and scrolling regions.
 
 test.beforeEach(async ({ page }) => {
   await ownClientIp(page)
 })
 
-/** axe over the page as it is now: no serious or critical violation (every rule axe runs by default). */
-async function expectNoSeriousViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).analyze()
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help}\n` +
-        v.nodes
-          .slice(0, 5)
-          .map((n) => `    ${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ')}`)
-          .join('\n'),
-    )
-  expect(serious, `axe on ${label}`).toEqual([])
-}
-
-/** Every region that scrolls (sideways or down) can get the keyboard focus and has a name, or holds a control. */
-async function expectScrollRegionsFocusable(page: Page, label: string) {
-  const unreachable = await page.evaluate(() => {
-    const scrolls = (e: Element) => {
-      const style = getComputedStyle(e)
-      const x = /(auto|scroll)/.test(style.overflowX) && e.scrollWidth > e.clientWidth + 1
-      const y = /(auto|scroll)/.test(style.overflowY) && e.scrollHeight > e.clientHeight + 1
-      return x || y
-    }
-    const focusable = 'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])'
-    return Array.from(document.querySelectorAll<HTMLElement>('body *'))
-      .filter((e) => !['TEXTAREA', 'SELECT', 'INPUT'].includes(e.tagName) && scrolls(e))
-      .filter((e) => {
-        const ownStop = e.tabIndex >= 0 && (e.getAttribute('aria-label') || e.getAttribute('aria-labelledby'))
-        return !ownStop && !e.querySelector(focusable)
-      })
-      .map((e) => `${e.tagName.toLowerCase()}.${String(e.className).slice(0, 60)}`)
-  })
-  expect(unreachable, `scrollable regions without keyboard access on ${label}`).toEqual([])
-}
-
-/**
- * The page axe looks at. With JavaScript (the js project) it is `page` itself. Without (the no-js project), axe
- * cannot run in `page` (its checks wait on timers, and a page with scripting off runs none), so it is a page of its
- * own context with the same cookies whose documents come with `Content-Security-Policy: script-src 'none'`: the
- * browser runs none of the app's scripts (the server's HTML as a browser without JavaScript shows it), while axe,
- * evaluated by the test through the DevTools protocol, runs.
- */
-async function pageForChecks(page: Page): Promise<Page> {
-  if (withJs()) return page
-  const context = await page
-    .context()
-    .browser()!
-    .newContext({ javaScriptEnabled: true, baseURL: baseURL(), viewport: PHONE })
-  await context.addCookies(await page.context().cookies())
-  await context.route('**/*', async (route) => {
-    if (route.request().resourceType() !== 'document') return route.continue()
-    const response = await route.fetch({ maxRedirects: 0 })
-    await route.fulfill({
-      response,
-      headers: { ...response.headers(), 'content-security-policy': "script-src 'none'" },
-    })
-  })
-  const checked = await context.newPage()
-  await ownClientIp(checked)
-  return checked
-}
-
-/**
- * axe and the scroll-region check. Each screen is checked at desktop width with JavaScript (the js project) and at
- * phone width without it (the no-js project: the server's HTML as a phone shows it), so that every screen is seen
- * at both widths and in both modes without running axe four times per screen on a small CI machine.
- */
-async function checkScreen(page: Page, path: string) {
-  const [name, viewport] = withJs() ? (['desktop', DESKTOP] as const) : (['phone', PHONE] as const)
-  const checked = await pageForChecks(page)
-  await checked.setViewportSize(viewport)
-  const response = await checked.goto(path)
-  expect(response?.status(), `${path} answered`).toBeLessThan(500)
-  await expectNoSeriousViolations(checked, `${path} (${name}, ${test.info().project.name})`)
-  await expectScrollRegionsFocusable(checked, `${path} (${name}, ${test.info().project.name})`)
-  if (checked !== page) await checked.context().close()
-}
-
 /** Whether the focused element is inside `container`. */
 const focusInside = (container: Locator) => container.evaluate((e) => e.contains(document.activeElement))
 
 test.describe('accessibility', () => {
-  for (const path of PUBLIC_SCREENS) {
-    test(`axe: public page ${path}`, async ({ page }) => {
-      test.slow() // axe over a long page takes a while on a busy machine
-      await checkScreen(page, path)
-    })
-  }
-
-  for (const screen of SIGNED_IN_SCREENS) {
-    test(`axe: signed-in page ${screen}`, async ({ page }) => {
-      test.slow()
-      const account = await seedAccount()
-      await signInAs(page, account.user)
-      await checkScreen(page, screenPath(screen, account))
-    })
-  }
-
-  test('axe: onboarding, the open help modal and the open phone menu', async ({ page }) => {
+  test('axe: onboarding, the open help modal and the open phone menu @no-js', async ({ page }) => {
     test.slow()
     await signedIn(page, { onboarded: false })
-    await checkScreen(page, '/onboarding')
+    // At desktop width with JavaScript, at phone width without (as every screen in screens.spec.ts).
+    const onboarding = await pageForChecks(page)
+    await onboarding.setViewportSize(withJs() ? DESKTOP : PHONE)
+    const response = await onboarding.goto('/onboarding')
+    expect(response?.status(), '/onboarding answered').toBeLessThan(500)
+    const label = `/onboarding (${withJs() ? 'desktop' : 'phone'}, ${test.info().project.name})`
+    await expectNoSeriousViolations(onboarding, label)
+    await expectScrollRegionsFocusable(onboarding, label)
+    await doneWith(onboarding, page)
 
     await signedIn(page)
     const phone = await pageForChecks(page)
@@ -123,6 +43,7 @@ test.describe('accessibility', () => {
     await phone.locator('[data-mobile-menu] > summary').click()
     await expect(phone.locator('[data-mobile-menu]')).toHaveAttribute('open', '')
     await expectNoSeriousViolations(phone, '/profile with the menu open (phone)')
+    await doneWith(phone, page)
     if (withJs()) {
       await page.setViewportSize(DESKTOP)
       await page.goto('/profile')
@@ -144,7 +65,7 @@ test.describe('accessibility', () => {
     await expect(page).toHaveTitle('Page not found | Rankwell')
   })
 
-  test('the message dialog: focus inside, Tab trapped, Escape closes, focus back to the opener; Close is a button', async ({
+  test('the message dialog: focus inside, Tab trapped, Escape closes, focus back to the opener; Close is a button @no-js', async ({
     page,
   }) => {
     await signedIn(page)
@@ -188,7 +109,9 @@ test.describe('accessibility', () => {
     await expect(opener).toBeFocused()
   })
 
-  test('the help modal: focus on the question, Tab trapped, Escape closes, focus back to Help', async ({ page }) => {
+  test('the help modal: focus on the question, Tab trapped, Escape closes, focus back to Help @no-js', async ({
+    page,
+  }) => {
     await signedIn(page)
     await page.goto('/profile')
     const help = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Help' }).first()
@@ -221,9 +144,12 @@ test.describe('accessibility', () => {
     await expect(help).toBeFocused()
   })
 
-  test('the confirm dialog: focus on Close, Tab trapped, Escape closes, focus back to Delete', async ({ page }) => {
-    const account = await seedAccount()
-    await signInAs(page, account.user)
+  test('the confirm dialog: focus on Close, Tab trapped, Escape closes, focus back to Delete @no-js', async ({
+    page,
+    seeded,
+  }) => {
+    // The worker's account: the dialog is closed, nothing deleted.
+    await signInAs(page, seeded.user)
     await page.goto('/blogposts')
     const remove = page.getByRole('link', { name: /^Delete: / }).first()
     if (!withJs()) {

@@ -5,8 +5,8 @@ import { db, schema } from '#app/platform/db/client.server'
 import { waitForSmtpMessage } from '#tests/fakes/client'
 import { createTestUser, uniqueEmail } from '#tests/setup/app'
 
-// Issue 13, in the browser: verification, forgot/reset and change password. Every test runs with JavaScript (project
-// `js`) and without (project `no-js`).
+// Issue 13, in the browser: verification, forgot/reset and change password. Every test runs with JavaScript
+// (project `js`) and, tagged @no-js, without (project `no-js`).
 
 test.beforeEach(async ({ page }) => {
   await page.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.78.${crypto.randomInt(0, 255)}.${crypto.randomInt(1, 255)}` })
@@ -33,7 +33,7 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Sign In' }).click()
 }
 
-test('a new account verifies its address from the e-mail; the banner resends the link', async ({ page }) => {
+test('a new account verifies its address from the e-mail; the banner resends the link @no-js', async ({ page }) => {
   const email = uniqueEmail('e2e-verify')
   await page.goto('/signup')
   await page.getByLabel('Name', { exact: true }).fill('Vera Verify')
@@ -56,7 +56,7 @@ test('a new account verifies its address from the e-mail; the banner resends the
   expect(row!.emailVerifiedAt).toBeTruthy()
 })
 
-test('forgot password, reset from the e-mail link, then sign in with the new password', async ({ page }) => {
+test('forgot password, reset from the e-mail link, then sign in with the new password @no-js', async ({ page }) => {
   const user = await createTestUser()
   await page.goto('/signin')
   await page.getByRole('link', { name: 'Forgot password?' }).click()
@@ -86,7 +86,7 @@ test('forgot password, reset from the e-mail link, then sign in with the new pas
   await expect(page).toHaveURL(/\/keywords/)
 })
 
-test('change password on /profile: the current one is required, other sessions end', async ({ page }) => {
+test('change password on /profile: the current one is required, other sessions end @no-js', async ({ page }) => {
   const user = await createTestUser()
   await signIn(page, user.email, user.password)
   await expect(page).toHaveURL(/\/keywords/)

@@ -6,7 +6,7 @@ import { waitForSmtpMessage } from '#tests/fakes/client'
 import { createTestUser, uniqueEmail } from '#tests/setup/app'
 import { baseURL, pageErrors, signedIn } from '#tests/setup/browser'
 
-// Every test runs twice: with JavaScript (project `js`) and without (project `no-js`).
+// Every test runs with JavaScript (project `js`); those tagged @no-js also without it (project `no-js`).
 const withJs = () => test.info().project.name === 'js'
 
 /** Each test is its own client (its own IP), so sign-in and sign-up rate limits never meet. */
@@ -22,7 +22,7 @@ async function signInWithForm(page: Page, email: string, password: string) {
 
 const toast = (page: Page) => page.locator('[data-toast]')
 
-test('sign up, onboard, and land on the first keyword search', async ({ page }) => {
+test('sign up, onboard, and land on the first keyword search @no-js', async ({ page }) => {
   const email = uniqueEmail('e2e-signup')
   await page.goto('/signup')
   await expect(page.getByText('Join hundreds of founders scaling their organic traffic')).toBeVisible()
@@ -67,7 +67,7 @@ test('sign up, onboard, and land on the first keyword search', async ({ page }) 
   })
 })
 
-test('sign in goes to /keywords once onboarded, otherwise to /onboarding', async ({ page, context }) => {
+test('sign in goes to /keywords once onboarded, otherwise to /onboarding @no-js', async ({ page, context }) => {
   const onboarded = await createTestUser({ onboarded: true })
   await page.goto('/signin')
   await expect(page.getByText('Continue your SEO automation journey')).toBeVisible()
@@ -83,7 +83,7 @@ test('sign in goes to /keywords once onboarded, otherwise to /onboarding', async
   await expect(page).toHaveURL(/\/onboarding$/)
 })
 
-test('a wrong password shows a red message and keeps only the e-mail', async ({ page }) => {
+test('a wrong password shows a red message and keeps only the e-mail @no-js', async ({ page }) => {
   const user = await createTestUser()
   await page.goto('/signin')
   await signInWithForm(page, user.email, 'definitely-wrong')
@@ -96,7 +96,7 @@ test('a wrong password shows a red message and keeps only the e-mail', async ({ 
   await expect(page.getByLabel('Password', { exact: true })).toHaveValue('')
 })
 
-test('signing up with a taken e-mail says so', async ({ page }) => {
+test('signing up with a taken e-mail says so @no-js', async ({ page }) => {
   const existing = await createTestUser()
   await page.goto('/signup')
   await page.getByLabel('Name', { exact: true }).fill('Copy Cat')
@@ -110,7 +110,7 @@ test('signing up with a taken e-mail says so', async ({ page }) => {
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Copy Cat')
 })
 
-test('Google sign-in creates the account, signs the returning user in, and handles a denied consent', async ({
+test('Google sign-in creates the account, signs the returning user in, and handles a denied consent @no-js', async ({
   page,
 }) => {
   const email = uniqueEmail('e2e-google')
@@ -148,7 +148,7 @@ test('Google sign-in creates the account, signs the returning user in, and handl
   await expect(page.getByTestId('form-message')).toContainText('Google sign-in was cancelled.')
 })
 
-test('log out ends the session: the old cookie no longer works', async ({ page, browser }) => {
+test('log out ends the session: the old cookie no longer works @no-js', async ({ page, browser }) => {
   const user = await createTestUser()
   await page.goto('/signin')
   await signInWithForm(page, user.email, user.password)
@@ -171,7 +171,7 @@ test('log out ends the session: the old cookie no longer works', async ({ page, 
   await replay.close()
 })
 
-test('the guard sends signed-out visitors to /signin and back, and unfinished onboarding to /onboarding', async ({
+test('the guard sends signed-out visitors to /signin and back, and unfinished onboarding to /onboarding @no-js', async ({
   page,
 }) => {
   const user = await createTestUser({ onboarded: true })
@@ -187,7 +187,7 @@ test('the guard sends signed-out visitors to /signin and back, and unfinished on
   await expect(page).toHaveURL(/\/onboarding$/)
 })
 
-test('the Help question reaches support', async ({ page }) => {
+test('the Help question reaches support @no-js', async ({ page }) => {
   const user = await signedIn(page)
   const question = `Can Auto Pilot post twice a day? ${crypto.randomUUID()}`
   await page.goto('/profile')
@@ -220,7 +220,9 @@ test('the Help question reaches support', async ({ page }) => {
   expect(mail.headers['reply-to']).toContain(user.email)
 })
 
-test('edit the profile: Cancel keeps it, Save updates it with a toast at the top that goes away', async ({ page }) => {
+test('edit the profile: Cancel keeps it, Save updates it with a toast at the top that goes away @no-js', async ({
+  page,
+}) => {
   await signedIn(page)
   await page.goto('/profile')
   const card = page.getByTestId('profile-card')
@@ -259,7 +261,7 @@ test('edit the profile: Cancel keeps it, Save updates it with a toast at the top
   await expect(saved).toBeHidden({ timeout: 12_000 })
 })
 
-test('the navigation bar: links, e-mail, mobile menu, and scroll to top', async ({ page }) => {
+test('the navigation bar: links, e-mail, mobile menu, and scroll to top @no-js', async ({ page }) => {
   const user = await signedIn(page)
   await page.goto('/profile')
   const nav = page.getByRole('navigation', { name: 'Main' })
@@ -285,7 +287,9 @@ test('the navigation bar: links, e-mail, mobile menu, and scroll to top', async 
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
 })
 
-test('the styles stay from a public page with its inline stylesheet to the signed-in pages', async ({ page }) => {
+test('the styles stay from a public page with its inline stylesheet to the signed-in pages @no-js', async ({
+  page,
+}) => {
   const errors = pageErrors(page)
   const user = await createTestUser({ password: 'a-long-password' })
   // /signin is a public page: its stylesheet is inline (issue 17), the signed-in pages link the file.

@@ -24,7 +24,7 @@ const toast = (page: Page, text: string | RegExp) => page.locator('[data-toast]'
 const toggle = (page: Page) => page.getByRole('switch', { name: 'Auto Pilot' })
 
 test.describe('auto pilot screen', () => {
-  test('shows the business details and switches Auto Pilot on and off', async ({ page }) => {
+  test('shows the business details and switches Auto Pilot on and off @no-js', async ({ page }) => {
     const user = await signedIn(page)
     await page.goto('/autopilot')
     await expect(page.getByRole('heading', { level: 1, name: 'Auto Pilot' })).toBeVisible()
@@ -80,7 +80,7 @@ test.describe('auto pilot screen', () => {
     await expect(page.getByRole('heading', { name: 'Auto Pilot Status' })).toHaveCount(0)
   })
 
-  test('a failed toggle reverts and says so', async ({ page }) => {
+  test('a failed toggle reverts and says so @no-js', async ({ page }) => {
     const user = await signedIn(page)
     await page.goto('/autopilot')
     await expect(toggle(page)).toBeEnabled()
@@ -92,7 +92,7 @@ test.describe('auto pilot screen', () => {
     await expect(page.getByRole('heading', { name: 'Webhook Integration' })).toHaveCount(0)
   })
 
-  test('validates, saves and copies the webhook URL', async ({ page }) => {
+  test('validates, saves and copies the webhook URL @no-js', async ({ page }) => {
     const user = await signedIn(page)
     await switchedOn(user.id)
     if (withJs()) await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
@@ -146,7 +146,7 @@ test.describe('auto pilot screen', () => {
       await receiver.close()
     })
 
-    test('sends a test event, lists it, redelivers it and rotates the secret', async ({ page }) => {
+    test('sends a test event, lists it, redelivers it and rotates the secret @no-js', async ({ page }) => {
       const user = await signedIn(page)
       const path = `/e2e-${crypto.randomBytes(4).toString('hex')}`
       await switchedOn(user.id, { webhookUrl: receiver.url(path) })
@@ -177,7 +177,7 @@ test.describe('auto pilot screen', () => {
     })
   })
 
-  test('explains a disabled endpoint and re-enables it', async ({ page }) => {
+  test('explains a disabled endpoint and re-enables it @no-js', async ({ page }) => {
     const user = await signedIn(page)
     await switchedOn(user.id, {
       webhookUrl: 'https://hooks.example.com/in',
@@ -200,7 +200,7 @@ test.describe('auto pilot screen', () => {
     await expect(page.getByRole('button', { name: 'Send test event' })).toBeVisible()
   })
 
-  test('saves the cadence', async ({ page }) => {
+  test('saves the cadence @no-js', async ({ page }) => {
     const user = await signedIn(page)
     await page.goto('/autopilot')
     await page.getByLabel('How often').selectOption({ label: '1 post a week' })

@@ -34,7 +34,7 @@ function card(page: Page) {
 }
 
 test.describe('billing', () => {
-  test('pricing signed out: Get Started goes to sign in and back to pricing', async ({ page }) => {
+  test('pricing signed out: Get Started goes to sign in and back to pricing @no-js', async ({ page }) => {
     const user = await createTestUser()
     await page.goto('/pricing')
     await expect(page.getByRole('heading', { level: 1, name: 'Choose Your Growth Plan' })).toBeVisible()
@@ -59,7 +59,7 @@ test.describe('billing', () => {
     ).toBeVisible()
   })
 
-  test('pricing signed in: Stripe Checkout, the success page, then keyword ideas and an active card', async ({
+  test('pricing signed in: Stripe Checkout, the success page, then keyword ideas and an active card @no-js', async ({
     page,
   }) => {
     const user = await signedIn(page)
@@ -141,7 +141,9 @@ test.describe('billing', () => {
     await expect(card(page).getByRole('link', { name: 'Upgrade Now' })).toBeVisible()
   })
 
-  test('active card: cancel with a confirm step, Premium until the period ends, then canceled', async ({ page }) => {
+  test('active card: cancel with a confirm step, Premium until the period ends, then canceled @no-js', async ({
+    page,
+  }) => {
     const user = await signedIn(page)
     const subscriptionId = await subscribe(user, 'price_yearly')
     const renewal = formatShortDate((await subscription(user.id)).currentPeriodEnd)!
@@ -178,7 +180,7 @@ test.describe('billing', () => {
     await expect(card(page).getByRole('link', { name: 'Upgrade Now' })).toBeVisible()
   })
 
-  test('active card: a failed cancel shows the error and changes nothing', async ({ page }) => {
+  test('active card: a failed cancel shows the error and changes nothing @no-js', async ({ page }) => {
     const user = await signedIn(page)
     const subscriptionId = await subscribe(user)
     await stripeFake.enqueue({ status: 400, path: `/v1/subscriptions/${subscriptionId}`, times: 1 })
@@ -192,7 +194,7 @@ test.describe('billing', () => {
     expect((await subscription(user.id)).cancelAtPeriodEnd).toBe(false)
   })
 
-  test('active card: Manage Payment opens the Stripe customer portal', async ({ page }) => {
+  test('active card: Manage Payment opens the Stripe customer portal @no-js', async ({ page }) => {
     const user = await signedIn(page)
     await subscribe(user)
     await page.goto('/profile')
@@ -203,7 +205,9 @@ test.describe('billing', () => {
     await expect(page).toHaveURL(/\/profile$/)
   })
 
-  test('checkout return before Stripe confirms: a neutral page that checks again by itself', async ({ page }) => {
+  test('checkout return before Stripe confirms: a neutral page that checks again by itself @no-js', async ({
+    page,
+  }) => {
     const user = await signedIn(page)
     const res = await api('/api/create-checkout-session', {
       method: 'POST',
@@ -219,7 +223,9 @@ test.describe('billing', () => {
     await expect(page).toHaveURL(/\/keywords$/, { timeout: 15_000 })
   })
 
-  test('past due: a banner on every signed-in page opens the portal to update the payment method', async ({ page }) => {
+  test('past due: a banner on every signed-in page opens the portal to update the payment method @no-js', async ({
+    page,
+  }) => {
     const user = await signedIn(page)
     const subscriptionId = await subscribe(user)
     await page.goto('/keywords')

@@ -13,7 +13,7 @@ test.beforeEach(async ({ page }) => {
 })
 
 test.describe('content settings', () => {
-  test('from the profile: a bad CTA URL is shown next to its field with the input kept, then the settings save', async ({
+  test('from the profile: a bad CTA URL is shown next to its field with the input kept, then the settings save @no-js', async ({
     page,
   }) => {
     const user = await signedIn(page)
@@ -52,7 +52,9 @@ test.describe('content settings', () => {
 })
 
 test.describe('content editor', () => {
-  test('edits with a preview, saves with a new score, rewrites a section and restores a version', async ({ page }) => {
+  test('edits with a preview, saves with a new score, rewrites a section and restores a version @no-js', async ({
+    page,
+  }) => {
     const errors = pageErrors(page)
     const user = await signedIn(page)
     const tag = crypto.randomUUID().slice(0, 8)
@@ -111,7 +113,7 @@ test.describe('content editor', () => {
 })
 
 test.describe('links from older posts', () => {
-  test('a live post offers its older related posts; Add link changes the older post and the offer goes', async ({
+  test('a live post offers its older related posts; Add link changes the older post and the offer goes @no-js', async ({
     page,
   }) => {
     const user = await signedIn(page)

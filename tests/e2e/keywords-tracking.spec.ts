@@ -67,7 +67,7 @@ async function starred(userId: string, savedKeywordId: string) {
 }
 
 test.describe('keywords: tracking stars', () => {
-  test('star a saved keyword on /keywords, see it on /rankings, then stop tracking it', async ({ page }) => {
+  test('star a saved keyword on /keywords, see it on /rankings, then stop tracking it @no-js', async ({ page }) => {
     const errors = pageErrors(page)
     const user = await signedIn(page)
     const tag = crypto.randomBytes(3).toString('hex')
@@ -111,7 +111,7 @@ test.describe('keywords: tracking stars', () => {
     expect(errors).toEqual([])
   })
 
-  test("over the plan's limit the star is refused with the limit message and goes back", async ({ page }) => {
+  test("over the plan's limit the star is refused with the limit message and goes back @no-js", async ({ page }) => {
     const user = await signedIn(page)
     const tag = crypto.randomBytes(3).toString('hex')
     const limit = TRACKED_KEYWORD_LIMITS.trial
@@ -146,7 +146,7 @@ test.describe('keywords: tracking stars', () => {
     expect(rows).toHaveLength(limit)
   })
 
-  test('the star is a plain form to /rankings; with JavaScript a failed request goes back and says so', async ({
+  test('the star is a plain form to /rankings; with JavaScript a failed request goes back and says so @no-js', async ({
     page,
   }) => {
     const user = await signedIn(page)

@@ -56,7 +56,9 @@ function row(page: Page, keyword: string) {
 }
 
 test.describe('keywords', () => {
-  test('search: finds keywords and shows them with date, volume, difficulty and Create Post', async ({ page }) => {
+  test('search: finds keywords and shows them with date, volume, difficulty and Create Post @no-js', async ({
+    page,
+  }) => {
     const user = await signedIn(page)
     await page.goto('/keywords')
     await expect(page.getByRole('heading', { level: 1, name: 'Keyword Opportunities' })).toBeVisible()
@@ -113,7 +115,7 @@ test.describe('keywords', () => {
     expect(await usedSearches(user.id)).toBe(1)
   })
 
-  test('prefill: arriving with a query, country and language runs that search at once', async ({ page }) => {
+  test('prefill: arriving with a query, country and language runs that search at once @no-js', async ({ page }) => {
     const user = await signedIn(page)
     const query = uniqueQuery('email marketing')
     const params = new URLSearchParams({
@@ -157,7 +159,7 @@ test.describe('keywords', () => {
     }
   })
 
-  test('validation: an incomplete search shows the message in the dialog', async ({ page }) => {
+  test('validation: an incomplete search shows the message in the dialog @no-js', async ({ page }) => {
     const user = await signedIn(page)
     await page.goto('/keywords')
     await page.getByLabel('Keyword/Topic').fill('')
@@ -175,7 +177,7 @@ test.describe('keywords', () => {
     expect(await usedSearches(user.id)).toBe(0)
   })
 
-  test('quota: over the trial limit the dialog offers Upgrade Now to the profile', async ({ page }) => {
+  test('quota: over the trial limit the dialog offers Upgrade Now to the profile @no-js', async ({ page }) => {
     const user = await signedIn(page)
     await db
       .update(schema.subscriptions)
@@ -266,7 +268,9 @@ test.describe('keywords', () => {
     expect(order).toEqual(['estimated keyword', 'measured keyword', 'unknown keyword'])
   })
 
-  test('a long list shows 50 keywords and Show more, with Loading keywords... while it loads', async ({ page }) => {
+  test('a long list shows 50 keywords and Show more, with Loading keywords... while it loads @no-js', async ({
+    page,
+  }) => {
     const user = await signedIn(page)
     const now = Date.now()
     await db.insert(schema.savedKeywords).values(

@@ -29,7 +29,9 @@ async function addPosts(user: TestUser, count: number, tag: string) {
   )
 }
 
-test('the library pages through every post, searches, filters and deletes with a confirmation', async ({ page }) => {
+test('the library pages through every post, searches, filters and deletes with a confirmation @no-js', async ({
+  page,
+}) => {
   const errors = pageErrors(page)
   const user = await signIn(page)
   const tag = `lib${crypto.randomBytes(3).toString('hex')}`
@@ -103,7 +105,7 @@ test('the library pages through every post, searches, filters and deletes with a
   expect(errors).toEqual([])
 })
 
-test('the keyword table searches, filters, sorts, deletes and creates posts in bulk, with the state in the URL', async ({
+test('the keyword table searches, filters, sorts, deletes and creates posts in bulk, with the state in the URL @no-js', async ({
   page,
 }) => {
   const user = await signIn(page)

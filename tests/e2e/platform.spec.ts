@@ -15,7 +15,7 @@ test('an unknown page shows the 404 page', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
 })
 
-test('the mobile menu opens and its links navigate', async ({ page }) => {
+test('the mobile menu opens and its links navigate @no-js', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 })
   await page.goto('/')
   await page.locator('[data-mobile-menu] summary').click()

@@ -30,7 +30,7 @@ async function addKeyword(user: TestUser, keyword: string) {
   })
 }
 
-test('create a post from a keyword, watch it in the library, read it, export it', async ({ page, context }) => {
+test('create a post from a keyword, watch it in the library, read it, export it @no-js', async ({ page, context }) => {
   const js = test.info().project.name === 'js'
   const user = await signIn(page)
   const keyword = `content calendar ${crypto.randomBytes(3).toString('hex')}`
@@ -126,7 +126,7 @@ test('the library: empty state, and an unknown post', async ({ page }) => {
   await expect(page.getByText('No blog post found.')).toBeVisible()
 })
 
-test('a double click on Create Post makes one post; a new page view is told about the existing post, then makes another', async ({
+test('a double click on Create Post makes one post; a new page view is told about the existing post, then makes another @no-js', async ({
   page,
 }) => {
   const user = await signIn(page)

@@ -88,7 +88,7 @@ function pageViews(tag: string) {
 
 test.describe('public site: free tools', () => {
   for (const tool of TOOLS) {
-    test(`${tool.path} shows a result, then the promo`, async ({ page }) => {
+    test(`${tool.path} shows a result, then the promo @no-js`, async ({ page }) => {
       await asVisitor(page)
       await page.goto(tool.path)
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
@@ -121,7 +121,7 @@ test.describe('public site: free tools', () => {
       await expect(page.getByLabel(firstLabel!)).not.toHaveValue('')
     })
 
-    test(`${tool.path} shows the model's failure in a red box`, async ({ page }) => {
+    test(`${tool.path} shows the model's failure in a red box @no-js`, async ({ page }) => {
       await asVisitor(page)
       const suffix = unique('fails')
       await fakeControl('openai').enqueue({ status: 400, path: '/chat/completions', bodyIncludes: suffix, times: 1 })
@@ -133,7 +133,7 @@ test.describe('public site: free tools', () => {
     })
   }
 
-  test('the free tools are rate-limited per visitor', async ({ page, request }) => {
+  test('the free tools are rate-limited per visitor @no-js', async ({ page, request }) => {
     // The limit counts per clock hour: the ten requests and the refused one must fall in the same hour.
     const wait = msUntilSafe(3600, 90_000)
     if (wait > 0) test.setTimeout(wait + 120_000)
@@ -152,7 +152,7 @@ test.describe('public site: free tools', () => {
     await expect(page.getByTestId('tool-error')).toContainText('You have used the free tools 10 times this hour')
   })
 
-  test('a new submission clears the previous result', async ({ page }) => {
+  test('a new submission clears the previous result @no-js', async ({ page }) => {
     await asVisitor(page)
     await page.goto('/free-keyword-research')
     await page.getByLabel('Content Topic').fill(unique('first topic'))
@@ -187,7 +187,7 @@ test.describe('public site: free tools', () => {
 
 test.describe('public site: ebook', () => {
   for (const which of ['first', 'second'] as const) {
-    test(`the ${which} ebook form e-mails the ebook link`, async ({ page }) => {
+    test(`the ${which} ebook form e-mails the ebook link @no-js`, async ({ page }) => {
       await asVisitor(page)
       const email = `ebook-${crypto.randomBytes(5).toString('hex')}@example.com`
       await page.goto('/seo-guide-ebook')
@@ -273,7 +273,7 @@ test.describe('public site: landing page', () => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
   })
 
-  test('the mobile menu toggles the same links', async ({ page }) => {
+  test('the mobile menu toggles the same links @no-js', async ({ page }) => {
     await page.setViewportSize({ width: 360, height: 740 })
     await page.goto('/')
     const menu = page.locator('[data-mobile-menu]')
@@ -291,7 +291,7 @@ test.describe('public site: landing page', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
   })
 
-  test('counts a page view of the blog, which runs no script, with JavaScript on and off', async ({ page }) => {
+  test('counts a page view of the blog, which runs no script, with JavaScript on and off @no-js', async ({ page }) => {
     // With JavaScript it also loads the home page and navigates in the app: ~35 s on a busy machine.
     test.slow()
     const tag = crypto.randomBytes(4).toString('hex')
@@ -326,7 +326,7 @@ test.describe('public site: landing page', () => {
     }
   })
 
-  test('sends a page view to our own analytics on each navigation (with JavaScript only)', async ({ page }) => {
+  test('sends a page view to our own analytics on each navigation (with JavaScript only) @no-js', async ({ page }) => {
     const tag = crypto.randomBytes(4).toString('hex')
     const { sql, stored } = pageViews(tag)
     try {

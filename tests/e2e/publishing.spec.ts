@@ -11,7 +11,7 @@ test.beforeEach(async ({ page }) => {
 })
 
 test.describe('publishing', () => {
-  test('adds a Ghost destination (a wrong key keeps the form and says why), then publishes a post to it', async ({
+  test('adds a Ghost destination (a wrong key keeps the form and says why), then publishes a post to it @no-js', async ({
     page,
   }) => {
     const user = await signedIn(page)
@@ -47,7 +47,7 @@ test.describe('publishing', () => {
     await expect(page.getByRole('button', { name: 'Update on Ghost' })).toBeVisible()
   })
 
-  test('the calendar shows a scheduled post and moves it to another day', async ({ page }) => {
+  test('the calendar shows a scheduled post and moves it to another day @no-js', async ({ page }) => {
     const user = await signedIn(page)
     const post = await makePost(user)
     const day = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10)

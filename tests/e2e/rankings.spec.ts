@@ -11,7 +11,7 @@ import { signedIn } from '#tests/setup/browser'
  */
 const DAYS = 30
 
-test('rankings table, chart and tracking', async ({ page }) => {
+test('rankings table, chart and tracking @no-js', async ({ page }) => {
   const js = test.info().project.name === 'js'
   const user = await signedIn(page)
   const tag = crypto.randomBytes(3).toString('hex')

@@ -1,90 +1,24 @@
-import { expect, test, type Page } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/platform/db/client.server'
 import { ownClientIp, signedIn, signInAs } from '#tests/setup/browser'
-import { LONG_WORD, PUBLIC_SCREENS, screenPath, seedAccount, SIGNED_IN_SCREENS } from '#tests/setup/screens'
+import { LONG_WORD } from '#tests/setup/screens'
+import { expect, expectFitsTheScreen, expectWithinWidth, PHONE, shoot, test } from '#tests/setup/screen-checks'
 
-// A phone: 390×844 (an iPhone 12–15). Every check runs with JavaScript on and off (the js and no-js projects).
-const WIDTH = 390
-test.use({ viewport: { width: WIDTH, height: 844 } })
+// A phone: 390×844 (an iPhone 12–15). Every screen's fit is checked in screens.spec.ts (one visit per screen); here:
+// the layouts that need a closer look. Tagged @no-js where the screen's markup depends on hydration (useHydrated) or
+// the test submits a form.
+test.use({ viewport: PHONE })
 
 test.beforeEach(async ({ page }) => {
   await ownClientIp(page)
 })
 
-/** The page's screenshot, attached to the test's report (not compared: fonts and dates change). */
-async function shoot(page: Page, name: string) {
-  await test.info().attach(`${name} (${WIDTH}px, ${test.info().project.name})`, {
-    body: await page.screenshot({ fullPage: true }),
-    contentType: 'image/png',
-  })
-}
-
-/** The page does not scroll sideways, and every visible button (and button-like link) lies within the viewport. */
-async function expectFitsTheScreen(page: Page, path: string) {
-  const scrollWidth = await page.evaluate(() => document.scrollingElement!.scrollWidth)
-  expect(scrollWidth, `${path} scrolls sideways`).toBeLessThanOrEqual(WIDTH)
-  const outside = await page.evaluate((width) => {
-    const controls = document.querySelectorAll<HTMLElement>(
-      'button, [role="button"], [role="switch"], input[type="submit"], a.btn-primary, a.btn-secondary, a.btn-danger',
-    )
-    return Array.from(controls)
-      .filter((e) => e.checkVisibility({ visibilityProperty: true }) && e.getClientRects().length > 0)
-      .map((e) => ({
-        name: (e.textContent || e.getAttribute('aria-label') || '').trim(),
-        box: e.getBoundingClientRect(),
-      }))
-      .filter(({ box }) => box.left < -0.5 || box.right > width + 0.5)
-      .map(({ name, box }) => `${name} [${Math.round(box.left)}, ${Math.round(box.right)}]`)
-  }, WIDTH)
-  expect(outside, `controls outside the viewport on ${path}`).toEqual([])
-}
-
-/** The element lies within the viewport's width. */
-async function expectWithinWidth(page: Page, locator: ReturnType<Page['locator']>) {
-  await expect(locator).toBeVisible()
-  const box = (await locator.boundingBox())!
-  expect(box.x).toBeGreaterThanOrEqual(0)
-  expect(box.x + box.width).toBeLessThanOrEqual(WIDTH)
-}
-
 test.describe('small screens', () => {
-  for (const path of PUBLIC_SCREENS) {
-    test(`public page ${path} fits a phone: no sideways scroll, every button on screen`, async ({ page }) => {
-      await page.goto(path)
-      await expectFitsTheScreen(page, path)
-      if (path === '/pricing' || path === '/') await shoot(page, path)
-    })
-  }
-
-  // The signed-in screens, by their path in a seeded account (with its ids as placeholders).
-  const SHOTS: string[] = [
-    '/blogposts',
-    '/rankings',
-    '/calendar',
-    '/settings/publishing',
-    '/profile',
-    '/blogpost/:post',
-  ]
-  for (const screen of SIGNED_IN_SCREENS) {
-    test(`signed-in page ${screen} fits a phone, long unbroken names wrapping`, async ({ page }) => {
-      const account = await seedAccount()
-      await signInAs(page, account.user)
-      const path = screenPath(screen, account)
-      await page.goto(path)
-      await expectFitsTheScreen(page, path)
-      if (screen === '/blogpost/:post') {
-        await expectWithinWidth(page, page.getByRole('heading', { level: 1, name: LONG_WORD }))
-      }
-      if (screen === '/profile') await expectWithinWidth(page, page.getByText(LONG_WORD, { exact: true }).first())
-      if (SHOTS.includes(screen)) await shoot(page, screen)
-    })
-  }
-
-  test('the keyword table stacks: Difficulty, Create Post and the star are on screen without a sideways swipe', async ({
+  test('the keyword table stacks: Difficulty, Create Post and the star are on screen without a sideways swipe @no-js', async ({
     page,
+    seeded,
   }) => {
-    await signInAs(page, (await seedAccount()).user)
+    await signInAs(page, seeded.user)
     await page.goto('/keywords')
     const rows = page.locator('tbody tr[data-keyword]')
     await expect(rows).toHaveCount(2)
@@ -105,7 +39,7 @@ test.describe('small screens', () => {
     await shoot(page, 'keywords')
   })
 
-  test('a new account: the empty states are not clipped', async ({ page }) => {
+  test('a new account: the empty states are not clipped @no-js', async ({ page }) => {
     const user = await signedIn(page)
     await page.goto('/keywords')
     const empty = page.getByText('No keywords yet. Search for a keyword or topic', { exact: false })
@@ -125,11 +59,11 @@ test.describe('small screens', () => {
     await expectFitsTheScreen(page, '/autopilot')
   })
 
-  test('Auto Pilot: business details stacked, status and deliveries tables stacked with their actions on screen', async ({
+  test('Auto Pilot: business details stacked, status and deliveries tables stacked with their actions on screen @no-js', async ({
     page,
+    seeded,
   }) => {
-    const account = await seedAccount()
-    await signInAs(page, account.user)
+    await signInAs(page, seeded.user)
     await page.goto('/autopilot')
 
     // Each label sits above its value: their boxes do not overlap.
@@ -157,7 +91,7 @@ test.describe('small screens', () => {
     await shoot(page, 'autopilot')
   })
 
-  test('a toast shows below the navigation bar, never over it', async ({ page }) => {
+  test('a toast shows below the navigation bar, never over it @no-js', async ({ page }) => {
     await signedIn(page)
     await page.goto('/autopilot')
     await page.getByRole('switch', { name: 'Auto Pilot' }).click()

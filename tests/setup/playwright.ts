@@ -9,6 +9,10 @@ const HYDRATION_TIMEOUT_MS = 20_000
 async function afterNavigation(page: Page, response: Response | null) {
   const type = response?.headers()['content-type'] ?? ''
   if (!type.startsWith('text/html')) return
+  // A reading page (the blog) comes without the app's scripts (root.tsx: no <Scripts>, so no __remixContext): it
+  // never hydrates, and there is nothing to wait for.
+  const appScripts = await page.evaluate(() => '__remixContext' in window).catch(() => true)
+  if (!appScripts) return
   // A page whose scripts never run (blocked on purpose by a spec) simply goes on after the wait.
   await page
     .locator('html[data-hydrated="true"]')
