@@ -1,7 +1,11 @@
 import os from 'node:os'
 import { UnrecoverableError, Worker, type Job } from 'bullmq'
 import type { ZodType } from 'zod'
-import { autopilotPublishJob, autopilotRunJob } from '#app/features/autopilot/jobs/autopilot.server'
+import {
+  autopilotPublishJob,
+  autopilotRunJob,
+  enqueueAutopilotPublish,
+} from '#app/features/autopilot/settings/jobs/autopilot.server'
 import {
   generatePostJob,
   reconcileStalePostsJob,
@@ -9,7 +13,7 @@ import {
 } from '#app/features/content/jobs/post-generation.server'
 import { closeQueues, jobRequestId, QUEUES, queueDepths, type QueueName } from '#app/platform/queue/queues.server'
 import { pingJob } from '#app/platform/queue/system.server'
-import { deliverWebhookJob } from '#app/features/autopilot/jobs/webhook-delivery.server'
+import { deliverWebhookJob } from '#app/features/autopilot/settings/jobs/webhook-delivery.server'
 import { closeDb } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { closeRedis, createRedis } from '#app/platform/redis.server'
@@ -19,19 +23,19 @@ import { metrics, startMetricsServer } from '#app/platform/observability/metrics
 import { newRequestScope, runInRequestScope } from '#app/platform/http/request-scope.server'
 import { flushSentry, initSentry, reportError } from '#app/platform/observability/sentry.server'
 import type { Processor, ProcessorContext } from '#app/platform/queue/processor'
-import { processGeneratePost } from '#app/features/content/jobs/generate-post.processor'
+import { generatePostProcessor } from '#app/features/content/jobs/generate-post.processor'
 import { processPing } from '#app/platform/queue/ping.processor'
 import { processAutopilotPublish } from '#app/features/autopilot/jobs/autopilot-publish.processor'
 import { processAutopilotRun } from '#app/features/autopilot/jobs/autopilot-run.processor'
 import { processReconcileStalePosts } from '#app/features/content/jobs/reconcile-stale-posts.processor'
-import { processWebhookDelivery } from '#app/features/autopilot/jobs/webhook-deliver.processor'
+import { processWebhookDelivery } from '#app/features/autopilot/settings/jobs/webhook-deliver.processor'
 import {
   processPublicationJob,
   processPublishingSweep,
   startPublishingSweep,
 } from '#app/features/publishing/jobs/publish.processor'
 import { publicationJob, publishingSweepJob } from '#app/features/publishing/jobs/publishing.server'
-import { restoreSchedules } from '#app/features/autopilot/autopilot.server'
+import { restoreSchedules } from '#app/features/autopilot/settings/settings.server'
 import { claimResanitize, resanitizeStalePosts } from '#app/features/content/post-html.server'
 import { registry } from './registry'
 import { rankingsJobs, scheduleRankings } from '#app/features/rankings/jobs/rankings.server'
@@ -48,7 +52,10 @@ import {
  * (each validates its payload with the shared zod schema and throws UnrecoverableError when it is bad).
  */
 registry.register(pingJob, processPing)
-registry.register(generatePostJob, processGeneratePost)
+registry.register(
+  generatePostJob,
+  generatePostProcessor({ onAutopilotPostWritten: (postId) => enqueueAutopilotPublish({ postId }) }),
+)
 registry.register(reconcileStalePostsJob, processReconcileStalePosts)
 registry.register(autopilotRunJob, processAutopilotRun)
 registry.register(autopilotPublishJob, processAutopilotPublish)

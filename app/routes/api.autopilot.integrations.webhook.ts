@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { AUTOPILOT_MESSAGES, saveWebhookUrl } from '#app/features/autopilot/autopilot.server'
+import { AUTOPILOT_MESSAGES } from '#app/features/autopilot/autopilot.server'
+import { saveWebhookUrl } from '#app/features/autopilot/settings/settings.server'
 import { classifyOutage } from '#app/platform/http/outage.server'
 import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
 

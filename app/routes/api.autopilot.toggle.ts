@@ -1,7 +1,8 @@
 import { ACCOUNT_MESSAGES } from '#app/features/accounts/account-schemas'
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { AUTOPILOT_MESSAGES, setAutopilotEnabled } from '#app/features/autopilot/autopilot.server'
+import { AUTOPILOT_MESSAGES } from '#app/features/autopilot/autopilot.server'
+import { setAutopilotEnabled } from '#app/features/autopilot/settings/settings.server'
 import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
 
 const toggleSchema = z.object({

@@ -1,8 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { eq } from 'drizzle-orm'
-import { enqueuePing } from '#app/platform/queue/system.server'
+import { findPing, startPing } from '#app/platform/queue/system.server'
 import { isUuid } from '#app/platform/security/ids'
-import { db, schema } from '#app/platform/db/client.server'
 import { requireApiUserId } from '#app/features/accounts/api-auth.server'
 
 /**
@@ -12,16 +10,15 @@ import { requireApiUserId } from '#app/features/accounts/api-auth.server'
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return json({ message: 'Method not allowed' }, { status: 405 })
   await requireApiUserId(request)
-  const [ping] = await db.insert(schema.jobPings).values({}).returning()
-  await enqueuePing({ pingId: ping!.id })
-  return json({ id: ping!.id }, { status: 202 })
+  const ping = await startPing()
+  return json({ id: ping.id }, { status: 202 })
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireApiUserId(request)
   const id = new URL(request.url).searchParams.get('id') ?? ''
   if (!isUuid(id)) return json({ message: 'id is required' }, { status: 400 })
-  const [ping] = await db.select().from(schema.jobPings).where(eq(schema.jobPings.id, id)).limit(1)
+  const ping = await findPing(id)
   if (!ping) return json({ message: 'Not found' }, { status: 404 })
   return json({ id: ping.id, processedAt: ping.processedAt, processedBy: ping.processedBy })
 }

@@ -1,11 +1,11 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { apiUser } from '#app/features/accounts/profile.server'
+import { apiUser } from '#app/features/billing/api-user.server'
 import { deleteAccount } from '#app/features/accounts/account-data.server'
 import { apiError, parseJson, requireApiSession, requireApiUser } from '#app/features/accounts/api-auth.server'
 import { findSession } from '#app/features/accounts/session.server'
-import { db, schema } from '#app/platform/db/client.server'
-import { eq } from 'drizzle-orm'
+import { findUserById } from '#app/features/accounts/users.server'
+import { cancelSubscriptionNow } from '#app/features/billing/billing.server'
 import { safeText } from '#app/platform/security/safe-text'
 
 /** GET /api/user → the signed-in user's fields (profile, subscription, usage, Auto Pilot, onboarding). */
@@ -26,9 +26,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'DELETE') return apiError(405, 'Method not allowed.')
   const { userId, sessionId } = await requireApiSession(request)
   const input = await parseJson(request, deleteSchema)
-  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, userId)).limit(1)
+  const user = await findUserById(userId)
   if (!user) return apiError(403, 'User not found.')
-  const result = await deleteAccount(user, await findSession(sessionId), input)
+  const result = await deleteAccount(user, await findSession(sessionId), input, {
+    cancelSubscription: cancelSubscriptionNow,
+  })
   if (!result.ok)
     return apiError(result.status, result.message, result.field ? { errors: { [result.field]: [result.message] } } : {})
   return json({ message: 'Your account has been deleted.' })

@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { PROFILE_MESSAGES, profileSchema } from '#app/features/accounts/account-schemas'
-import { apiUser, updateProfile } from '#app/features/accounts/profile.server'
+import { updateProfile } from '#app/features/accounts/profile.server'
+import { apiUser } from '#app/features/billing/api-user.server'
 import { apiError, parseJson, requireApiUser } from '#app/features/accounts/api-auth.server'
 
 /** PUT /api/user/update {name, marketSegment, productService[, website, country, language]} → the updated user. */

@@ -14,7 +14,10 @@ import {
 } from '@remix-run/react'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { DataTable } from '#app/features/autopilot/components/data-table'
-import { WebhookSection } from '#app/features/autopilot/components/webhook-section'
+import {
+  WebhookSection,
+  type AutopilotActionData as ActionData,
+} from '#app/features/autopilot/components/webhook-section'
 import { PageHeader } from '#app/ui/page-header'
 import {
   clientFailureOf,
@@ -29,23 +32,22 @@ import { SubmitButton } from '#app/ui/submit-button'
 import { Toaster, type Toast } from '#app/ui/toaster'
 import { ReviewSection, type ReviewSectionData } from '#app/features/publishing/components/review-section'
 import { publishingOverview, reviewAction } from '#app/features/autopilot/autopilot-review.server'
-import { AUTOPILOT_MESSAGES, CADENCE_OPTIONS, parseCadence } from '#app/features/autopilot/autopilot'
+import { AUTOPILOT_MESSAGES, CADENCE_OPTIONS, parseCadence } from '#app/features/autopilot/settings/autopilot'
 import { difficultyBand } from '#app/features/keywords/difficulty'
 import { formatVolume } from '#app/features/keywords/keywords'
+import { canUseAutopilot, getStatusList } from '#app/features/autopilot/autopilot.server'
 import {
-  canUseAutopilot,
   getSettings,
-  getStatusList,
   reenableWebhook,
   rotateWebhookSecret,
   saveWebhookUrl,
   setAutopilotEnabled,
   setCadence,
-} from '#app/features/autopilot/autopilot.server'
+} from '#app/features/autopilot/settings/settings.server'
 import { hit } from '#app/platform/security/rate-limit.server'
 import { requireUser } from '#app/features/accounts/session.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
-import { listDeliveries, redeliver, sendTestEvent } from '#app/features/autopilot/webhooks.server'
+import { listDeliveries, redeliver, sendTestEvent } from '#app/features/autopilot/settings/webhooks.server'
 
 export const meta: MetaFunction = () => [{ title: 'Auto Pilot | Rankwell' }]
 
@@ -110,20 +112,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
   )
-}
-
-export type ActionData = {
-  intent: string
-  errors?: {
-    webhookUrl?: string
-    cadenceDays?: string
-    reviewMode?: string
-    minScore?: string
-    approveAfterHours?: string
-  }
-  values?: { webhookUrl?: string }
-  /** A failure shown as a toast by the page itself (also without JavaScript, where a flash cookie would show one page late). */
-  toast?: Toast
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -6,7 +6,7 @@ import { guardServerAction, revalidateUnlessFailed } from '#app/ui/client-failur
 import { describeErrors } from '#app/platform/forms/field-errors'
 import { formFields, helpSchema } from '#app/features/accounts/account-schemas'
 import { safeRedirect } from '#app/platform/security/redirect'
-import { HELP_MESSAGES, submitHelpRequest } from '#app/features/accounts/profile.server'
+import { HELP_MESSAGES, submitHelpRequest } from '#app/features/accounts/help-requests.server'
 import { requireUser } from '#app/features/accounts/session.server'
 import { TOAST_MS, toast } from '#app/platform/http/toast.server'
 

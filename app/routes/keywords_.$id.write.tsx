@@ -1,12 +1,10 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
-import { and, eq } from 'drizzle-orm'
 import { PageHeader } from '#app/ui/page-header'
 import { SubmitButton } from '#app/ui/submit-button'
 import { safeRedirect } from '#app/platform/security/redirect'
 import { findOverlap, overlapMessage } from '#app/features/content/cannibalisation.server'
-import { db, schema } from '#app/platform/db/client.server'
-import { isUuid } from '#app/features/content/posts.server'
+import { findSavedKeyword } from '#app/features/keywords/keywords.server'
 import { requireUser } from '#app/features/accounts/session.server'
 
 export const meta: MetaFunction = () => [
@@ -22,13 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const id = params.id ?? ''
   const url = new URL(request.url)
-  const [keyword] = isUuid(id)
-    ? await db
-        .select({ id: schema.savedKeywords.id, keyword: schema.savedKeywords.keyword })
-        .from(schema.savedKeywords)
-        .where(and(eq(schema.savedKeywords.id, id), eq(schema.savedKeywords.userId, user.id)))
-        .limit(1)
-    : []
+  const keyword = await findSavedKeyword(user.id, id)
   if (!keyword) throw new Response('Keyword not found.', { status: 404 })
   const requestKey = (url.searchParams.get('requestKey') ?? '').slice(0, 200) || crypto.randomUUID()
   const overlap = await findOverlap(user.id, keyword.keyword, { exceptRequestKey: requestKey })

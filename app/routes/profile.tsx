@@ -23,6 +23,7 @@ import { FormMessage } from '#app/ui/form-message'
 import { DataCard, PasswordCard, SessionsCard } from '#app/features/accounts/components/account-security'
 import { RankingsCard } from '#app/features/rankings/components/rankings-card'
 import { SubscriptionCard } from '#app/features/billing/components/subscription-card'
+import { cancelSubscriptionNow } from '#app/features/billing/billing.server'
 import { PageHeader } from '#app/ui/page-header'
 import { CustomerFields, MarketSelects, WebsiteField } from '#app/features/accounts/components/business-fields'
 import { Field } from '#app/ui/field'
@@ -75,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const intent = form.get('intent')
   if (SECURITY_INTENTS.includes(intent as SecurityIntent))
-    return securityAction(request, user, intent as SecurityIntent, form)
+    return securityAction(request, user, intent as SecurityIntent, form, { cancelSubscription: cancelSubscriptionNow })
   if (intent !== 'update-profile') return json<ActionData | null>(null, { status: 400 })
   const text = formFields(form, ['name'] as const)
   const market = marketFieldsFromForm(form)

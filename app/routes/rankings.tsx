@@ -17,7 +17,6 @@ import {
   enqueueRefreshPost,
   enqueueSearchConsolePull,
 } from '#app/features/rankings/jobs/rankings.server'
-import { db, schema } from '#app/platform/db/client.server'
 import { services } from '#app/platform/env.server'
 import { listSuggestions, reopenSuggestion, startRefresh } from '#app/features/rankings/rankings-insights.server'
 import {
@@ -25,8 +24,10 @@ import {
   listRankings,
   pageTraffic,
   starSavedKeyword,
+  trackedPostUrl,
   trackingUsage,
   unstar,
+  untrackedSavedKeywords,
 } from '#app/features/rankings/rankings.server'
 import {
   chooseSite,
@@ -37,7 +38,6 @@ import {
 } from '#app/features/rankings/search-console.server'
 import { requireUser } from '#app/features/accounts/session.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
-import { and, eq, sql } from 'drizzle-orm'
 import { ActionButton } from '#app/ui/action-button'
 import { ScrollRegion } from '#app/ui/scroll-region'
 import { TrackToggle } from '#app/features/rankings/components/track-toggle'
@@ -57,38 +57,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getConnection(user.id),
     listSuggestions(user.id),
     trackingUsage(user.id),
-    db
-      .select({
-        id: schema.savedKeywords.id,
-        keyword: schema.savedKeywords.keyword,
-        country: schema.savedKeywords.countryName,
-      })
-      .from(schema.savedKeywords)
-      .where(
-        and(
-          eq(schema.savedKeywords.userId, user.id),
-          sql`not exists (select 1 from tracked_keywords t where t.saved_keyword_id = ${schema.savedKeywords.id} and t.starred)`,
-        ),
-      )
-      .orderBy(schema.savedKeywords.keyword)
-      .limit(500),
+    untrackedSavedKeywords(user.id),
   ])
   const sites = connection?.status === 'active' && !connection.siteUrl ? await listSites(user.id).catch(() => []) : []
   let selected = null
   if (selectedId) {
     const history = await keywordHistory(user.id, selectedId)
     if (history) {
-      const [post] = history.keyword.postId
-        ? await db
-            .select({ url: schema.blogPosts.publishedUrl })
-            .from(schema.blogPosts)
-            .where(eq(schema.blogPosts.id, history.keyword.postId))
-        : []
+      const postUrl = await trackedPostUrl(history.keyword.postId)
       selected = {
         id: history.keyword.id,
         keyword: history.keyword.keyword,
         points: history.points.map((p) => ({ day: p.day, position: p.position, status: p.status })),
-        traffic: await pageTraffic(user.id, post?.url ?? null),
+        traffic: await pageTraffic(user.id, postUrl),
       }
     }
   }

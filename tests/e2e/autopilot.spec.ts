@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { expect, test, type Page } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/platform/db/client.server'
-import { generateWebhookSecret } from '#app/features/autopilot/webhooks.server'
+import { generateWebhookSecret } from '#app/platform/webhooks/signing.server'
 import { startReceiver, type Receiver } from '#tests/setup/autopilot-helpers'
 import { ownClientIp, signedIn } from '#tests/setup/browser'
 

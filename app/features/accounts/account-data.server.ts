@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { ACCOUNT_MESSAGES } from './account-schemas'
 import { endSessions } from './account-security.server'
-import { cancelSubscriptionNow } from '#app/features/billing/billing.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { sendMail } from '#app/platform/mail/mail.server'
 import { verifyPassword } from '#app/platform/security/password.server'
@@ -54,6 +53,12 @@ export type DeleteResult = { ok: true } | { ok: false; status: 400 | 429 | 502; 
 export const REAUTH_WINDOW_MS = 10 * 60 * 1000
 
 /**
+ * What other capabilities must do before an account's rows go, given by the caller (the route), since accounts sit
+ * below them: `cancelSubscription` cancels a Stripe subscription at once and throws when Stripe does not answer.
+ */
+export type AccountClosing = { cancelSubscription: (userId: string) => Promise<unknown> }
+
+/**
  * Deletes the account: the password (or, for an account without one, a Google sign-in in the last ten minutes),
  * then the Stripe subscription is cancelled at once, the rows go (every table cascades from users), and a
  * confirmation e-mail is sent.
@@ -62,6 +67,7 @@ export async function deleteAccount(
   user: UserRow,
   session: { createdAt: Date } | null,
   input: { password?: string },
+  closing: AccountClosing,
 ): Promise<DeleteResult> {
   const limited = await hit(`delete-account:${user.id}`, { limit: 10, windowSeconds: 15 * 60 })
   if (!limited.allowed) return { ok: false, status: 429, message: 'Too many attempts. Please wait a few minutes.' }
@@ -76,7 +82,7 @@ export async function deleteAccount(
     }
   }
   try {
-    await cancelSubscriptionNow(user.id)
+    await closing.cancelSubscription(user.id)
   } catch (error) {
     return { ok: false, status: 502, message: error instanceof Error ? error.message : 'Stripe did not answer.' }
   }

@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node'
 import { ACCOUNT_MESSAGES, changePasswordSchema, deleteAccountSchema } from './account-schemas'
 import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
-import { deleteAccount } from './account-data.server'
+import { deleteAccount, type AccountClosing } from './account-data.server'
 import { changePassword, endSessionByPublicId, endSessions } from './account-security.server'
 import type { schema } from '#app/platform/db/client.server'
 import { findSession, getSessionId, sessionCookie } from './session.server'
@@ -20,7 +20,13 @@ const done = (message: string) =>
 const failed = (intent: SecurityIntent, message: string, status: number, errors: FieldErrors = {}) =>
   json<SecurityActionData>({ intent, message, errors }, { status })
 
-export async function securityAction(request: Request, user: UserRow, intent: SecurityIntent, form: FormData) {
+export async function securityAction(
+  request: Request,
+  user: UserRow,
+  intent: SecurityIntent,
+  form: FormData,
+  closing: AccountClosing,
+) {
   const sessionId = await getSessionId(request)
   const text = (name: string) => {
     const v = form.get(name)
@@ -60,7 +66,7 @@ export async function securityAction(request: Request, user: UserRow, intent: Se
         const { message, errors } = describeErrors(parsed.error)
         return failed(intent, message, 400, errors)
       }
-      const result = await deleteAccount(user, sessionId ? await findSession(sessionId) : null, parsed.data)
+      const result = await deleteAccount(user, sessionId ? await findSession(sessionId) : null, parsed.data, closing)
       if (!result.ok)
         return failed(intent, result.message, result.status, result.field ? { [result.field]: [result.message] } : {})
       return toast().redirectWithSuccess(

@@ -1,12 +1,8 @@
 import { eq } from 'drizzle-orm'
-import type { HelpInput, OnboardingInput, ProfileInput } from './account-schemas'
-import { billingIntervalOf } from '#app/features/billing/billing'
+import type { OnboardingInput, ProfileInput } from './account-schemas'
 import { db, schema } from '#app/platform/db/client.server'
-import { getEnv } from '#app/platform/env.server'
-import { sendMail } from '#app/platform/mail/mail.server'
-import { hit } from '#app/platform/security/rate-limit.server'
 
-/** The account's own data: onboarding, profile edits, the API's user document, and help requests. */
+/** The account's own data: onboarding and profile edits (the API's user document is billing/api-user.server.ts). */
 
 type UserRow = typeof schema.users.$inferSelect
 
@@ -64,60 +60,4 @@ export function profileFields(user: UserRow) {
     language: market(user.languageCode, user.languageName),
     onboardingComplete: user.onboardingComplete,
   }
-}
-
-/** GET /api/user: the user fields of the spec (section 3), read from users, subscriptions and autopilot_settings. */
-export async function apiUser(user: UserRow) {
-  const [[sub], [autopilot]] = await Promise.all([
-    db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, user.id)).limit(1),
-    db.select().from(schema.autopilotSettings).where(eq(schema.autopilotSettings.userId, user.id)).limit(1),
-  ])
-  return {
-    id: user.id,
-    ...profileFields(user),
-    subscriptionStatus: sub?.status ?? 'trial',
-    keywordSearchCount: sub?.keywordSearchCount ?? 0,
-    blogPostCount: sub?.blogPostCount ?? 0,
-    subscriptionAmount: sub?.amountCents != null ? sub.amountCents / 100 : null,
-    /** The period `subscriptionAmount` is billed for (issue 19): {interval: 'month', intervalCount: 3, label: 'every 3 months'}. */
-    billingInterval: billingIntervalOf(sub?.amountCents != null ? sub.interval : null, sub?.intervalCount),
-    subscriptionRenewalDate: sub?.currentPeriodEnd?.toISOString() ?? null,
-    autoPilotEnabled: autopilot?.enabled ?? false,
-    webhookUrl: autopilot?.webhookUrl ?? null,
-  }
-}
-
-export const HELP_MESSAGES = {
-  sent: 'Thanks! Your question was sent. We’ll respond within 24 hours.',
-  failed: 'We could not send your question right now. Please try again in a moment.',
-  limited: 'You have sent several questions already. Please wait a little before sending another.',
-} as const
-
-/**
- * Stores a help question and e-mails it to SUPPORT_EMAIL with the user's address as reply-to. The row is kept
- * even when the e-mail fails (emailed_at stays empty), so no question is ever lost.
- */
-export async function submitHelpRequest(
-  user: { id: string; email: string; name: string },
-  input: HelpInput,
-): Promise<{ ok: true } | { ok: false; status: 429 | 502; message: string }> {
-  const limited = await hit(`help:${user.id}`, { limit: 10, windowSeconds: 60 * 60 })
-  if (!limited.allowed) return { ok: false, status: 429, message: HELP_MESSAGES.limited }
-  const [row] = await db
-    .insert(schema.helpRequests)
-    .values({ userId: user.id, email: user.email, question: input.question })
-    .returning({ id: schema.helpRequests.id })
-  try {
-    await sendMail({
-      to: getEnv().SUPPORT_EMAIL,
-      replyTo: user.email,
-      subject: `Help request from ${user.email}`,
-      text: `${user.name ? `${user.name} <${user.email}>` : user.email} asks:\n\n${input.question}\n\n— Rankwell help request ${row!.id}`,
-    })
-  } catch (error) {
-    console.error('[help] could not e-mail help request', row!.id, error instanceof Error ? error.message : error)
-    return { ok: false, status: 502, message: HELP_MESSAGES.failed }
-  }
-  await db.update(schema.helpRequests).set({ emailedAt: new Date() }).where(eq(schema.helpRequests.id, row!.id))
-  return { ok: true }
 }

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
-import { TRIAL_DAYS } from '#app/features/billing/plans'
+import { TRIAL_DAYS } from './trial'
 import { db, schema } from '#app/platform/db/client.server'
 import { hashPassword } from '#app/platform/security/password.server'
 
@@ -13,6 +13,12 @@ export async function findUserByEmail(email: string) {
     .from(schema.users)
     .where(eq(sql`lower(${schema.users.email})`, normalizeEmail(email)))
     .limit(1)
+  return user ?? null
+}
+
+/** The user's row by id, or null. */
+export async function findUserById(userId: string) {
+  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, userId)).limit(1)
   return user ?? null
 }
 

@@ -1,8 +1,9 @@
+import { TRIAL_DAYS } from '#app/features/accounts/trial'
 /**
  * Plans and limits: the one place that says what each plan allows. The server enforces these numbers
  * (app/server/quota.server.ts) and every screen that mentions them reads them from here.
  */
-export const TRIAL_DAYS = 7
+export { TRIAL_DAYS }
 
 export const LIMITS = {
   trial: { keywordSearches: 10, blogPosts: 5 },

@@ -9,6 +9,7 @@ import {
   type KeywordSource,
 } from './keywords'
 import { db, schema } from '#app/platform/db/client.server'
+import { isUuid } from '#app/platform/security/ids'
 import {
   keywordProvider,
   KeywordProviderError,
@@ -366,4 +367,15 @@ export function toApiKeyword(row: SavedKeywordListRow) {
     source: row.source,
     isEstimate: row.source === 'ai_estimate',
   }
+}
+
+/** One of the user's saved keywords (id and text), or null (also for an id that is not a UUID). */
+export async function findSavedKeyword(userId: string, id: string) {
+  if (!isUuid(id)) return null
+  const [keyword] = await db
+    .select({ id: schema.savedKeywords.id, keyword: schema.savedKeywords.keyword })
+    .from(schema.savedKeywords)
+    .where(and(eq(schema.savedKeywords.id, id), eq(schema.savedKeywords.userId, userId)))
+    .limit(1)
+  return keyword ?? null
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm'
 import { autopilotSlots, type CalendarEntry } from './calendar'
-import { findAutopilotSettings } from '#app/features/autopilot/autopilot-settings.server'
+import { findAutopilotSettings } from '#app/features/autopilot/settings/settings.server'
 import { db, schema } from '#app/platform/db/client.server'
 
 /**

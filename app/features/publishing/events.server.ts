@@ -1,12 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { db, schema } from '#app/platform/db/client.server'
-import {
-  createDelivery,
-  postEventBody,
-  postMessageId,
-  randomMessageId,
-  type PostEventType,
-} from '#app/features/autopilot/webhooks.server'
+import { createDelivery, postEventBody, type PostEventType } from '#app/features/autopilot/settings/webhooks.server'
+import { postMessageId, randomMessageId } from '#app/platform/webhooks/signing.server'
 
 /**
  * Post lifecycle events on the user's Standard Webhooks endpoint: `post.published` once per post (its message id is

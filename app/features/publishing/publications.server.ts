@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { PUBLISHING_MESSAGES, type PublishTarget } from './publishing'
+import { pauseAutopilot } from '#app/features/autopilot/settings/settings.server'
 import { enqueuePublication } from '#app/features/publishing/jobs/publishing.server'
 import { DecryptError } from '#app/platform/security/crypto.server'
 import { db, schema } from '#app/platform/db/client.server'
@@ -350,7 +351,6 @@ async function destinationFailed(d: Destination, error: PublishError) {
     })
     .where(eq(schema.destinations.id, d.id))
   if (pause && !d.pausedAt && d.autopilot) {
-    const { pauseAutopilot } = await import('./review.server')
     await pauseAutopilot(d.userId, PUBLISHING_MESSAGES.pausedByDestination(d.name))
   }
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm'
 import { passesQualityGate, PUBLISHING_MESSAGES, reviewSettingsForm, type PublishTarget } from './publishing'
-import { findAutopilotSettings } from '#app/features/autopilot/autopilot-settings.server'
+import { findAutopilotSettings, pauseAutopilot } from '#app/features/autopilot/settings/settings.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { mailConfigured, sendMail } from '#app/platform/mail/mail.server'
@@ -204,19 +204,6 @@ export async function rejectPost(userId: string, postId: string): Promise<Review
   if (lastDecisions.length === 3 && lastDecisions.every((d) => d.reviewStatus === 'rejected'))
     await pauseAutopilot(userId, PUBLISHING_MESSAGES.pausedByRejections)
   return { ok: true, message: PUBLISHING_MESSAGES.rejected }
-}
-
-/** Switches Auto Pilot off with a notice the user sees on /autopilot. */
-export async function pauseAutopilot(userId: string, notice: string) {
-  const { setAutopilotEnabled } = await import('#app/features/autopilot/autopilot.server')
-  const settings = await findAutopilotSettings(userId)
-  if (!settings?.enabled) return false
-  await setAutopilotEnabled(userId, false)
-  await db
-    .update(schema.autopilotSettings)
-    .set({ notice, updatedAt: new Date() })
-    .where(eq(schema.autopilotSettings.userId, userId))
-  return true
 }
 
 export async function saveReviewSettings(userId: string, raw: unknown) {

@@ -666,3 +666,32 @@ export async function trackedIdsForSavedKeywords(userId: string, savedKeywordIds
 }
 
 export { addDays, utcDay }
+
+/** The user's saved keywords that are not starred for tracking yet (the 'Track a keyword' list), by keyword. */
+export async function untrackedSavedKeywords(userId: string, limit = 500) {
+  return db
+    .select({
+      id: schema.savedKeywords.id,
+      keyword: schema.savedKeywords.keyword,
+      country: schema.savedKeywords.countryName,
+    })
+    .from(schema.savedKeywords)
+    .where(
+      and(
+        eq(schema.savedKeywords.userId, userId),
+        sql`not exists (select 1 from tracked_keywords t where t.saved_keyword_id = ${schema.savedKeywords.id} and t.starred)`,
+      ),
+    )
+    .orderBy(schema.savedKeywords.keyword)
+    .limit(limit)
+}
+
+/** The published URL of a tracked keyword's post, or null. */
+export async function trackedPostUrl(postId: string | null) {
+  if (!postId) return null
+  const [post] = await db
+    .select({ url: schema.blogPosts.publishedUrl })
+    .from(schema.blogPosts)
+    .where(eq(schema.blogPosts.id, postId))
+  return post?.url ?? null
+}

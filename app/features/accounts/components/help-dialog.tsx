@@ -1,7 +1,7 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
-import type { clientAction } from '#app/routes/help'
-import { HelpForm, helpResult } from './help-form'
+import { HelpForm, helpResult, type HelpActionData } from './help-form'
+import type { ClientFailure } from '#app/ui/client-failure'
 import { Dialog } from '#app/ui/dialog'
 
 /**
@@ -11,7 +11,7 @@ import { Dialog } from '#app/ui/dialog'
  * question kept and the error shown.
  */
 export function HelpDialog({ open, onClose, redirectTo }: { open: boolean; onClose: () => void; redirectTo: string }) {
-  const fetcher = useFetcher<typeof clientAction>({ key: 'help-question' })
+  const fetcher = useFetcher<HelpActionData | ClientFailure>({ key: 'help-question' })
   const result = helpResult(fetcher.data)
 
   // Close once a question went through: when the fetcher turns idle again after a submission, with a good answer.

@@ -1,11 +1,10 @@
-import type { SerializeFrom } from '@remix-run/node'
 import { Form } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { Field } from '#app/ui/field'
 import { SubmitButton } from '#app/ui/submit-button'
 import { useHydrated } from '#app/ui/use-hydrated'
 import type { Toast } from '#app/ui/toaster'
-import type { ActionData, loader } from '#app/routes/autopilot'
+import type { DeliveryView, WebhookView } from '#app/features/autopilot/settings/autopilot'
 import { DataTable } from './data-table'
 import { formatUtcDateTime } from '#app/platform/dates'
 import { ActionButton } from '#app/ui/action-button'
@@ -13,7 +12,20 @@ import { ActionButton } from '#app/ui/action-button'
 /** A date and time in UTC, to the second: 'Jan 5, 03:04:05 PM UTC'. */
 export const dateTime = (iso: string) => formatUtcDateTime(iso, { seconds: true })
 
-type LoaderData = SerializeFrom<typeof loader>
+/** What the /autopilot actions answer (errors and kept values per field, or a toast). */
+export type AutopilotActionData = {
+  intent: string
+  errors?: {
+    webhookUrl?: string
+    cadenceDays?: string
+    reviewMode?: string
+    minScore?: string
+    approveAfterHours?: string
+  }
+  values?: { webhookUrl?: string }
+  /** A failure shown as a toast by the page itself (also without JavaScript, where a flash cookie would show one page late). */
+  toast?: Toast
+}
 
 /** A value to copy: read-only, selected whole when focused. */
 function ReadOnlyValue({ id, label, value }: { id: string; label: string; value: string }) {
@@ -40,9 +52,9 @@ export function WebhookSection({
   actionData,
   onToast,
 }: {
-  webhook: NonNullable<LoaderData['webhook']>
-  deliveries: LoaderData['deliveries']
-  actionData: ActionData | undefined
+  webhook: WebhookView
+  deliveries: DeliveryView[]
+  actionData: AutopilotActionData | undefined
   onToast: (toast: Toast) => void
 }) {
   const hydrated = useHydrated()

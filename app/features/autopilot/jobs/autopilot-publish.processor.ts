@@ -1,4 +1,4 @@
-import type { AutopilotPublishJob } from './autopilot.server'
+import type { AutopilotPublishJob } from '#app/features/autopilot/settings/jobs/autopilot.server'
 import { publishAutopilotPost } from '#app/features/autopilot/autopilot.server'
 import type { ProcessorContext } from '#app/platform/queue/processor'
 

@@ -1,6 +1,7 @@
-import { scheduledTimeOf, slotFor } from '#app/features/autopilot/autopilot'
-import type { AutopilotRunJob } from './autopilot.server'
-import { runAutopilot, unscheduleRuns } from '#app/features/autopilot/autopilot.server'
+import { scheduledTimeOf, slotFor } from '#app/features/autopilot/settings/autopilot'
+import type { AutopilotRunJob } from '#app/features/autopilot/settings/jobs/autopilot.server'
+import { runAutopilot } from '#app/features/autopilot/autopilot.server'
+import { unscheduleRuns } from '#app/features/autopilot/settings/settings.server'
 import type { ProcessorContext } from '#app/platform/queue/processor'
 
 /**

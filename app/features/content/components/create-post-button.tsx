@@ -1,9 +1,8 @@
 import { useFetcher, useLocation, useNavigate } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { POST_MESSAGES } from '#app/features/content/posts'
-import type { clientAction } from '#app/routes/blogposts'
 import { showToast } from '#app/ui/toaster'
-import { clientFailureOf, withoutFailure } from '#app/ui/client-failure'
+import { clientFailureOf, withoutFailure, type ClientFailure } from '#app/ui/client-failure'
 import { useHydrated } from '#app/ui/use-hydrated'
 
 /** The page view's key, made once by the component that renders a list of buttons. */
@@ -60,13 +59,13 @@ function CreatePostMarkup(props: CreatePostButtonProps) {
 }
 
 function LiveCreatePostButton(props: CreatePostButtonProps) {
-  const fetcher = useFetcher<typeof clientAction>()
+  const fetcher = useFetcher<CreatePostAnswer | ClientFailure>()
   const failure = clientFailureOf(fetcher.data)
   // A request that failed in the browser (no answer, a 5xx, a proxy's page) gets the spec's error toast.
   useEffect(() => {
     if (failure) showToast({ type: 'error', message: POST_MESSAGES.failed })
   }, [failure])
-  const answer = withoutFailure(fetcher.data) as { ok: boolean; reason?: string; confirm?: string } | undefined
+  const answer = withoutFailure(fetcher.data)
   const location = useLocation()
   const navigate = useNavigate()
   // A keyword too close to an existing post: the user decides on the confirmation page.
@@ -110,3 +109,6 @@ function CreatePostFields({
     </>
   )
 }
+
+/** What /blogposts answers a fetcher's 'create-post' with (the rest of its fields are not read here). */
+type CreatePostAnswer = { ok: boolean; reason?: string; confirm?: string }

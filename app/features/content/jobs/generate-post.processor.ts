@@ -1,11 +1,9 @@
-import { UnrecoverableError, Worker } from 'bullmq'
 import OpenAI from 'openai'
 import { parseRetryAfter } from '#app/platform/http/http-retry'
-import { enqueueAutopilotPublish } from '#app/features/autopilot/jobs/autopilot.server'
 import { pausePostGeneration, type GeneratePostJob } from './post-generation.server'
 import { markPostFailed } from '#app/features/content/posts.server'
 import { failureReason, generatePost, isFinalError } from '#app/features/content/posts-pipeline.server'
-import type { ProcessorContext } from '#app/platform/queue/processor'
+import { rateLimitedJob, UnrecoverableError, type ProcessorContext } from '#app/platform/queue/processor'
 
 /**
  * The 'generate-post' job. Outcomes:
@@ -32,12 +30,24 @@ export function slowDownMs(error: unknown, slowdowns: number): number | null {
   return backoff
 }
 
-export async function processGeneratePost(data: GeneratePostJob, ctx: ProcessorContext) {
+/**
+ * The processor of 'generate-post'. `onAutopilotPostWritten` hands a finished Auto Pilot post on for publishing: the
+ * worker wires it to Auto Pilot's queue (Auto Pilot sits above content, so content does not import it).
+ */
+export function generatePostProcessor(hooks: { onAutopilotPostWritten: (postId: string) => Promise<unknown> }) {
+  return (data: GeneratePostJob, ctx: ProcessorContext) => processGeneratePost(data, ctx, hooks)
+}
+
+async function processGeneratePost(
+  data: GeneratePostJob,
+  ctx: ProcessorContext,
+  hooks: { onAutopilotPostWritten: (postId: string) => Promise<unknown> },
+) {
   const { job } = ctx
   try {
     const result = await generatePost(data.postId)
     if ((result.outcome === 'completed' || result.outcome === 'already-completed') && result.source === 'autopilot')
-      await enqueueAutopilotPublish({ postId: data.postId })
+      await hooks.onAutopilotPostWritten(data.postId)
     ctx.log('post generated', { postId: data.postId, outcome: result.outcome })
     return result
   } catch (error) {
@@ -47,7 +57,7 @@ export async function processGeneratePost(data: GeneratePostJob, ctx: ProcessorC
     if (pause !== null && slowdowns < MAX_SLOWDOWNS) {
       ctx.log('model asks us to slow down: pausing the post queue', { postId: data.postId, ms: pause })
       await pausePostGeneration(pause)
-      throw Worker.RateLimitError()
+      throw rateLimitedJob()
     }
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1)
     if (isFinalError(error) || lastAttempt) {

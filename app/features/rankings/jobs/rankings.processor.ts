@@ -1,4 +1,3 @@
-import { UnrecoverableError } from 'bullmq'
 import {
   enqueueSearchConsolePull,
   type RankingsTickJob,
@@ -19,7 +18,7 @@ import {
 import { rankingsTick } from '#app/features/rankings/rankings.server'
 import { activeConnections, pullSearchConsole, SearchConsoleError } from '#app/features/rankings/search-console.server'
 import { isFinalError } from '#app/features/content/posts-pipeline.server'
-import type { ProcessorContext } from '#app/platform/queue/processor'
+import { UnrecoverableError, type ProcessorContext } from '#app/platform/queue/processor'
 
 /** The hourly tracking tick: plans the day and works through its share of the SERP checks. */
 export async function processRankingsTick(data: RankingsTickJob, ctx: ProcessorContext) {

@@ -1,10 +1,13 @@
-import crypto from 'node:crypto'
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { formatWindow, retryDelayMs } from './autopilot'
+import { postMessageId, randomMessageId, signWebhook } from '#app/platform/webhooks/signing.server'
 import { isUuid } from '#app/platform/security/ids'
 import { isRetryableStatus, parseRetryAfter } from '#app/platform/http/http-retry'
-import { enqueueWebhookDelivery, removeWebhookDeliveryJob } from '#app/features/autopilot/jobs/webhook-delivery.server'
-import { findAutopilotSettings } from './autopilot-settings.server'
+import {
+  enqueueWebhookDelivery,
+  removeWebhookDeliveryJob,
+} from '#app/features/autopilot/settings/jobs/webhook-delivery.server'
+import { findAutopilotSettings } from './settings.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { observeProvider } from '#app/platform/observability/metrics.server'
@@ -18,29 +21,7 @@ import { BlockedAddressError, guardedPost, RequestTimeoutError } from '#app/plat
  * and every attempt is claimed with a conditional UPDATE, so two worker processes never make the same attempt.
  */
 
-export const SECRET_PREFIX = 'whsec_'
 const USER_AGENT = 'Rankwell-Webhooks/1.0 (+https://rankwell.app)'
-
-/** A new signing secret: `whsec_` + base64 of 32 random bytes. */
-export function generateWebhookSecret() {
-  return `${SECRET_PREFIX}${crypto.randomBytes(32).toString('base64')}`
-}
-
-/** The `webhook-signature` header value for one attempt. */
-export function signWebhook(secret: string, messageId: string, timestampSeconds: number, body: string) {
-  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64')
-  const signature = crypto.createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64')
-  return `v1,${signature}`
-}
-
-export function randomMessageId() {
-  return `msg_${crypto.randomBytes(18).toString('base64url')}`
-}
-
-/** One message per (post, event): the id is derived from both, so a second publication finds it taken. */
-export function postMessageId(postId: string, eventType: string) {
-  return `msg_${crypto.createHash('sha256').update(`${eventType}:${postId}`).digest('base64url').slice(0, 27)}`
-}
 
 type Post = typeof schema.blogPosts.$inferSelect
 

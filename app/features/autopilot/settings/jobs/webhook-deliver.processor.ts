@@ -1,5 +1,5 @@
 import { webhookAttemptOf, type DeliverWebhookJob } from './webhook-delivery.server'
-import { processDelivery } from '#app/features/autopilot/webhooks.server'
+import { processDelivery } from '#app/features/autopilot/settings/webhooks.server'
 import type { ProcessorContext } from '#app/platform/queue/processor'
 
 /**

@@ -155,3 +155,19 @@ export function formatWindow(ms: number): string {
   if (ms >= 60_000) return `${Math.round(ms / 60_000)} minutes`
   return `${Math.max(1, Math.round(ms / 1000))} seconds`
 }
+
+/** The webhook card of /autopilot, as the page's loader sends it. */
+export type WebhookView = { url: string; secret: string; disabledAt: string | null; disabledReason: string | null }
+
+/** A row of 'Recent deliveries', as the page's loader sends it. */
+export type DeliveryView = {
+  id: string
+  eventType: string
+  status: string
+  attempts: number
+  lastStatusCode: number | null
+  lastError: string | null
+  lastDurationMs: number | null
+  nextAttemptAt: string | null
+  createdAt: string
+}

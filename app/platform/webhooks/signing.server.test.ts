@@ -1,6 +1,11 @@
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
-import { generateWebhookSecret, postMessageId, randomMessageId, signWebhook } from './webhooks.server'
+import {
+  generateWebhookSecret,
+  postMessageId,
+  randomMessageId,
+  signWebhook,
+} from '#app/platform/webhooks/signing.server'
 
 describe('Standard Webhooks signatures', () => {
   it('matches the reference test vector', () => {

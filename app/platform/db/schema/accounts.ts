@@ -1,0 +1,92 @@
+/**
+ * Accounts: users, their browser and API sessions, sign-in codes, single-use account links and help requests.
+ */
+import { sql } from 'drizzle-orm'
+import { type AnyPgColumn, boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { createdAt, updatedAt, id } from './columns'
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    name: text('name').notNull().default(''),
+    passwordHash: text('password_hash'),
+    googleSub: text('google_sub'),
+    website: text('website'),
+    marketSegment: text('market_segment'),
+    productService: text('product_service'),
+    countryCode: text('country_code'),
+    countryName: text('country_name'),
+    languageCode: text('language_code'),
+    languageName: text('language_name'),
+    onboardingComplete: boolean('onboarding_complete').notNull().default(false),
+    /** Issue 13: when the owner proved the address (verification link, or Google's verified e-mail). */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    uniqueIndex('users_google_sub_idx').on(t.googleSub),
+  ],
+)
+
+/** The user a row belongs to; the row goes when the user's account is deleted. */
+export const ownerId = () =>
+  uuid('user_id')
+    .notNull()
+    .references((): AnyPgColumn => users.id, { onDelete: 'cascade' })
+
+/** Browser sessions (cookie holds the id) and API sessions (Bearer tokens reference the id). */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: ownerId(),
+    kind: text('kind', { enum: ['web', 'api'] })
+      .notNull()
+      .default('web'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    userAgent: text('user_agent'),
+    /** Issue 13: shown on /profile (the IP only as a prefix: /24 or /48). */
+    ipPrefix: text('ip_prefix'),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+)
+
+/** Single-use codes minted by our own Google callback, redeemed at /oauth-callback. Stored hashed. */
+export const oauthCodes = pgTable('oauth_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  userId: ownerId(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+})
+
+/** Single-use account links (e-mail verification, password reset), stored hashed (issue 13). */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: ownerId(),
+    purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    /** The address the link was sent to: a verification only counts for the address it was sent to. */
+    email: text('email').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('account_tokens_user_idx').on(t.userId, t.purpose)],
+)
+
+export const helpRequests = pgTable('help_requests', {
+  id: id(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+  email: text('email').notNull(),
+  question: text('question').notNull(),
+  emailedAt: timestamp('emailed_at', { withTimezone: true }),
+  createdAt: createdAt(),
+})

@@ -1,0 +1,75 @@
+/**
+ * Publishing: destinations (WordPress, Ghost, Webflow) and the publications of posts on them.
+ */
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { createdAt, updatedAt, id } from './columns'
+import { ownerId } from './accounts'
+import { blogPosts } from './content'
+
+/** Where a user's posts are published: a WordPress site, a Ghost site or a Webflow CMS collection. */
+export const destinations = pgTable(
+  'destinations',
+  {
+    id: id(),
+    userId: ownerId(),
+    kind: text('kind', { enum: ['wordpress', 'ghost', 'webflow'] }).notNull(),
+    name: text('name').notNull(),
+    /** Settings that are not secret (site URL, user name, post status, categories, field mapping…), per kind. */
+    config: jsonb('config').notNull(),
+    /** The secret part (Application Password, Admin API key, API token), encrypted with crypto.server.ts. */
+    credentials: text('credentials').notNull(),
+    /** Whether Auto Pilot publishes here (manual 'Publish to…' can pick any destination). */
+    autopilot: boolean('autopilot').notNull().default(true),
+    /** Start of the current run of failed publications (null after a success). */
+    failingSince: timestamp('failing_since', { withTimezone: true }),
+    pausedAt: timestamp('paused_at', { withTimezone: true }),
+    pausedReason: text('paused_reason'),
+    lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
+    lastCheckError: text('last_check_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('destinations_user_idx').on(t.userId)],
+)
+
+/** One row per post and destination: the remote copy's id, URL and state. */
+export const publications = pgTable(
+  'publications',
+  {
+    id: id(),
+    userId: ownerId(),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: 'cascade' }),
+    destinationId: uuid('destination_id')
+      .notNull()
+      .references(() => destinations.id, { onDelete: 'cascade' }),
+    /**
+     * pending: a job will call the remote; published; unpublished; failed (see lastError); missing: the remote
+     * copy was deleted by hand (re-created only after the user confirms).
+     */
+    status: text('status', { enum: ['pending', 'published', 'unpublished', 'failed', 'missing'] })
+      .notNull()
+      .default('pending'),
+    /** What the pending job does: create or update the remote copy, or take it down. */
+    action: text('action', { enum: ['publish', 'update', 'unpublish'] })
+      .notNull()
+      .default('publish'),
+    /** Bumped on every request, so a newer request gets a job of its own and an older job knows it is stale. */
+    revision: integer('revision').notNull().default(1),
+    remoteId: text('remote_id'),
+    remoteUrl: text('remote_url'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    /** A claim on the remote call (worker id and time), so two workers never call the remote for one revision. */
+    claimedBy: text('claimed_by'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('publications_post_destination_idx').on(t.postId, t.destinationId),
+    index('publications_user_idx').on(t.userId, t.status),
+  ],
+)
