@@ -22,6 +22,7 @@ import {
   type Cleanups,
 } from './lib/app'
 import { ensureChromium, ensureWordPress, log, run, tmpDir } from './lib/services'
+import { createTemplateDatabase, envChanges, startStack, STACKS_ENV } from './lib/stacks'
 
 const root = process.cwd()
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name)
@@ -323,8 +324,36 @@ async function appStages(checksDone: Promise<void>) {
     if (!skipWordPress && !ensureWordPress()) log('WordPress could not be installed: its publishing tests will say so')
     if (skipWordPress) env.RANKWELL_SKIP_WORDPRESS = '1'
     const out = path.join(artifacts, 'integration.json')
-    await stage('integration tests', () =>
-      run(
+    // Test files run in parallel, each vitest worker on an app stack of its own (scripts/lib/stacks.ts): the run's app
+    // for the first, and for each other one a database copied from a migrated template, a Redis, fakes, a web process
+    // and a worker. INTEGRATION_WORKERS sets how many (2 by default: this machine and CI have 2 cores).
+    const workers = Math.max(1, Number(process.env.INTEGRATION_WORKERS ?? 2))
+    const stackCleanups: Cleanups = []
+    cleanups.push(() => runCleanups(stackCleanups))
+    await stage('integration tests', async () => {
+      let stacks: NodeJS.ProcessEnv[]
+      try {
+        const template = await createTemplateDatabase(services.postgres.url, `rankwell_${runId}_tpl`, stackCleanups)
+        const quiet = !process.env.TEST_VERBOSE
+        stacks = await Promise.all(
+          Array.from({ length: workers - 1 }, (_, i) =>
+            startStack({
+              services,
+              base: env,
+              template,
+              index: i + 2,
+              cleanups: stackCleanups,
+              logs: serverLogs,
+              quiet,
+            }),
+          ),
+        )
+      } catch (error) {
+        console.error(error)
+        return 1
+      }
+      log(`integration tests: ${workers} worker(s), each on an app of its own`)
+      return run(
         bin('vitest'),
         [
           'run',
@@ -335,9 +364,15 @@ async function appStages(checksDone: Promise<void>) {
           `--outputFile=${out}`,
           ...(grep ? ['-t', grep] : []),
         ],
-        env,
-      ),
-    )
+        {
+          ...env,
+          RANKWELL_INTEGRATION_WORKERS: String(workers),
+          [STACKS_ENV]: JSON.stringify(stacks.map((stack) => envChanges(env, stack))),
+        },
+      )
+    })
+    // The other stacks' processes would take CPU from the later stages.
+    await runCleanups(stackCleanups)
     countVitest(out)
   }
   // The prompt evaluation (npm run eval:posts) on two keywords against the fakes, so that it cannot rot.

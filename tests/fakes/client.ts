@@ -43,7 +43,10 @@ export interface FakeControl {
   readonly url: string
   reset(): Promise<void>
   enqueue(spec: EnqueueSpec | EnqueueSpec[]): Promise<void>
-  requests(filter?: { method?: string; path?: string }): Promise<RecordedRequest[]>
+  /** The requests the fake recorded (it keeps the last 500); `since` (from `mark()`): only those after that mark. */
+  requests(filter?: { method?: string; path?: string; since?: number }): Promise<RecordedRequest[]>
+  /** Where the fake's request log is now: `requests({ since })` then lists only what came after (a test's own span). */
+  mark(): Promise<number>
   latency(ms: number): Promise<void>
   /** Hold every request unanswered for `ms` milliseconds (0 ends it): a provider that hangs. */
   stall(ms: number): Promise<void>
@@ -60,13 +63,15 @@ export function fakeControl(name: ControlledFake, env: Env = process.env): FakeC
       await call(`${url}/__control/enqueue`, 'POST', spec)
     },
     requests: async (filter) => {
-      const { requests } = await call<{ requests: RecordedRequest[] }>(`${url}/__control/requests`, 'GET')
+      const query = filter?.since ? `?since=${filter.since}` : ''
+      const { requests } = await call<{ requests: RecordedRequest[] }>(`${url}/__control/requests${query}`, 'GET')
       return requests.filter(
         (r) =>
           (!filter?.method || r.method === filter.method.toUpperCase()) &&
           (!filter?.path || r.path.includes(filter.path)),
       )
     },
+    mark: async () => (await call<{ seq: number }>(`${url}/__control/mark`, 'GET')).seq,
     latency: async (ms) => {
       await call(`${url}/__control/latency`, 'POST', { ms })
     },

@@ -296,6 +296,33 @@ describe('openai fake', () => {
 })
 
 // ---------------------------------------------------------------------------
+describe('request log', () => {
+  it('lists the requests after a mark only, with sequence numbers that a reset does not reuse', async () => {
+    const control = fakeControl('openai', env)
+    const client = new OpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, maxRetries: 0 })
+    const ask = (content: string) =>
+      client.chat.completions.create({ model: env.OPENAI_MODEL, messages: [{ role: 'user', content }] })
+    await ask('before the mark')
+    const mark = await control.mark()
+    expect(mark).toBeGreaterThan(0)
+    expect(await control.requests({ since: mark })).toEqual([])
+    await ask('after the mark')
+    await ask('after the mark, again')
+    const after = await control.requests({ method: 'POST', path: '/chat/completions', since: mark })
+    expect(after.map((r) => r.seq)).toEqual([mark + 1, mark + 2])
+    expect(JSON.stringify(after[0]!.body)).toContain('after the mark')
+    expect((await control.requests()).length).toBeGreaterThanOrEqual(3)
+    expect(running.fakes.openai!.requests(mark)).toHaveLength(2)
+    expect(running.fakes.openai!.mark()).toBe(mark + 2)
+
+    await control.reset()
+    expect(await control.requests()).toEqual([])
+    expect(await control.mark()).toBe(mark + 2)
+    await ask('after the reset')
+    expect((await control.requests({ since: mark })).map((r) => r.seq)).toEqual([mark + 3])
+  })
+})
+
 describe('dataforseo fake', () => {
   const auth = (): string =>
     `Basic ${Buffer.from(`${env.DATAFORSEO_LOGIN}:${env.DATAFORSEO_PASSWORD}`).toString('base64')}`

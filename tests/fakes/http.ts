@@ -1,7 +1,11 @@
 /**
  * Shared plumbing for the loopback fakes: body parsing (JSON and form-encoded with
- * bracket notation), request recording, the `/__control/*` API (requests, reset,
+ * bracket notation), request recording, the `/__control/*` API (requests, mark, reset,
  * enqueue, latency, stall), and small send helpers. Only node:http is used.
+ *
+ * Every recorded request has a sequence number of its fake (never reused, not even after a reset):
+ * `GET /__control/mark` says the last one, `GET /__control/requests?since=N` lists those after it,
+ * so that a test counts the requests of its own span, whatever came before.
  */
 import {
   createServer,
@@ -19,6 +23,8 @@ export interface FakeOptions {
 }
 
 export interface RecordedRequest {
+  /** This fake's sequence number of the request (1, 2, …). */
+  seq: number
   method: string
   path: string
   query: Record<string, unknown>
@@ -49,8 +55,10 @@ export interface FakeHandle {
   port: number
   host: string
   close(): Promise<void>
-  /** Recorded (non-control) requests, oldest first. */
-  requests(): RecordedRequest[]
+  /** Recorded (non-control) requests, oldest first; with `since` (a `mark()`), only those after it. */
+  requests(since?: number): RecordedRequest[]
+  /** The sequence number of the last recorded request (0 before the first). */
+  mark(): number
   reset(): void
   enqueue(spec: EnqueueSpec): void
   setLatency(ms: number): void
@@ -331,6 +339,7 @@ export async function startFakeServer(
 ): Promise<FakeHandle & { server: Server }> {
   const host = opts.host ?? '127.0.0.1'
   let recorded: RecordedRequest[] = []
+  let lastSeq = 0
   let queue: QueuedResponse[] = []
   let latencyMs = 0
   /** Until this time (epoch ms) every non-control request is held unanswered: a provider that hangs. */
@@ -370,7 +379,12 @@ export async function startFakeServer(
   async function handleControl(ctx: FakeRequest, sub: string): Promise<void> {
     const { res, method, body } = ctx
     if (sub === 'requests' && method === 'GET') {
-      sendJson(res, 200, { requests: recorded })
+      const since = Number(ctx.url.searchParams.get('since') ?? 0)
+      sendJson(res, 200, { requests: since > 0 ? recorded.filter((r) => r.seq > since) : recorded })
+      return
+    }
+    if (sub === 'mark' && method === 'GET') {
+      sendJson(res, 200, { seq: lastSeq })
       return
     }
     if (sub === 'reset' && method === 'POST') {
@@ -450,6 +464,7 @@ export async function startFakeServer(
     }
 
     recorded.push({
+      seq: ++lastSeq,
       method,
       path: url.pathname,
       query: ctx.query,
@@ -522,7 +537,8 @@ export async function startFakeServer(
     url: baseUrl,
     port,
     host,
-    requests: () => recorded.slice(),
+    requests: (since = 0) => recorded.filter((r) => r.seq > since),
+    mark: () => lastSeq,
     reset,
     enqueue,
     setLatency: (ms: number) => {

@@ -197,7 +197,7 @@ describe('content editor (/blogpost/:id/edit)', () => {
         `## ${sections[chosen]!.heading}\n\nA rewritten, shorter section. Visit [our sponsor](https://evil.example/deal).\n\n<script>alert(1)</script>`,
       ),
     })
-    const before = (await fakeControl('openai').requests({ method: 'POST', path: '/chat/completions' })).length
+    const before = await fakeControl('openai').mark()
     const res = await edit(user, post.id, {
       ...fieldsOf(post),
       intent: 'rewrite',
@@ -205,7 +205,7 @@ describe('content editor (/blogpost/:id/edit)', () => {
       instruction,
     })
     expect(res.status).toBe(302)
-    const calls = (await fakeControl('openai').requests({ method: 'POST', path: '/chat/completions' })).slice(before)
+    const calls = await fakeControl('openai').requests({ method: 'POST', path: '/chat/completions', since: before })
     expect(calls.filter((c) => JSON.stringify(c.body).includes(instruction))).toHaveLength(1)
 
     const after = await load(post.id)
@@ -227,13 +227,13 @@ describe('content editor (/blogpost/:id/edit)', () => {
     expect(latest?.contentMarkdown).toBe(after.contentMarkdown)
 
     // No instruction: a message next to the field, no model call, nothing written.
-    const callsBefore = (await fakeControl('openai').requests({ method: 'POST', path: '/chat/completions' })).length
+    const callsBefore = await fakeControl('openai').mark()
     const bad = await edit(user, post.id, { ...fieldsOf(after), intent: 'rewrite', section: '0', instruction: '' })
     expect(bad.status).toBe(400)
     expect(bad.text).toContain('Tell us how to rewrite the section.')
-    expect((await fakeControl('openai').requests({ method: 'POST', path: '/chat/completions' })).length).toBe(
-      callsBefore,
-    )
+    expect(
+      await fakeControl('openai').requests({ method: 'POST', path: '/chat/completions', since: callsBefore }),
+    ).toEqual([])
     expect((await load(post.id)).contentMarkdown).toBe(after.contentMarkdown)
   })
 })

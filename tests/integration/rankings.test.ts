@@ -359,9 +359,9 @@ describe('Search Console', () => {
       .from(schema.searchConsoleConnections)
       .where(eq(schema.searchConsoleConnections.userId, user.id))
     expect(disabled!.status).toBe('disabled')
-    const tokenCalls = (await oauth.requests({ path: '/token' })).length
+    const beforePull = await oauth.mark()
     await finished(enqueueSearchConsolePull({ userId: user.id, now: '2031-05-12T06:30:00.000Z' }))
-    expect((await oauth.requests({ path: '/token' })).length).toBe(tokenCalls)
+    expect(await oauth.requests({ path: '/token', since: beforePull })).toEqual([])
     expect((await smtpMessages(user.email)).filter((m) => m.subject.includes('Search Console'))).toHaveLength(1)
     const page = await api('/rankings', { as: user, auth: 'cookie' })
     expect(page.text).toContain('Google Search Console access was revoked')
