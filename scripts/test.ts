@@ -26,6 +26,7 @@ import { createTemplateDatabase, envChanges, startStack, STACKS_ENV } from './li
 
 const root = process.cwd()
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name)
+const DEPCRUISE_ARGS = ['app', 'worker', 'server.ts', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']
 const argv = process.argv.slice(2)
 const only = argv.find((a) => a.startsWith('--only='))?.slice(7)
 const grep = argv.find((a) => a.startsWith('--grep='))?.slice(7)
@@ -257,6 +258,8 @@ async function main() {
         }),
       // The migrations check (issue 31 item 4): `npm run db:generate` would write nothing (drizzle/ agrees with the schema).
       () => stage('migrations', (exec) => exec(bin('tsx'), ['scripts/check-migrations.ts']), { sideBySide: true }),
+      // The import boundaries (issue 31 item 2): .dependency-cruiser.cjs, the picture in docs/contracts.md.
+      () => stage('boundaries', (exec) => exec(bin('depcruise'), DEPCRUISE_ARGS), { sideBySide: true }),
     )
   }
   const jobs = Number(process.env.TEST_JOBS ?? 2)
