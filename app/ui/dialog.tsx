@@ -136,10 +136,23 @@ export function Dialog({
   )
 }
 
-function restoreFocus(opener: { current: HTMLElement | null }) {
+/** Gives the focus back to the element that opened a dialog (`opener`), once it can take it. */
+export function restoreFocus(opener: { current: HTMLElement | null }) {
   const target = opener.current
   opener.current = null
-  if (target?.isConnected) target.focus()
+  if (!target?.isConnected) return
+  if (!target.matches(':disabled')) return target.focus()
+  // A submit button that disabled itself while its form is busy: the submission that opened the dialog may still be
+  // revalidating the page when the dialog is closed (a quick Enter on 'Close'), and a disabled button takes no focus.
+  // Focus it once it is enabled again, unless the focus went somewhere else meanwhile.
+  const observer = new MutationObserver(() => {
+    if (!target.isConnected || target.matches(':disabled')) return
+    observer.disconnect()
+    const active = document.activeElement
+    if (!active || active === document.body) target.focus()
+  })
+  observer.observe(target, { attributes: true, attributeFilter: ['disabled'] })
+  setTimeout(() => observer.disconnect(), 30_000)
 }
 
 /**
