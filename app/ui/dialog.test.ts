@@ -32,6 +32,15 @@ describe('restoreFocus', () => {
     expect(document.activeElement).toBe(opener)
   })
 
+  it('focuses the opener again when the focus was dropped right after it was given back', async () => {
+    const opener = button(false)
+    restoreFocus({ current: opener })
+    opener.blur()
+    expect(document.activeElement).toBe(document.body)
+    await new Promise((resolve) => setTimeout(resolve, 80))
+    expect(document.activeElement).toBe(opener)
+  })
+
   it('leaves the focus where the person moved it meanwhile', async () => {
     const opener = button(true)
     const other = document.createElement('input')

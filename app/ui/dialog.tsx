@@ -136,12 +136,25 @@ export function Dialog({
   )
 }
 
+/**
+ * Focuses `target` now, and again a moment later if the focus was lost meanwhile (it is on the body): the browser's
+ * own clean-up of a modal dialog that just left the page (the rest of the page stops being inert at its next
+ * rendering step) can drop a focus given back too early, as happened under load.
+ */
+function focusSoon(target: HTMLElement) {
+  target.focus()
+  setTimeout(() => {
+    const active = document.activeElement
+    if (target.isConnected && !target.matches(':disabled') && (!active || active === document.body)) target.focus()
+  }, 50)
+}
+
 /** Gives the focus back to the element that opened a dialog (`opener`), once it can take it. */
 export function restoreFocus(opener: { current: HTMLElement | null }) {
   const target = opener.current
   opener.current = null
   if (!target?.isConnected) return
-  if (!target.matches(':disabled')) return target.focus()
+  if (!target.matches(':disabled')) return focusSoon(target)
   // A submit button that disabled itself while its form is busy: the submission that opened the dialog may still be
   // revalidating the page when the dialog is closed (a quick Enter on 'Close'), and a disabled button takes no focus.
   // Focus it once it is enabled again, unless the focus went somewhere else meanwhile.
@@ -149,7 +162,7 @@ export function restoreFocus(opener: { current: HTMLElement | null }) {
     if (!target.isConnected || target.matches(':disabled')) return
     observer.disconnect()
     const active = document.activeElement
-    if (!active || active === document.body) target.focus()
+    if (!active || active === document.body) focusSoon(target)
   })
   observer.observe(target, { attributes: true, attributeFilter: ['disabled'] })
   setTimeout(() => observer.disconnect(), 30_000)
