@@ -21,7 +21,7 @@ import {
   waitForApp,
   type Cleanups,
 } from './lib/app'
-import { ensureChromium, ensureWordPress, log, run, tmpDir } from './lib/services'
+import { ensureHeadlessChromium, ensureWordPress, log, run, tmpDir } from './lib/services'
 import { createTemplateDatabase, envChanges, startStack, STACKS_ENV } from './lib/stacks'
 
 const root = process.cwd()
@@ -382,7 +382,7 @@ async function appStages(checksDone: Promise<void>) {
   if (want('eval') && (!grep || only?.split(',').includes('eval')))
     await stage('eval:posts (quick)', () => run(bin('tsx'), ['scripts/eval-posts.ts', '--env', '--quick'], env))
   if (want('e2e')) {
-    const chromium = ensureChromium()
+    const chromium = ensureHeadlessChromium()
     const out = path.join(artifacts, 'e2e.json')
     await stage('end-to-end tests (Playwright)', () =>
       run(bin('playwright'), ['test', ...(grep ? ['--grep', grep] : [])], {
