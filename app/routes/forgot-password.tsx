@@ -5,10 +5,11 @@ import { AuthLayout } from '#app/features/accounts/components/auth-layout'
 import { FormMessage } from '#app/ui/form-message'
 import { Honeypot } from '#app/ui/honeypot'
 import { HONEYPOT_FIELD } from '#app/platform/security/honeypot'
-import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
+import { parseSubmission } from '#app/platform/forms/submission'
+import { useSchemaForm } from '#app/ui/form'
 import { EmailField } from '#app/features/accounts/components/account-fields'
 import { SubmitButton } from '#app/ui/submit-button'
-import { ACCOUNT_MESSAGES, forgotPasswordSchema, formFields } from '#app/features/accounts/account-schemas'
+import { ACCOUNT_MESSAGES, AUTH_MESSAGES, forgotPasswordSchema } from '#app/features/accounts/account-schemas'
 import { requestPasswordReset } from '#app/features/accounts/account-security.server'
 
 export const meta: MetaFunction = () => [
@@ -16,36 +17,33 @@ export const meta: MetaFunction = () => [
   { name: 'description', content: 'Reset the password of your Rankwell account.' },
 ]
 
-type ActionData = { sent: boolean; message: string; errors: FieldErrors; values: { email: string } }
-
 /** POST: sends a reset link when the account exists; the answer is the same either way. */
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request)
-  const fields = formFields(form, ['email'] as const)
-  const values = { email: fields.email ?? '' }
+  const submission = parseSubmission(form, forgotPasswordSchema)
   if (form.get(HONEYPOT_FIELD))
-    return json<ActionData>({ sent: false, message: 'An error occurred.', errors: {}, values }, { status: 400 })
-  const parsed = forgotPasswordSchema.safeParse(fields)
-  if (!parsed.success)
-    return json<ActionData>({ sent: false, ...describeErrors(parsed.error), values }, { status: 400 })
-  const result = await requestPasswordReset(request, parsed.data.email)
+    return json({ result: submission.reply({ formErrors: [AUTH_MESSAGES.generic] }) }, { status: 400 })
+  if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
+  const result = await requestPasswordReset(request, submission.value.email)
   if (!result.ok) {
     const minutes = Math.max(1, Math.ceil(result.retryAfterSeconds / 60))
-    return json<ActionData>(
-      {
-        sent: false,
-        message: `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
-        errors: {},
-        values,
-      },
+    const message = `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`
+    return json(
+      { result: submission.reply({ formErrors: [message] }) },
       { status: 429, headers: { 'Retry-After': String(result.retryAfterSeconds) } },
     )
   }
-  return json<ActionData>({ sent: true, message: ACCOUNT_MESSAGES.resetSent, errors: {}, values })
+  return json({ result: submission.reply(), sent: ACCOUNT_MESSAGES.resetSent })
 }
 
 export default function ForgotPassword() {
   const data = useActionData<typeof action>()
+  const { fields, formProps, message } = useSchemaForm({
+    id: 'forgot-password',
+    schema: forgotPasswordSchema,
+    lastResult: data?.result,
+  })
+  const sent = data && 'sent' in data ? data.sent : undefined
   return (
     <AuthLayout
       title="Forgot your password?"
@@ -60,10 +58,10 @@ export default function ForgotPassword() {
       }
     >
       <h2 className="mb-6 text-xl font-semibold">Reset your password</h2>
-      <FormMessage message={data?.message} tone={data?.sent ? 'success' : 'error'} />
-      <Form method="post" className="relative space-y-4">
+      <FormMessage message={message ?? sent} tone={message ? 'error' : 'success'} />
+      <Form method="post" className="relative space-y-4" {...formProps}>
         <Honeypot />
-        <EmailField defaultValue={data?.values.email} error={data?.errors.email} />
+        <EmailField meta={fields.email} />
         <SubmitButton className="btn-primary w-full" pendingText="Sending...">
           Send the reset link
         </SubmitButton>

@@ -1,3 +1,4 @@
+import type { FieldMetadata } from '@conform-to/react'
 import {
   useId,
   type InputHTMLAttributes,
@@ -6,7 +7,17 @@ import {
   type TextareaHTMLAttributes,
 } from 'react'
 
-type Common = { label: ReactNode; error?: string | string[] | null; hint?: ReactNode; className?: string }
+type Common = {
+  label: ReactNode
+  error?: string | string[] | null
+  hint?: ReactNode
+  className?: string
+  /**
+   * The field of a form made by `useSchemaForm` (app/ui/form.tsx): its name, id, kept value and errors come from
+   * the form's last reply and, with JavaScript, from checking the field as it is left.
+   */
+  meta?: FieldMetadata<string | number | boolean | null | undefined | string[]>
+}
 
 /** What the labelled control itself gets from its field: its id, the input style and the error wiring. */
 type ControlProps = {
@@ -30,10 +41,12 @@ function FieldFrame({
   hint,
   className,
   id,
+  errorId,
   control,
-}: Common & { id?: string; control: (props: ControlProps) => ReactNode }) {
+}: Omit<Common, 'meta'> & { id?: string; errorId?: string; control: (props: ControlProps) => ReactNode }) {
   const generated = useId()
   const inputId = id ?? generated
+  const messageId = errorId ?? `${inputId}-error`
   const message = firstError(error)
   return (
     <div className={className}>
@@ -44,11 +57,11 @@ function FieldFrame({
         id: inputId,
         className: 'input',
         'aria-invalid': message ? true : undefined,
-        'aria-describedby': message ? `${inputId}-error` : undefined,
+        'aria-describedby': message ? messageId : undefined,
       })}
       {hint && !message ? <p className="mt-1 text-xs text-slate-600">{hint}</p> : null}
       {message ? (
-        <p id={`${inputId}-error`} className="field-error" role="alert">
+        <p id={messageId} className="field-error" role="alert">
           {message}
         </p>
       ) : null}
@@ -56,9 +69,17 @@ function FieldFrame({
   )
 }
 
-/** Splits a field's props into its frame's and its control's. */
-function frameProps<P extends Common & { id?: string }>({ label, error, hint, className, id, ...control }: P) {
-  return [{ label, error, hint, className, id }, control] as const
+/**
+ * Splits a field's props into its frame's and its control's. A form field (`meta`) gives the frame its id, error id
+ * and errors, and the control its name, kept value and key (so that a reset form shows its fields anew).
+ */
+function frameProps<P extends Common & { id?: string }>({ label, error, hint, className, id, meta, ...control }: P) {
+  if (!meta) return [{ label, error, hint, className, id }, control] as const
+  const kept = meta.initialValue
+  return [
+    { label, hint, className, id: meta.id, errorId: meta.errorId, error: meta.errors ?? error },
+    { name: meta.name, defaultValue: typeof kept === 'string' ? kept : undefined, key: meta.key, ...control },
+  ] as const
 }
 
 /** A labelled input with its error message right below it. */
