@@ -95,8 +95,18 @@ module.exports = {
       name: 'routes-import-no-route',
       comment: 'A route does not import another route: move what they share into its feature.',
       severity: 'error',
-      from: { path: '^app/routes/' },
+      from: { path: '^app/routes/[^/]+$' },
       to: { path: '^app/routes/' },
+    },
+    {
+      // A large route is a folder (Remix flat routes: app/routes/<name>/route.tsx) with its UI pieces in files beside
+      // route.tsx (issue 31). Those files belong to that route alone: inside its folder they import each other,
+      // nothing outside it imports them, and they import no other route.
+      name: 'route-folders-import-only-their-own-files',
+      comment: 'A route folder imports only its own files, never another route or another route folder.',
+      severity: 'error',
+      from: { path: '^app/routes/([^/]+)/' },
+      to: { path: '^app/routes/', pathNot: '^app/routes/$1/' },
     },
     {
       name: 'no-database-in-routes',

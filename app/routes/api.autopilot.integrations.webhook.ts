@@ -1,25 +1,26 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { z } from 'zod'
 import { AUTOPILOT_MESSAGES } from '#app/features/autopilot/autopilot.server'
+import { webhookUrlForm } from '#app/features/autopilot/settings/autopilot'
 import { saveWebhookUrl } from '#app/features/autopilot/settings/settings.server'
+import { apiErrors } from '#app/platform/forms/submission'
+import { readJson } from '#app/platform/http/body.server'
 import { classifyOutage } from '#app/platform/http/outage.server'
-import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
-
-const bodySchema = z.object({ webhookUrl: z.unknown() })
+import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
 
 /**
  * POST /api/autopilot/integrations/webhook {webhookUrl} → {webhookUrl, message} (stored with https:// when the
- * scheme was left out). Empty or malformed: 400 {message, errors: {webhookUrl}} with the spec's messages.
- * Saving a URL re-enables an endpoint that was disabled after failures.
+ * scheme was left out). Empty or malformed: 400 {message, errors: {webhookUrl}} with the spec's messages (the
+ * /autopilot form's schema, `webhookUrlForm`). Saving a URL re-enables an endpoint that was disabled after failures.
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
   const userId = await requireApiUserId(request)
-  const { webhookUrl } = await parseJson(request, bodySchema)
+  const parsed = webhookUrlForm.safeParse(await readJson(request))
+  if (!parsed.success) return json(apiErrors(parsed.error), { status: 400 })
+  const { webhookUrl } = parsed.data
   try {
-    const result = await saveWebhookUrl(userId, webhookUrl)
-    if (!result.ok) return apiError(400, result.error, { errors: { webhookUrl: [result.error] } })
-    return json({ webhookUrl: result.url, message: AUTOPILOT_MESSAGES.webhookSaved })
+    await saveWebhookUrl(userId, webhookUrl)
+    return json({ webhookUrl, message: AUTOPILOT_MESSAGES.webhookSaved })
   } catch (error) {
     // Postgres or Redis unreachable: the outage answer (503 with Retry-After, outage.server.ts), not a 500.
     if (classifyOutage(error)) throw error

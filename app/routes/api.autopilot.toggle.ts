@@ -3,7 +3,9 @@ import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { AUTOPILOT_MESSAGES } from '#app/features/autopilot/autopilot.server'
 import { setAutopilotEnabled } from '#app/features/autopilot/settings/settings.server'
-import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { apiErrors } from '#app/platform/forms/submission'
+import { readJson } from '#app/platform/http/body.server'
 
 const toggleSchema = z.object({
   enabled: z.boolean({
@@ -13,13 +15,16 @@ const toggleSchema = z.object({
 })
 
 /**
- * POST /api/autopilot/toggle {enabled} → {autoPilotEnabled, message}. A plan without Auto Pilot: 402, an unverified address: 409 (never 403:
- * clients sign out on any 403). The schedule could not be changed (Redis away a moment): 503 with Retry-After.
+ * POST /api/autopilot/toggle {enabled} → {autoPilotEnabled, message}; a bad body: 400 {message, errors: {enabled}}.
+ * A plan without Auto Pilot: 402, an unverified address: 409 (never 403: clients sign out on any 403). The schedule
+ * could not be changed (Redis away a moment): 503 with Retry-After.
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
   const userId = await requireApiUserId(request)
-  const { enabled } = await parseJson(request, toggleSchema)
+  const parsed = toggleSchema.safeParse(await readJson(request))
+  if (!parsed.success) return json(apiErrors(parsed.error), { status: 400 })
+  const { enabled } = parsed.data
   const result = await setAutopilotEnabled(userId, enabled)
   if (result.ok) {
     return json({

@@ -1,7 +1,6 @@
 import { isUuid } from '#app/platform/security/ids'
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { z } from 'zod'
-import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
 import {
   deleteDestination,
   getDestination,
@@ -9,11 +8,15 @@ import {
   testDestination,
   toView,
 } from '#app/features/publishing/destinations.server'
+import { destinationForm } from '#app/features/publishing/publishing'
+import { apiErrors } from '#app/platform/forms/submission'
+import { readJson } from '#app/platform/http/body.server'
 import { hit } from '#app/platform/security/rate-limit.server'
 
 /**
- * GET /api/destinations/:id → {destination}; PUT {…fields} (a blank secret keeps the stored one) → {destination};
- * DELETE → 204; POST /api/destinations/:id?test → {ok, message} ('Test connection').
+ * GET /api/destinations/:id → {destination}; PUT {…fields} (a blank secret keeps the stored one) → {destination},
+ * 400 {message, errors} for bad fields or a failing connection; DELETE → 204; POST /api/destinations/:id?test →
+ * {ok, message} ('Test connection').
  */
 export async function loader({ request, params }: ActionFunctionArgs) {
   const userId = await requireApiUserId(request)
@@ -37,13 +40,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return result ? json(result, { status: result.ok ? 200 : 400 }) : apiError(404, 'Destination not found.')
   }
   if (request.method !== 'PUT') return apiError(405, 'Method not allowed.')
-  const body = await parseJson(request, z.record(z.unknown()))
-  const result = await saveDestination(userId, body, id)
+  const parsed = destinationForm.safeParse(await readJson(request))
+  if (!parsed.success) return json(apiErrors(parsed.error), { status: 400 })
+  const result = await saveDestination(userId, parsed.data, id)
   if (!result.ok)
-    return result.message === 'Destination not found.'
+    return result.status === 404
       ? apiError(404, result.message)
-      : apiError(400, result.message ?? Object.values(result.fieldErrors)[0] ?? 'Invalid input.', {
-          errors: Object.fromEntries(Object.entries(result.fieldErrors).map(([k, v]) => [k, [v]])),
-        })
+      : apiError(400, result.message, { errors: result.field ? { [result.field]: [result.message] } : {} })
   return json({ destination: toView(result.destination), message: result.message })
 }

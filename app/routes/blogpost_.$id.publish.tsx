@@ -8,11 +8,14 @@ import { PageHeader } from '#app/ui/page-header'
 import { SubmitButton } from '#app/ui/submit-button'
 import { Toaster, type Toast } from '#app/ui/toaster'
 import {
+  approveForm,
   PUBLICATION_STATUS_LABELS,
-  publishAt,
   publishForm,
   PUBLISHING_MESSAGES,
 } from '#app/features/publishing/publishing'
+import { parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
+import { useSchemaForm } from '#app/ui/form'
+import { Field } from '#app/ui/field'
 import { POST_MESSAGES } from '#app/features/content/posts'
 import { getPost } from '#app/features/content/posts.server'
 import { listDestinations, toView } from '#app/features/publishing/destinations.server'
@@ -64,7 +67,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   )
 }
 
-type ActionData = { errors?: { targets?: string; publishAt?: string }; toast?: Toast }
+type ActionData = {
+  /** The form the reply belongs to ('publish' or 'approve'): each form shows its own errors and kept values. */
+  intent?: string
+  result?: SubmissionResult<string[]>
+  toast?: Toast
+}
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
@@ -80,18 +88,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   switch (intent) {
     case 'publish': {
-      const parsed = publishForm.safeParse({
-        targets: form.getAll('targets').map(String),
-        publishAt: String(form.get('publishAt') ?? ''),
-      })
-      if (!parsed.success) {
-        const errors: ActionData['errors'] = {}
-        for (const i of parsed.error.issues)
-          if (i.path[0] === 'publishAt') errors.publishAt ??= i.message
-          else errors.targets ??= i.message
-        return json<ActionData>({ errors }, { status: 400 })
-      }
-      const result = await requestPublish(user.id, post.id, parsed.data.targets, { publishAt: parsed.data.publishAt })
+      const submission = parseSubmission(form, publishForm)
+      if (submission.status !== 'success')
+        return json<ActionData>({ intent, result: submission.reply() }, { status: 400 })
+      const { targets, publishAt } = submission.value
+      const result = await requestPublish(user.id, post.id, targets, { publishAt })
       if (!result.ok) return fail(result.message, result.status)
       return ok(result.scheduled ? PUBLISHING_MESSAGES.scheduled : PUBLISHING_MESSAGES.queued)
     }
@@ -107,10 +108,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return ok(PUBLISHING_MESSAGES.unpublishQueued)
     }
     case 'approve': {
-      const when = publishAt.safeParse(String(form.get('publishAt') ?? ''))
-      if (!when.success)
-        return json<ActionData>({ errors: { publishAt: when.error.issues[0]!.message } }, { status: 400 })
-      const result = await approvePost(user.id, post.id, when.data)
+      const submission = parseSubmission(form, approveForm)
+      if (submission.status !== 'success')
+        return json<ActionData>({ intent, result: submission.reply() }, { status: 400 })
+      const result = await approvePost(user.id, post.id, submission.value.publishAt)
       return result.ok ? ok(result.message) : fail(result.message, result.status)
     }
     case 'reject': {
@@ -127,10 +128,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 const when = (iso: string) => formatUtcDateTime(iso, { year: true })
 
+/** A kept form value that may be one string, several or none, as a list. */
+const listOf = (value: unknown) => (Array.isArray(value) ? value : value === undefined ? [] : [value])
+
 export default function PublishPage() {
   const data = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   const revalidator = useRevalidator()
+  const replyTo = (intent: string) => (actionData?.intent === intent ? actionData.result : undefined)
+  const approve = useSchemaForm({ id: 'approve', schema: approveForm, lastResult: replyTo('approve') })
+  const publish = useSchemaForm({ id: 'publish', schema: publishForm, lastResult: replyTo('publish') })
+  // The ticked targets of a refused form, ticked again (without a reply: the destinations not published yet).
+  const keptTargets = replyTo('publish') ? listOf(publish.fields.targets.initialValue) : null
+  const targetsError = Object.values(publish.fields.targets.allErrors).flat()[0]
   const publications = data.publications as unknown as PublicationView[]
   const pending = publications.some((p) => p.status === 'pending')
   useEffect(() => {
@@ -165,13 +175,8 @@ export default function PublishPage() {
             keyword again.
           </p>
           <div className="mt-4 flex flex-wrap items-end gap-3">
-            <Form method="post" className="flex flex-wrap items-end gap-3">
-              <div>
-                <label htmlFor="approve-at" className="label">
-                  Publish on (optional)
-                </label>
-                <input id="approve-at" type="date" name="publishAt" min={today} className="input" />
-              </div>
+            <Form method="post" className="flex flex-wrap items-end gap-3" {...approve.formProps}>
+              <Field label="Publish on (optional)" meta={approve.fields.publishAt} type="date" min={today} />
               <SubmitButton intent="approve" pendingText="Approving…">
                 Approve
               </SubmitButton>
@@ -182,7 +187,6 @@ export default function PublishPage() {
               </SubmitButton>
             </Form>
           </div>
-          {actionData?.errors?.publishAt ? <p className="field-error mt-2">{actionData.errors.publishAt}</p> : null}
         </section>
       ) : null}
 
@@ -214,7 +218,7 @@ export default function PublishPage() {
           or save a webhook on the Auto Pilot page.
         </p>
       ) : (
-        <Form method="post" className="card grid gap-4" aria-labelledby="targets-heading">
+        <Form method="post" className="card grid gap-4" aria-labelledby="targets-heading" {...publish.formProps}>
           <fieldset>
             <legend id="targets-heading" className="text-lg font-semibold text-slate-900">
               Destinations
@@ -227,10 +231,10 @@ export default function PublishPage() {
                     <input
                       id={`target-${d.id}`}
                       type="checkbox"
-                      name="targets"
+                      name={publish.fields.targets.name}
                       value={d.id}
                       disabled={d.paused}
-                      defaultChecked={!pub && !d.paused}
+                      defaultChecked={keptTargets ? keptTargets.includes(d.id) : !pub && !d.paused}
                       className="mt-1 h-4 w-4"
                     />
                     <label htmlFor={`target-${d.id}`} className="min-w-0 text-sm">
@@ -264,7 +268,14 @@ export default function PublishPage() {
               })}
               {data.webhook ? (
                 <li className="flex items-start gap-3">
-                  <input id="target-webhook" type="checkbox" name="targets" value="webhook" className="mt-1 h-4 w-4" />
+                  <input
+                    id="target-webhook"
+                    type="checkbox"
+                    name={publish.fields.targets.name}
+                    value="webhook"
+                    defaultChecked={keptTargets?.includes('webhook')}
+                    className="mt-1 h-4 w-4"
+                  />
                   <label htmlFor="target-webhook" className="text-sm">
                     <span className="font-semibold text-slate-900">Webhook</span>{' '}
                     <span className="text-slate-600">({data.webhook.host}: a signed post.published event)</span>
@@ -272,15 +283,19 @@ export default function PublishPage() {
                 </li>
               ) : null}
             </ul>
-            {actionData?.errors?.targets ? <p className="field-error mt-2">{actionData.errors.targets}</p> : null}
+            {targetsError ? (
+              <p id={publish.fields.targets.errorId} className="field-error mt-2" role="alert">
+                {targetsError}
+              </p>
+            ) : null}
           </fieldset>
-          <div>
-            <label htmlFor="publish-at" className="label">
-              Publish on (optional, leave empty for now)
-            </label>
-            <input id="publish-at" type="date" name="publishAt" min={today} className="input max-w-xs" />
-            {actionData?.errors?.publishAt ? <p className="field-error">{actionData.errors.publishAt}</p> : null}
-          </div>
+          <Field
+            label="Publish on (optional, leave empty for now)"
+            meta={publish.fields.publishAt}
+            type="date"
+            min={today}
+            className="max-w-xs"
+          />
           <div>
             <SubmitButton intent="publish" pendingText="Publishing…">
               Publish

@@ -3,14 +3,17 @@ import { readForm } from '#app/platform/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
-import { DestinationForm } from '#app/features/publishing/components/destination-form'
+import { DESTINATION_DEFAULTS, DestinationForm } from '#app/features/publishing/components/destination-form'
+import { parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
 import { PageHeader } from '#app/ui/page-header'
 import { SubmitButton } from '#app/ui/submit-button'
 import { Toaster, type Toast } from '#app/ui/toaster'
 import {
   DESTINATION_KINDS,
+  destinationPageForm,
   KIND_LABELS,
   PUBLISHING_MESSAGES,
+  SECRET_FIELD,
   type DestinationKind,
 } from '#app/features/publishing/publishing'
 import {
@@ -50,22 +53,15 @@ type ActionData = {
   intent: string
   kind?: DestinationKind
   id?: string
-  values?: Record<string, string>
-  errors?: Record<string, string>
-  message?: string
+  /** The destination form's reply (Conform): field errors, a refusal of the whole form, the kept values. */
+  result?: SubmissionResult<string[]>
   toast?: Toast
   /** When the answer was made: a new one remounts the form, so a secret the user typed is never kept. */
   at?: number
 }
 
-/** What the form sent, minus the secrets (never sent back to the browser). */
-function echo(form: FormData) {
-  const values: Record<string, string> = {}
-  for (const [k, v] of form)
-    if (typeof v === 'string' && !['appPassword', 'adminApiKey', 'apiToken', 'intent'].includes(k)) values[k] = v
-  if (!form.has('autopilot')) values.autopilot = 'off'
-  return values
-}
+/** The secrets of every kind: never sent back to the browser. */
+const SECRETS = Object.values(SECRET_FIELD)
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
@@ -83,20 +79,24 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!limit.allowed)
         return fail(`Too many connection tests. Try again in ${limit.retryAfterSeconds} seconds.`, 429)
       const kind = String(form.get('kind') ?? '')
-      const raw = { ...Object.fromEntries(form), autopilot: form.get('autopilot') === 'on' }
-      const result = await saveDestination(user.id, raw, id && isUuid(id) ? id : undefined)
+      const submission = parseSubmission(form, destinationPageForm)
+      const refuse = (errors: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }, status = 400) =>
+        json<ActionData>(
+          {
+            intent,
+            kind: isKind(kind) ? kind : undefined,
+            id: id || undefined,
+            result: submission.reply({ ...errors, hideFields: SECRETS }),
+            at: Date.now(),
+          },
+          { status },
+        )
+      if (submission.status !== 'success') return refuse({})
+      const result = await saveDestination(user.id, submission.value, id && isUuid(id) ? id : undefined)
       if (result.ok) return ok(`${PUBLISHING_MESSAGES.saved} ${result.message}`)
-      return json<ActionData>(
-        {
-          intent,
-          kind: isKind(kind) ? kind : undefined,
-          id: id || undefined,
-          values: echo(form),
-          errors: result.fieldErrors,
-          message: result.message,
-          at: Date.now(),
-        },
-        { status: 400 },
+      return refuse(
+        result.field ? { fieldErrors: { [result.field]: [result.message] } } : { formErrors: [result.message] },
+        result.status,
       )
     }
     case 'test': {
@@ -118,6 +118,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+/** A saved destination's settings as the form's starting values (lists as comma-separated text). */
 function configValues(config: Record<string, unknown>) {
   const values: Record<string, string> = {}
   for (const [k, v] of Object.entries(config)) values[k] = Array.isArray(v) ? v.join(', ') : v == null ? '' : String(v)
@@ -137,17 +138,16 @@ export default function PublishingSettings() {
         : isKind(addKind)
           ? addKind
           : null
-  const editingId = actionData?.intent === 'save' ? actionData.id : data.editing?.id
-  const values =
-    actionData?.intent === 'save' && actionData.values
-      ? actionData.values
-      : data.editing
-        ? {
-            ...configValues(data.editing.config),
-            name: data.editing.name,
-            autopilot: data.editing.autopilot ? 'on' : 'off',
-          }
-        : {}
+  const saveAnswer = actionData?.intent === 'save' ? actionData : undefined
+  const editingId = saveAnswer ? saveAnswer.id : data.editing?.id
+  const defaultValue = data.editing
+    ? {
+        ...DESTINATION_DEFAULTS,
+        ...configValues(data.editing.config),
+        name: data.editing.name,
+        autopilot: data.editing.autopilot ? 'on' : '',
+      }
+    : DESTINATION_DEFAULTS
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
@@ -248,12 +248,11 @@ export default function PublishingSettings() {
 
       {formKind ? (
         <DestinationForm
-          key={`${formKind}-${editingId ?? 'new'}-${actionData?.at ?? 0}`}
+          key={`${formKind}-${editingId ?? 'new'}-${saveAnswer?.at ?? 0}`}
           kind={formKind}
           id={editingId}
-          values={values}
-          errors={actionData?.errors ?? {}}
-          message={actionData?.intent === 'save' ? actionData.message : null}
+          defaultValue={defaultValue}
+          lastResult={saveAnswer?.result}
         />
       ) : null}
     </div>

@@ -1,13 +1,6 @@
 import { isUuid } from '#app/platform/security/ids'
-import { PUBLISHING_MESSAGES } from '#app/features/publishing/publishing'
 import { listDestinations, toView } from '#app/features/publishing/destinations.server'
-import {
-  approvePost,
-  listWaitingDrafts,
-  rejectPost,
-  reviewSettingsOf,
-  saveReviewSettings,
-} from '#app/features/publishing/review.server'
+import { approvePost, listWaitingDrafts, rejectPost, reviewSettingsOf } from '#app/features/publishing/review.server'
 
 /** What /autopilot shows of publishing: review settings, drafts waiting for review, destinations (and pauses). */
 export async function publishingOverview(userId: string) {
@@ -19,17 +12,14 @@ export async function publishingOverview(userId: string) {
   return { settings, waiting, destinations: destinations.map(toView) }
 }
 
-export type ReviewActionResult =
-  { ok: true; message: string } | { ok: false; message: string; status: number; errors?: Record<string, string> }
+export type ReviewActionResult = { ok: true; message: string } | { ok: false; message: string; status: number }
 
-/** The review forms of /autopilot: settings, approve (now) and reject. */
-export async function reviewAction(userId: string, intent: string, form: FormData): Promise<ReviewActionResult> {
-  if (intent === 'review-settings') {
-    const result = await saveReviewSettings(userId, Object.fromEntries(form))
-    return result.ok
-      ? { ok: true, message: PUBLISHING_MESSAGES.reviewSaved }
-      : { ok: false, message: 'Check the review settings.', status: 400, errors: result.fieldErrors }
-  }
+/** The review buttons of /autopilot: approve (now) or reject a waiting draft. */
+export async function reviewAction(
+  userId: string,
+  intent: 'approve' | 'reject',
+  form: FormData,
+): Promise<ReviewActionResult> {
   const postId = String(form.get('postId') ?? '')
   if (!isUuid(postId)) return { ok: false, message: 'No blog post found.', status: 404 }
   return intent === 'approve' ? approvePost(userId, postId) : rejectPost(userId, postId)

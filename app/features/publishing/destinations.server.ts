@@ -1,12 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm'
-import {
-  destinationForm,
-  KIND_LABELS,
-  SECRET_FIELD,
-  SECRET_LABEL,
-  type DestinationInput,
-  type DestinationKind,
-} from './publishing'
+import { KIND_LABELS, SECRET_FIELD, SECRET_LABEL, type DestinationInput, type DestinationKind } from './publishing'
 import { decryptSecret, encryptionConfigured, encryptSecret } from '#app/platform/security/crypto.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { ghostClient, type GhostConfig } from './ghost.server'
@@ -136,38 +129,32 @@ function defaultName(input: DestinationInput) {
 
 export type SaveResult =
   | { ok: true; destination: Destination; message: string }
-  | { ok: false; fieldErrors: Record<string, string>; message?: string }
+  /** Refused after validation: about the whole form, or about one field (`field`, its form name). */
+  | { ok: false; status: 400 | 404; message: string; field?: string }
 
 /**
- * Creates (no `id`) or updates a destination from form or API input. The connection is tested first; a failing
- * test saves nothing and says why. On update a blank secret keeps the stored one.
+ * Creates (no `id`) or updates a destination from validated form or API input (`destinationPageForm`,
+ * `destinationForm`). The connection is tested first; a failing test saves nothing and says why. On update a blank
+ * secret keeps the stored one.
  */
-export async function saveDestination(userId: string, raw: unknown, id?: string): Promise<SaveResult> {
-  const parsed = destinationForm.safeParse(raw)
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string> = {}
-    for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0] ?? 'form')
-      fieldErrors[key] ??= issue.message
-    }
-    return { ok: false, fieldErrors }
-  }
-  const input = parsed.data
+export async function saveDestination(userId: string, input: DestinationInput, id?: string): Promise<SaveResult> {
   if (!encryptionConfigured())
     return {
       ok: false,
-      fieldErrors: {},
+      status: 400,
       message: 'Publishing destinations are unavailable: the server has no ENCRYPTION_KEY to store credentials with.',
     }
   const existing = id ? await getDestination(userId, id) : null
-  if (id && !existing) return { ok: false, fieldErrors: {}, message: 'Destination not found.' }
+  if (id && !existing) return { ok: false, status: 404, message: 'Destination not found.' }
   if (existing && existing.kind !== input.kind)
-    return { ok: false, fieldErrors: { kind: 'The kind of a destination cannot change.' } }
+    return { ok: false, status: 400, field: 'kind', message: 'The kind of a destination cannot change.' }
   const secret = secretOf(input) ?? (existing ? decryptSecret(existing.credentials) : undefined)
   if (!secret)
     return {
       ok: false,
-      fieldErrors: { [SECRET_FIELD[input.kind]]: `${SECRET_LABEL[input.kind]} is required.` },
+      status: 400,
+      field: SECRET_FIELD[input.kind],
+      message: `${SECRET_LABEL[input.kind]} is required.`,
     }
 
   let config = configOf(input)
@@ -177,7 +164,7 @@ export async function saveDestination(userId: string, raw: unknown, id?: string)
     message = tested.message
     config = { ...config, ...tested.config }
   } catch (error) {
-    return { ok: false, fieldErrors: {}, message: describe(error) }
+    return { ok: false, status: 400, message: describe(error) }
   }
 
   const values = {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { destinationForm, passesQualityGate, publishForm, reviewSettingsForm, unsourcedClaims } from './publishing'
+import { parseSubmission } from '#app/platform/forms/submission'
+import {
+  approveForm,
+  destinationForm,
+  destinationPageForm,
+  passesQualityGate,
+  publishForm,
+  reviewSettingsForm,
+  unsourcedClaims,
+} from './publishing'
 
 describe('destination forms', () => {
   it('normalises a WordPress site URL and the Application Password as WordPress shows it', () => {
@@ -45,6 +54,33 @@ describe('destination forms', () => {
   })
 })
 
+describe('the settings page form', () => {
+  const ghost = (extra: Record<string, string> = {}) =>
+    new URLSearchParams({ kind: 'ghost', adminUrl: 'x.ghost.io', intent: 'save', ...extra })
+
+  it('reads the Auto Pilot box as a browser posts it: absent means no (the API: absent means yes)', () => {
+    const unticked = parseSubmission(ghost(), destinationPageForm)
+    expect(unticked.status === 'success' && unticked.value.autopilot).toBe(false)
+    const ticked = parseSubmission(ghost({ autopilot: 'on' }), destinationPageForm)
+    expect(ticked.status === 'success' && ticked.value.autopilot).toBe(true)
+    expect(destinationForm.parse({ kind: 'ghost', adminUrl: 'x.ghost.io' }).autopilot).toBe(true)
+  })
+
+  it('names the fields in error by their form names and never echoes the secret back', () => {
+    const submission = parseSubmission(
+      ghost({ adminUrl: '', adminApiKey: 'nope', name: 'Team blog' }),
+      destinationPageForm,
+    )
+    const reply = submission.reply({ hideFields: ['adminApiKey'] })
+    expect(reply.error).toMatchObject({
+      adminUrl: ['Admin API URL is required.'],
+      adminApiKey: [expect.stringMatching(/24 hex/)],
+    })
+    expect(reply.initialValue).toMatchObject({ name: 'Team blog', kind: 'ghost' })
+    expect(reply.initialValue).not.toHaveProperty('adminApiKey')
+  })
+})
+
 describe('publishing rules', () => {
   it('passes the bar only with a score at least N and no unsourced claim', () => {
     expect(passesQualityGate({ seoScore: 80, claims: [{ text: 'a', sourceUrl: 'https://s' }] }, 80).passes).toBe(true)
@@ -69,5 +105,22 @@ describe('publishing rules', () => {
       approveAfterHours: 12,
     })
     expect(reviewSettingsForm.safeParse({ reviewMode: 'quality', minScore: '101' }).success).toBe(false)
+  })
+
+  it('reads the publish form as posted: one ticked box is one target, none is a message', () => {
+    const one = parseSubmission(new URLSearchParams({ targets: 'webhook', publishAt: '' }), publishForm)
+    expect(one.status === 'success' && one.value).toEqual({ targets: ['webhook'], publishAt: undefined })
+    const none = parseSubmission(new URLSearchParams({ publishAt: '' }), publishForm)
+    expect(none.reply().error).toEqual({ targets: ['Choose at least one destination.'] })
+    const bad = parseSubmission(
+      new URLSearchParams([
+        ['targets', 'webhook'],
+        ['targets', 'x'],
+      ]),
+      publishForm,
+    )
+    expect(bad.reply().error).toEqual({ 'targets[1]': ['Unknown destination.'] })
+    const approve = parseSubmission(new URLSearchParams({ publishAt: 'soon' }), approveForm)
+    expect(approve.reply().error).toEqual({ publishAt: ['Enter a date like 2026-12-01.'] })
   })
 })

@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { safeText } from '#app/platform/security/safe-text'
 
 /**
- * Publishing destinations (WordPress, Ghost, Webflow): the forms' schemas, shared by the screens and the JSON API,
- * and the copy of the publishing screens. Pure: no I/O.
+ * Publishing destinations (WordPress, Ghost, Webflow): the forms' schemas, shared by the screens (parsed by Conform on
+ * the server and in the browser) and the JSON API, and the copy of the publishing screens. Pure: no I/O.
  */
 
 export const DESTINATION_KINDS = ['wordpress', 'ghost', 'webflow'] as const
@@ -184,10 +184,31 @@ export const webflowForm = z.object({
   autopilot: autopilotFlag,
 })
 
-export const destinationForm = z.discriminatedUnion('kind', [wordpressForm, ghostForm, webflowForm], {
-  errorMap: () => ({ message: 'Choose WordPress, Ghost or Webflow.' }),
-})
+const kindErrors = { errorMap: () => ({ message: 'Choose WordPress, Ghost or Webflow.' }) }
+
+/** A destination as the JSON API takes it (`autopilot` left out means yes). */
+export const destinationForm = z.discriminatedUnion('kind', [wordpressForm, ghostForm, webflowForm], kindErrors)
 export type DestinationInput = z.infer<typeof destinationForm>
+
+/** The 'Auto Pilot publishes here' box as a browser posts it: 'on' when ticked, nothing at all when not. */
+const autopilotCheckbox = z
+  .string()
+  .optional()
+  .transform((v) => v === 'on')
+
+/**
+ * The same destination as the settings page's form posts it (decision 0311: parsed with Conform, checked in the
+ * browser too). Only the Auto Pilot box differs from the API: an unticked checkbox is absent from the form.
+ */
+export const destinationPageForm = z.discriminatedUnion(
+  'kind',
+  [
+    wordpressForm.extend({ autopilot: autopilotCheckbox }),
+    ghostForm.extend({ autopilot: autopilotCheckbox }),
+    webflowForm.extend({ autopilot: autopilotCheckbox }),
+  ],
+  kindErrors,
+)
 
 /** The secret field of each kind (never sent back to the browser). */
 export const SECRET_FIELD: Record<DestinationKind, 'appPassword' | 'adminApiKey' | 'apiToken'> = {
@@ -202,6 +223,7 @@ export const SECRET_LABEL: Record<DestinationKind, string> = {
   webflow: 'API token',
 }
 
+/** How Auto Pilot's drafts are published (the review form of /autopilot). */
 export const reviewSettingsForm = z
   .object({
     reviewMode: z.enum(REVIEW_MODES, { errorMap: () => ({ message: 'Choose how drafts are published.' }) }),
@@ -219,6 +241,7 @@ export const reviewSettingsForm = z
       .default(24),
   })
   .strip()
+export type ReviewSettings = z.infer<typeof reviewSettingsForm>
 
 const uuid = safeText().uuid('Unknown destination.')
 
@@ -238,14 +261,24 @@ export const publishAt = z
     return date
   })
 
+/**
+ * 'Publish to…': the chosen targets and an optional date. A form posts one value per ticked box, so one box is a
+ * single string and none is nothing at all: both are read as a list (the JSON API sends a list).
+ */
 export const publishForm = z.object({
-  targets: z
-    .array(z.union([uuid, z.literal('webhook')]))
-    .max(20)
-    .transform((list) => [...new Set(list)])
-    .refine((list) => list.length > 0, PUBLISHING_MESSAGES.noTargets),
+  targets: z.preprocess(
+    (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+    z
+      .array(z.union([uuid, z.literal('webhook')]))
+      .max(20)
+      .transform((list) => [...new Set(list)])
+      .refine((list) => list.length > 0, PUBLISHING_MESSAGES.noTargets),
+  ),
   publishAt,
 })
+
+/** Approving a draft waiting for review: now, or on a date. */
+export const approveForm = z.object({ publishAt })
 
 /** A target is a destination id or the user's Auto Pilot webhook. */
 export type PublishTarget = string | 'webhook'

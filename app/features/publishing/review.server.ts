@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm'
-import { passesQualityGate, PUBLISHING_MESSAGES, reviewSettingsForm, type PublishTarget } from './publishing'
+import { passesQualityGate, PUBLISHING_MESSAGES, type PublishTarget, type ReviewSettings } from './publishing'
 import { findAutopilotSettings, pauseAutopilot } from '#app/features/autopilot/settings/settings.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
@@ -206,19 +206,13 @@ export async function rejectPost(userId: string, postId: string): Promise<Review
   return { ok: true, message: PUBLISHING_MESSAGES.rejected }
 }
 
-export async function saveReviewSettings(userId: string, raw: unknown) {
-  const parsed = reviewSettingsForm.safeParse(raw)
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string> = {}
-    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? 'form')] ??= issue.message
-    return { ok: false as const, fieldErrors }
-  }
+/** Saves the review settings (read from the form by `reviewSettingsForm`). */
+export async function saveReviewSettings(userId: string, settings: ReviewSettings) {
   await db.insert(schema.autopilotSettings).values({ userId }).onConflictDoNothing()
   await db
     .update(schema.autopilotSettings)
-    .set({ ...parsed.data, updatedAt: new Date() })
+    .set({ ...settings, updatedAt: new Date() })
     .where(eq(schema.autopilotSettings.userId, userId))
-  return { ok: true as const, settings: parsed.data }
 }
 
 export type WaitingDraft = {

@@ -1,31 +1,18 @@
 import { Form } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
+import type { SubmissionResult } from '#app/platform/forms/submission'
 import { Field } from '#app/ui/field'
+import { useSchemaForm } from '#app/ui/form'
 import { SubmitButton } from '#app/ui/submit-button'
 import { useHydrated } from '#app/ui/use-hydrated'
 import type { Toast } from '#app/ui/toaster'
-import type { DeliveryView, WebhookView } from '#app/features/autopilot/settings/autopilot'
+import { webhookUrlForm, type DeliveryView, type WebhookView } from '#app/features/autopilot/settings/autopilot'
 import { DataTable } from './data-table'
 import { formatUtcDateTime } from '#app/platform/dates'
 import { ActionButton } from '#app/ui/action-button'
 
 /** A date and time in UTC, to the second: 'Jan 5, 03:04:05 PM UTC'. */
 export const dateTime = (iso: string) => formatUtcDateTime(iso, { seconds: true })
-
-/** What the /autopilot actions answer (errors and kept values per field, or a toast). */
-export type AutopilotActionData = {
-  intent: string
-  errors?: {
-    webhookUrl?: string
-    cadenceDays?: string
-    reviewMode?: string
-    minScore?: string
-    approveAfterHours?: string
-  }
-  values?: { webhookUrl?: string }
-  /** A failure shown as a toast by the page itself (also without JavaScript, where a flash cookie would show one page late). */
-  toast?: Toast
-}
 
 /** A value to copy: read-only, selected whole when focused. */
 function ReadOnlyValue({ id, label, value }: { id: string; label: string; value: string }) {
@@ -46,23 +33,51 @@ function ReadOnlyValue({ id, label, value }: { id: string; label: string; value:
   )
 }
 
+/**
+ * The webhook URL form (Conform, decision 0311): the spec's messages next to the field, the typed URL kept. It starts
+ * anew (keyed by the saved URL) once a URL is saved, showing the URL as stored; a request that failed in the browser
+ * leaves it as typed.
+ */
+function WebhookUrlForm({ savedUrl, lastResult }: { savedUrl: string; lastResult?: SubmissionResult<string[]> }) {
+  const { fields, formProps } = useSchemaForm({
+    id: 'webhook-url',
+    schema: webhookUrlForm,
+    lastResult,
+    defaultValue: { webhookUrl: savedUrl },
+  })
+  return (
+    <Form method="post" className="mt-4 flex flex-wrap items-start gap-3" {...formProps}>
+      <Field
+        label="Webhook URL"
+        meta={fields.webhookUrl}
+        type="text"
+        inputMode="url"
+        placeholder="https://your-site.com/api/rankwell-webhook"
+        className="min-w-[16rem] flex-1"
+      />
+      <SubmitButton intent="save-webhook" className="btn-primary mt-6" pendingText="Saving...">
+        Save
+      </SubmitButton>
+    </Form>
+  )
+}
+
 export function WebhookSection({
   webhook,
   deliveries,
-  actionData,
+  lastResult,
   onToast,
 }: {
   webhook: WebhookView
   deliveries: DeliveryView[]
-  actionData: AutopilotActionData | undefined
+  /** The action's reply to the webhook URL form. */
+  lastResult?: SubmissionResult<string[]>
   onToast: (toast: Toast) => void
 }) {
   const hydrated = useHydrated()
   const [copied, setCopied] = useState(false)
   const timer = useRef<ReturnType<typeof setTimeout>>()
   useEffect(() => () => clearTimeout(timer.current), [])
-  const webhookError = actionData?.intent === 'save-webhook' ? actionData.errors?.webhookUrl : undefined
-  const typed = actionData?.intent === 'save-webhook' ? actionData.values?.webhookUrl : undefined
 
   async function copy() {
     try {
@@ -104,22 +119,7 @@ export function WebhookSection({
         </div>
       ) : null}
 
-      <Form method="post" className="mt-4 flex flex-wrap items-start gap-3" noValidate>
-        <Field
-          label="Webhook URL"
-          name="webhookUrl"
-          type="text"
-          inputMode="url"
-          placeholder="https://your-site.com/api/rankwell-webhook"
-          defaultValue={typed ?? webhook.url}
-          key={typed ?? webhook.url}
-          error={webhookError}
-          className="min-w-[16rem] flex-1"
-        />
-        <SubmitButton intent="save-webhook" className="btn-primary mt-6" pendingText="Saving...">
-          Save
-        </SubmitButton>
-      </Form>
+      <WebhookUrlForm key={webhook.url} savedUrl={webhook.url} lastResult={lastResult} />
 
       {webhook.url ? (
         <div className="mt-4 flex flex-wrap items-end gap-3">

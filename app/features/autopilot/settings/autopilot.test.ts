@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { difficultyRank } from '#app/features/keywords/difficulty'
 import { isRetryableStatus, parseRetryAfter } from '#app/platform/http/http-retry'
+import { apiErrors, parseSubmission } from '#app/platform/forms/submission'
 import {
+  cadenceForm,
   formatWindow,
   parseCadence,
   parseWebhookUrl,
@@ -10,6 +12,7 @@ import {
   scheduledTimeOf,
   slotFor,
   WEBHOOK_URL_MESSAGES,
+  webhookUrlForm,
 } from './autopilot'
 
 describe('parseWebhookUrl', () => {
@@ -149,5 +152,27 @@ describe('webhook retry schedule', () => {
   it('describes windows for people', () => {
     expect(formatWindow(24 * 3600_000)).toBe('24 hours')
     expect(formatWindow(3000)).toBe('3 seconds')
+  })
+})
+
+describe('the forms of /autopilot', () => {
+  it('checks the webhook URL with the spec messages, for the form and the API alike', () => {
+    const empty = parseSubmission(new URLSearchParams({ webhookUrl: '  ' }), webhookUrlForm)
+    expect(empty.reply().error).toEqual({ webhookUrl: [WEBHOOK_URL_MESSAGES.empty] })
+    const bad = webhookUrlForm.safeParse({ webhookUrl: 'not a url' })
+    expect(bad.success ? null : apiErrors(bad.error)).toEqual({
+      message: WEBHOOK_URL_MESSAGES.invalid,
+      errors: { webhookUrl: [WEBHOOK_URL_MESSAGES.invalid] },
+    })
+    expect(webhookUrlForm.safeParse({ webhookUrl: 42 }).error?.issues[0]?.message).toBe(WEBHOOK_URL_MESSAGES.empty)
+    expect(webhookUrlForm.parse({ webhookUrl: 'hooks.example.com/in' })).toEqual({
+      webhookUrl: 'https://hooks.example.com/in',
+    })
+  })
+
+  it('takes a cadence of 1 to 7 days', () => {
+    expect(cadenceForm.parse({ cadenceDays: '7' })).toEqual({ cadenceDays: 7 })
+    const bad = parseSubmission(new URLSearchParams({ cadenceDays: '8' }), cadenceForm)
+    expect(bad.reply().error).toEqual({ cadenceDays: ['Choose how often Auto Pilot writes.'] })
   })
 })

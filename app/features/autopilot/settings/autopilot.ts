@@ -1,7 +1,8 @@
+import { z } from 'zod'
 import { difficultyRank } from '#app/features/keywords/difficulty'
 
 /**
- * Auto Pilot's pure rules: webhook URL validation, cadence choices, the schedule slot of a run, which keyword
+ * Auto Pilot's pure rules: webhook URL validation and cadence choices (with the forms' schemas), the schedule slot of a run, which keyword
  * to write about next, and the webhook retry schedule. No I/O here; the server modules call these.
  */
 
@@ -59,6 +60,21 @@ export function parseWebhookUrl(input: unknown): WebhookUrlResult {
   }
 }
 
+/**
+ * The webhook URL form of /autopilot and its JSON twin (decision 0311): the spec's messages under `webhookUrl`; the
+ * value becomes the URL to store.
+ */
+export const webhookUrlForm = z.object({
+  webhookUrl: z
+    .string({ required_error: WEBHOOK_URL_MESSAGES.empty, invalid_type_error: WEBHOOK_URL_MESSAGES.empty })
+    .transform((value, ctx) => {
+      const parsed = parseWebhookUrl(value)
+      if (parsed.ok) return parsed.url
+      ctx.addIssue({ code: 'custom', message: parsed.error })
+      return z.NEVER
+    }),
+})
+
 export const CADENCE_OPTIONS = [
   { value: '1', label: '1 post a day' },
   { value: '2', label: '1 post every 2 days' },
@@ -75,6 +91,20 @@ export function parseCadence(input: unknown): number | null {
   const n = Number(input)
   return Number.isInteger(n) && n >= 1 && n <= 7 ? n : null
 }
+
+export const CADENCE_MESSAGE = 'Choose how often Auto Pilot writes.'
+
+/** The schedule form of /autopilot: how often Auto Pilot writes, 1 to 7 days. */
+export const cadenceForm = z.object({
+  cadenceDays: z
+    .string({ required_error: CADENCE_MESSAGE, invalid_type_error: CADENCE_MESSAGE })
+    .transform((value, ctx) => {
+      const days = parseCadence(value)
+      if (days !== null) return days
+      ctx.addIssue({ code: 'custom', message: CADENCE_MESSAGE })
+      return z.NEVER
+    }),
+})
 
 /**
  * The slot a scheduled run belongs to: the UTC date of its scheduled time. Runs of one schedule are at least a

@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm'
-import { DAY_MS, parseWebhookUrl, type WebhookUrlResult } from './autopilot'
+import { DAY_MS } from './autopilot'
 import { isAutopilotScheduled, scheduleAutopilot, unscheduleAutopilot } from './jobs/autopilot.server'
 import { generateWebhookSecret } from '#app/platform/webhooks/signing.server'
 import { canUseAutopilot } from '#app/features/billing/billing.server'
@@ -140,19 +140,16 @@ export async function setCadence(userId: string, cadenceDays: number) {
   return settings
 }
 
-/** Validates and saves the webhook URL; saving re-enables an endpoint that was disabled after failures. */
-export async function saveWebhookUrl(userId: string, input: unknown): Promise<WebhookUrlResult> {
-  const parsed = parseWebhookUrl(input)
-  if (!parsed.ok) return parsed
+/** Saves the webhook URL (validated by `webhookUrlForm`); saving re-enables an endpoint disabled after failures. */
+export async function saveWebhookUrl(userId: string, url: string) {
   const before = await getSettings(userId)
   await updateSettings(userId, {
-    webhookUrl: parsed.url,
+    webhookUrl: url,
     webhookSecret: before.webhookSecret ?? generateWebhookSecret(),
     webhookDisabledAt: null,
     webhookDisabledReason: null,
     webhookFailingSince: null,
   })
-  return parsed
 }
 
 export async function reenableWebhook(userId: string) {

@@ -1,7 +1,14 @@
 import { Form, Link } from '@remix-run/react'
+import type { SubmissionResult } from '#app/platform/forms/submission'
 import { Field } from '#app/ui/field'
+import { useSchemaForm } from '#app/ui/form'
 import { SubmitButton } from '#app/ui/submit-button'
-import { REVIEW_MODE_LABELS, REVIEW_MODES, type ReviewMode } from '#app/features/publishing/publishing'
+import {
+  REVIEW_MODE_LABELS,
+  REVIEW_MODES,
+  reviewSettingsForm,
+  type ReviewMode,
+} from '#app/features/publishing/publishing'
 import { formatUtcDateTime } from '#app/platform/dates'
 import { ActionButton } from '#app/ui/action-button'
 import { PausedDestinations } from './paused-destinations'
@@ -21,15 +28,29 @@ export type ReviewSectionData = {
 
 const when = (iso: string) => formatUtcDateTime(iso)
 
-/** Auto Pilot's publishing: where it publishes, how drafts are reviewed, and the drafts waiting for review. */
+/**
+ * Auto Pilot's publishing: where it publishes, how drafts are reviewed, and the drafts waiting for review. The review
+ * settings form is Conform's (decision 0311): `lastResult` is the action's reply to it.
+ */
 export function ReviewSection({
   data,
-  errors,
+  lastResult,
 }: {
   data: ReviewSectionData
-  errors?: Partial<Record<'reviewMode' | 'minScore' | 'approveAfterHours', string>>
+  lastResult?: SubmissionResult<string[]>
 }) {
   const autopilotDestinations = data.destinations.filter((d) => d.autopilot)
+  const { fields, formProps } = useSchemaForm({
+    id: 'review-settings',
+    schema: reviewSettingsForm,
+    lastResult,
+    defaultValue: {
+      reviewMode: data.settings.reviewMode,
+      minScore: String(data.settings.minScore),
+      approveAfterHours: String(data.settings.approveAfterHours),
+    },
+  })
+  const modeError = fields.reviewMode.errors?.[0]
   return (
     <section className="card mt-6" aria-labelledby="publishing-heading" id="review">
       <h2 id="publishing-heading" className="text-lg font-semibold text-slate-900">
@@ -57,42 +78,30 @@ export function ReviewSection({
         </Link>
       </p>
 
-      <Form method="post" className="mt-4 grid gap-3" aria-label="Review mode">
+      <Form method="post" className="mt-4 grid gap-3" aria-label="Review mode" {...formProps}>
         <fieldset className="grid gap-2">
           <legend className="label">How Auto Pilot&apos;s drafts are published</legend>
           {REVIEW_MODES.map((mode) => (
             <label key={mode} className="flex items-start gap-2 text-sm text-slate-800">
               <input
                 type="radio"
-                name="reviewMode"
+                name={fields.reviewMode.name}
                 value={mode}
-                defaultChecked={data.settings.reviewMode === mode}
+                defaultChecked={fields.reviewMode.initialValue === mode}
                 className="mt-1 h-4 w-4"
               />
               <span>{REVIEW_MODE_LABELS[mode]}</span>
             </label>
           ))}
-          {errors?.reviewMode ? <p className="field-error">{errors.reviewMode}</p> : null}
+          {modeError ? (
+            <p id={fields.reviewMode.errorId} className="field-error" role="alert">
+              {modeError}
+            </p>
+          ) : null}
         </fieldset>
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field
-            label="Minimum SEO score (N)"
-            name="minScore"
-            type="number"
-            min={0}
-            max={100}
-            defaultValue={data.settings.minScore}
-            error={errors?.minScore}
-          />
-          <Field
-            label="Approve after (H hours)"
-            name="approveAfterHours"
-            type="number"
-            min={1}
-            max={168}
-            defaultValue={data.settings.approveAfterHours}
-            error={errors?.approveAfterHours}
-          />
+          <Field label="Minimum SEO score (N)" meta={fields.minScore} type="number" min={0} max={100} />
+          <Field label="Approve after (H hours)" meta={fields.approveAfterHours} type="number" min={1} max={168} />
         </div>
         <div>
           <SubmitButton intent="review-settings" className="btn-secondary" pendingText="Saving…">
