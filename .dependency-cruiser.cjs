@@ -99,11 +99,10 @@ module.exports = {
       to: { path: '^app/routes/' },
     },
     {
-      // A large route is a folder (Remix flat routes: app/routes/<name>/route.tsx) with its UI pieces in files beside
-      // route.tsx (issue 31). Those files belong to that route alone: inside its folder they import each other,
-      // nothing outside it imports them, and they import no other route.
-      name: 'route-folders-import-only-their-own-files',
-      comment: 'A route folder imports only its own files, never another route or another route folder.',
+      name: 'route-folder-keeps-to-itself',
+      comment:
+        "A route folder (app/routes/<route>/route.tsx with the page's pieces beside it) imports only its own files " +
+        'from app/routes: what two routes share belongs to a feature or app/ui.',
       severity: 'error',
       from: { path: '^app/routes/([^/]+)/' },
       to: { path: '^app/routes/', pathNot: '^app/routes/$1/' },
