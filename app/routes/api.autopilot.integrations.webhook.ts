@@ -2,10 +2,8 @@ import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { AUTOPILOT_MESSAGES } from '#app/features/autopilot/autopilot.server'
 import { webhookUrlForm } from '#app/features/autopilot/settings/autopilot'
 import { saveWebhookUrl } from '#app/features/autopilot/settings/settings.server'
-import { apiErrors } from '#app/platform/forms/submission'
-import { readJson } from '#app/platform/http/body.server'
 import { classifyOutage } from '#app/platform/http/outage.server'
-import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
 
 /**
  * POST /api/autopilot/integrations/webhook {webhookUrl} → {webhookUrl, message} (stored with https:// when the
@@ -15,9 +13,7 @@ import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.serv
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
   const userId = await requireApiUserId(request)
-  const parsed = webhookUrlForm.safeParse(await readJson(request))
-  if (!parsed.success) return json(apiErrors(parsed.error), { status: 400 })
-  const { webhookUrl } = parsed.data
+  const { webhookUrl } = await parseJson(request, webhookUrlForm)
   try {
     await saveWebhookUrl(userId, webhookUrl)
     return json({ webhookUrl, message: AUTOPILOT_MESSAGES.webhookSaved })

@@ -3,9 +3,7 @@ import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { AUTOPILOT_MESSAGES } from '#app/features/autopilot/autopilot.server'
 import { setAutopilotEnabled } from '#app/features/autopilot/settings/settings.server'
-import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
-import { apiErrors } from '#app/platform/forms/submission'
-import { readJson } from '#app/platform/http/body.server'
+import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
 
 const toggleSchema = z.object({
   enabled: z.boolean({
@@ -22,9 +20,7 @@ const toggleSchema = z.object({
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
   const userId = await requireApiUserId(request)
-  const parsed = toggleSchema.safeParse(await readJson(request))
-  if (!parsed.success) return json(apiErrors(parsed.error), { status: 400 })
-  const { enabled } = parsed.data
+  const { enabled } = await parseJson(request, toggleSchema)
   const result = await setAutopilotEnabled(userId, enabled)
   if (result.ok) {
     return json({

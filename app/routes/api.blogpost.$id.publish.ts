@@ -2,12 +2,14 @@ import { isUuid } from '#app/platform/security/ids'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { approveForm, publishForm } from '#app/features/publishing/publishing'
-import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
-import { apiErrors } from '#app/platform/forms/submission'
-import { readJson } from '#app/platform/http/body.server'
+import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
 import { listPublications, requestPublish, requestUnpublish } from '#app/features/publishing/publications.server'
 import { approvePost, rejectPost } from '#app/features/publishing/review.server'
 
+/**
+ * The schemas of the 'Publish to…' page's forms (publishForm, approveForm) with the action named: a bad body answers
+ * 400 {message, errors} under the forms' field names (`targets`, `targets[0]`, `publishAt`).
+ */
 const body = z.discriminatedUnion('action', [
   publishForm.extend({ action: z.literal('publish'), confirmRecreate: z.boolean().optional() }),
   z.object({ action: z.literal('unpublish'), target: z.union([z.string().uuid(), z.literal('webhook')]) }),
@@ -16,9 +18,6 @@ const body = z.discriminatedUnion('action', [
 ])
 
 /**
- * The page's forms' schemas (publishForm, approveForm), with the action named: a bad body answers 400
- * {message, errors} by the forms' field names (`targets`, `targets[0]`, `publishAt`).
- *
  * GET /api/blogpost/:id/publish → {data: [publication]} (status, remote URL, last error per destination).
  * POST {action: 'publish', targets: [destinationId | 'webhook'], publishAt?, confirmRecreate?} → 202
  * {scheduled, publicationIds}; {action: 'unpublish', target} → 202; {action: 'approve', publishAt?} and
@@ -35,9 +34,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const userId = await requireApiUserId(request)
   const postId = params.id ?? ''
   if (!isUuid(postId)) return apiError(404, 'No blog post found.')
-  const parsed = body.safeParse(await readJson(request))
-  if (!parsed.success) return json(apiErrors(parsed.error), { status: 400 })
-  const input = parsed.data
+  const input = await parseJson(request, body)
   switch (input.action) {
     case 'publish': {
       const result = await requestPublish(userId, postId, input.targets, {

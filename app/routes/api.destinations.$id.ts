@@ -1,6 +1,6 @@
 import { isUuid } from '#app/platform/security/ids'
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
+import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
 import {
   deleteDestination,
   getDestination,
@@ -9,8 +9,6 @@ import {
   toView,
 } from '#app/features/publishing/destinations.server'
 import { destinationForm } from '#app/features/publishing/publishing'
-import { apiErrors } from '#app/platform/forms/submission'
-import { readJson } from '#app/platform/http/body.server'
 import { hit } from '#app/platform/security/rate-limit.server'
 
 /**
@@ -40,9 +38,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return result ? json(result, { status: result.ok ? 200 : 400 }) : apiError(404, 'Destination not found.')
   }
   if (request.method !== 'PUT') return apiError(405, 'Method not allowed.')
-  const parsed = destinationForm.safeParse(await readJson(request))
-  if (!parsed.success) return json(apiErrors(parsed.error), { status: 400 })
-  const result = await saveDestination(userId, parsed.data, id)
+  const result = await saveDestination(userId, await parseJson(request, destinationForm), id)
   if (!result.ok)
     return result.status === 404
       ? apiError(404, result.message)
