@@ -95,8 +95,17 @@ module.exports = {
       name: 'routes-import-no-route',
       comment: 'A route does not import another route: move what they share into its feature.',
       severity: 'error',
-      from: { path: '^app/routes/' },
+      from: { path: '^app/routes/[^/]+$' },
       to: { path: '^app/routes/' },
+    },
+    {
+      name: 'route-folder-keeps-to-itself',
+      comment:
+        "A route folder (app/routes/<route>/route.tsx with the page's pieces beside it) imports only its own files " +
+        'from app/routes: what two routes share belongs to a feature or app/ui.',
+      severity: 'error',
+      from: { path: '^app/routes/([^/]+)/' },
+      to: { path: '^app/routes/', pathNot: '^app/routes/$1/' },
     },
     {
       name: 'no-database-in-routes',
