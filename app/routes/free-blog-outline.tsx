@@ -3,7 +3,7 @@ import type { ClientActionFunctionArgs } from '@remix-run/react'
 import { FreeToolPage } from '#app/features/marketing/components/free-tool'
 import { guardServerAction, revalidateUnlessFailed } from '#app/ui/client-failure'
 import { seoMeta } from '#app/features/marketing/seo'
-import type { Outline, ToolResult } from '#app/features/marketing/seo-tools'
+import type { Outline } from '#app/features/marketing/seo-tools'
 import { toolPageAction } from '#app/features/marketing/free-tools.server'
 import { publicPage } from '#app/platform/http/cache'
 
@@ -52,7 +52,7 @@ function OutlineView({ outline }: { outline: Outline }) {
 
 export default function FreeBlogOutline() {
   return (
-    <FreeToolPage<ToolResult['outline']>
+    <FreeToolPage
       tool="outline"
       title="Free Blog Outline Generator"
       intro="Enter a topic and get a ready-to-write structure for your next blog post, organised the way readers and search engines expect."

@@ -60,7 +60,7 @@ function Titles({ result }: { result: ToolResult['titles'] }) {
 
 export default function FreeBlogTitle() {
   return (
-    <FreeToolPage<ToolResult['titles']>
+    <FreeToolPage
       tool="titles"
       title="Free Blog Title Generator"
       intro="Enter the keyword you want to rank for and get blog titles that put it up front, use the space search results give them, and make people click."

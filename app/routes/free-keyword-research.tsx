@@ -47,7 +47,7 @@ function Keywords({ result }: { result: ToolResult['keywords'] }) {
 
 export default function FreeKeywordResearch() {
   return (
-    <FreeToolPage<ToolResult['keywords']>
+    <FreeToolPage
       tool="keywords"
       title="Free Keyword Research Tool"
       intro="Type the topic you want to write about and get a list of keywords people really search for: specific, long-tail phrases a young website can rank for."

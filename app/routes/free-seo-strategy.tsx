@@ -7,7 +7,7 @@ import { FreeToolPage } from '#app/features/marketing/components/free-tool'
 import { guardServerAction, revalidateUnlessFailed } from '#app/ui/client-failure'
 import { Icon } from '#app/features/marketing/components/icons'
 import { seoMeta } from '#app/features/marketing/seo'
-import type { SeoStrategy, ToolResult } from '#app/features/marketing/seo-tools'
+import type { SeoStrategy } from '#app/features/marketing/seo-tools'
 import { toolPageAction } from '#app/features/marketing/free-tools.server'
 import { publicPage } from '#app/platform/http/cache'
 
@@ -163,7 +163,7 @@ function StrategyView({ strategy }: { strategy: SeoStrategy }) {
 
 export default function FreeSeoStrategy() {
   return (
-    <FreeToolPage<ToolResult['strategy']>
+    <FreeToolPage
       tool="strategy"
       title="Free SEO Strategy Generator"
       intro="Tell us what you sell and who you sell to. Get a personalised 90-day SEO plan: keyword themes, content pillars, quick wins and the numbers to track."

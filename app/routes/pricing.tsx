@@ -1,9 +1,11 @@
 import { readForm } from '#app/platform/http/body.server'
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from '@remix-run/node'
 import { json, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { SubmitButton } from '#app/ui/submit-button'
+import { useSchemaForm } from '#app/ui/form'
+import { firstMessage, parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
 import { BILLING_MESSAGES, formatMoney } from '#app/features/billing/billing'
 import { LIMITS, PLANS, PREMIUM_FEATURES, TRIAL_DAYS, type PlanId } from '#app/features/billing/plans'
 import {
@@ -53,24 +55,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
   })
 }
 
+/** Each plan's 'Get Started' form: the plan (a hidden field) and the button's intent; anything else is refused. */
+const choosePlan = { errorMap: () => ({ message: 'Choose one of the plans below.' }) }
 const checkoutForm = z.object({
-  intent: z.literal('checkout'),
-  plan: z.enum(PLANS.map((p) => p.id) as [PlanId, ...PlanId[]]),
+  intent: z.literal('checkout', choosePlan),
+  plan: z.enum(PLANS.map((p) => p.id) as [PlanId, ...PlanId[]], choosePlan),
 })
 
+/**
+ * Starts Stripe Checkout for the chosen plan. The answer is Conform's reply (decision 0311) with the plan it was for:
+ * a refusal (Stripe away, a plan not sold) is that plan's form error, a form that names no plan the page's banner.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await getUser(request)
   if (!user) return redirect(SIGN_IN_URL, 303)
-  const parsed = checkoutForm.safeParse(Object.fromEntries(await readForm(request)))
-  if (!parsed.success) return json({ plan: null, error: 'Choose one of the plans below.' }, { status: 400 })
-  const { plan } = parsed.data
+  const submission = parseSubmission(await readForm(request), checkoutForm)
+  if (submission.status !== 'success') return json({ plan: null, result: submission.reply() }, { status: 400 })
+  const { plan } = submission.value
   try {
     const session = await createCheckoutSession(user, plan)
     return redirect(session.url, 303)
   } catch (error) {
     if (error instanceof BillingError)
       return json(
-        { plan, error: error.message },
+        { plan, result: submission.reply({ formErrors: [error.message] }) },
         {
           status: error.status,
           headers: error.retryAfterSeconds ? { 'Retry-After': String(error.retryAfterSeconds) } : undefined,
@@ -80,14 +88,87 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+type Plan = SerializeFrom<typeof loader>['plans'][number]
+
+/**
+ * A plan's button: 'Get Started' posts the plan (its own form, `checkoutForm`), disabled with the reason when it
+ * cannot be bought, a link to sign in for visitors; the refusal of its last checkout below it.
+ */
+function PlanAction({
+  plan,
+  signedIn,
+  configured,
+  disabled,
+  current,
+  lastResult,
+}: {
+  plan: Plan
+  signedIn: boolean
+  configured: boolean
+  disabled: boolean
+  current: boolean
+  lastResult: SubmissionResult<string[]> | undefined
+}) {
+  const { form, fields, formProps, message } = useSchemaForm({
+    id: `checkout-${plan.id}`,
+    schema: checkoutForm,
+    lastResult,
+  })
+  const navigation = useNavigation()
+  const pending =
+    navigation.state !== 'idle' &&
+    Boolean(navigation.formAction?.startsWith('/pricing')) &&
+    navigation.formData?.get(fields.plan.name) === plan.id
+  return (
+    <div className="mt-8">
+      {signedIn && disabled ? (
+        <button type="button" className="btn-primary w-full" disabled aria-describedby={`plan-${plan.id}-note`}>
+          {current ? 'Current Plan' : 'Get Started'}
+        </button>
+      ) : signedIn ? (
+        <Form method="post" action="/pricing" {...formProps}>
+          <input type="hidden" name={fields.plan.name} value={plan.id} />
+          <SubmitButton
+            name={fields.intent.name}
+            value="checkout"
+            className="btn-primary w-full"
+            pending={pending}
+            pendingText="Redirecting to checkout..."
+            aria-describedby={message ? form.errorId : undefined}
+          >
+            Get Started
+          </SubmitButton>
+        </Form>
+      ) : (
+        <Link to={SIGN_IN_URL} className="btn-primary w-full">
+          Get Started
+        </Link>
+      )}
+      {message ? (
+        <p id={form.errorId} role="alert" className="field-error">
+          {message}
+        </p>
+      ) : null}
+      {signedIn && disabled ? (
+        <p id={`plan-${plan.id}-note`} className="mt-2 text-xs text-slate-600">
+          {!configured
+            ? 'Payments are unavailable right now.'
+            : !plan.available
+              ? BILLING_MESSAGES.planUnavailable
+              : 'To change plan, use Manage Payment on your profile.'}
+        </p>
+      ) : !plan.available && configured ? (
+        <p className="mt-2 text-xs text-slate-600">{BILLING_MESSAGES.planUnavailable}</p>
+      ) : null}
+    </div>
+  )
+}
+
 export default function Pricing() {
   const { signedIn, configured, plans, current, trialNotice } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const navigation = useNavigation()
-  const pendingPlan =
-    navigation.state !== 'idle' && navigation.formAction?.startsWith('/pricing')
-      ? navigation.formData?.get('plan')
-      : null
+  // A form that named no plan of ours (not one of the page's buttons): the banner above the plans says so.
+  const refused = actionData && !actionData.plan ? firstMessage(actionData.result) : undefined
   const currentTitle = plans.find((p) => p.id === current)?.title
   return (
     <div className="mx-auto max-w-6xl px-4 py-16">
@@ -127,15 +208,14 @@ export default function Pricing() {
           .
         </p>
       ) : null}
-      {actionData?.error && !actionData.plan ? (
+      {refused ? (
         <p role="alert" className="field-error mx-auto mt-8 max-w-2xl text-center">
-          {actionData.error}
+          {refused}
         </p>
       ) : null}
 
       <div className="mt-12 grid gap-6 md:grid-cols-3">
         {plans.map((plan) => {
-          const error = actionData?.plan === plan.id ? actionData.error : null
           const disabled = !plan.available || Boolean(currentTitle)
           return (
             <section
@@ -162,52 +242,14 @@ export default function Pricing() {
                   </li>
                 ))}
               </ul>
-              <div className="mt-8">
-                {signedIn && disabled ? (
-                  <button
-                    type="button"
-                    className="btn-primary w-full"
-                    disabled
-                    aria-describedby={`plan-${plan.id}-note`}
-                  >
-                    {current === plan.id ? 'Current Plan' : 'Get Started'}
-                  </button>
-                ) : signedIn ? (
-                  <Form method="post" action="/pricing">
-                    <input type="hidden" name="plan" value={plan.id} />
-                    <SubmitButton
-                      name="intent"
-                      value="checkout"
-                      className="btn-primary w-full"
-                      pending={pendingPlan === plan.id}
-                      pendingText="Redirecting to checkout..."
-                      aria-describedby={error ? `plan-${plan.id}-error` : undefined}
-                    >
-                      Get Started
-                    </SubmitButton>
-                  </Form>
-                ) : (
-                  <Link to={SIGN_IN_URL} className="btn-primary w-full">
-                    Get Started
-                  </Link>
-                )}
-                {error ? (
-                  <p id={`plan-${plan.id}-error`} role="alert" className="field-error">
-                    {error}
-                  </p>
-                ) : null}
-                {signedIn && disabled ? (
-                  <p id={`plan-${plan.id}-note`} className="mt-2 text-xs text-slate-600">
-                    {!configured
-                      ? 'Payments are unavailable right now.'
-                      : !plan.available
-                        ? BILLING_MESSAGES.planUnavailable
-                        : 'To change plan, use Manage Payment on your profile.'}
-                  </p>
-                ) : !plan.available && configured ? (
-                  <p className="mt-2 text-xs text-slate-600">{BILLING_MESSAGES.planUnavailable}</p>
-                ) : null}
-              </div>
+              <PlanAction
+                plan={plan}
+                signedIn={signedIn}
+                configured={configured}
+                disabled={disabled}
+                current={current === plan.id}
+                lastResult={actionData?.plan === plan.id ? actionData.result : undefined}
+              />
             </section>
           )
         })}

@@ -1,14 +1,22 @@
 import { readForm } from '#app/platform/http/body.server'
 import { json, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useFetcher, type ClientActionFunctionArgs } from '@remix-run/react'
-import { clientFailureOf, guardServerAction, revalidateUnlessFailed } from '#app/ui/client-failure'
+import {
+  clientFailureOf,
+  guardServerAction,
+  isClientFailure,
+  revalidateUnlessFailed,
+  withoutFailure,
+} from '#app/ui/client-failure'
 import { Honeypot } from '#app/ui/honeypot'
 import { Icon } from '#app/features/marketing/components/icons'
 import { Field } from '#app/ui/field'
 import { SubmitButton } from '#app/ui/submit-button'
 import { seoMeta } from '#app/features/marketing/seo'
 import { SEO_GUIDE } from '#app/features/marketing/seo-guide'
-import { LEAD_MESSAGES } from '#app/features/marketing/leads'
+import { LEAD_MESSAGES, leadInput } from '#app/features/marketing/leads'
+import { parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
+import { useSchemaForm } from '#app/ui/form'
 import { captureLead } from '#app/features/marketing/leads.server'
 import { publicPage } from '#app/platform/http/cache'
 
@@ -25,31 +33,31 @@ export const meta: MetaFunction = ({ matches }) =>
   })
 
 type Placement = 'top' | 'bottom'
-type LeadData = { ok: boolean; message?: string; fieldError?: string; placement: Placement; email: string }
+/** Conform's reply to the form that was sent (`placement`), and the success message once the ebook is on its way. */
+type LeadData = { placement: Placement; result: SubmissionResult<string[]>; sent?: string }
 
 export async function action({ request }: ActionFunctionArgs) {
-  let placement: Placement = 'top'
-  let email = ''
+  const form = await readForm(request)
+  const placement: Placement = form.get('intent') === 'bottom' ? 'bottom' : 'top'
+  const submission = parseSubmission(form, leadInput)
+  if (submission.status !== 'success') return json<LeadData>({ placement, result: submission.reply() }, { status: 400 })
   try {
-    const form = await readForm(request)
-    placement = form.get('intent') === 'bottom' ? 'bottom' : 'top'
-    email = String(form.get('email') ?? '').slice(0, 254)
-    const outcome = await captureLead(Object.fromEntries(form), request)
-    if (outcome.ok) return json<LeadData>({ ok: true, message: outcome.message, placement, email: '' })
-    if (outcome.status === 400 && outcome.errors?.email) {
-      return json<LeadData>({ ok: false, fieldError: outcome.errors.email, placement, email }, { status: 400 })
-    }
+    const outcome = await captureLead(submission.value, request)
+    if (outcome.ok)
+      return json<LeadData>({ placement, result: submission.reply({ resetForm: true }), sent: outcome.message })
     return json<LeadData>(
-      { ok: false, message: LEAD_MESSAGES.failed, placement, email },
+      { placement, result: submission.reply({ formErrors: [LEAD_MESSAGES.failed] }) },
       {
         status: outcome.status,
         headers: outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : {},
       },
     )
   } catch (error) {
-    if (error instanceof Response) throw error
     console.error('[leads] could not store the lead', error)
-    return json<LeadData>({ ok: false, message: LEAD_MESSAGES.thrown, placement, email }, { status: 503 })
+    return json<LeadData>(
+      { placement, result: submission.reply({ formErrors: [LEAD_MESSAGES.thrown] }) },
+      { status: 503 },
+    )
   }
 }
 
@@ -57,30 +65,33 @@ export async function action({ request }: ActionFunctionArgs) {
 export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
 export const shouldRevalidate = revalidateUnlessFailed
 
-/** The server's answer, or a failed request as the same answer (the typed address kept). */
-function leadData(answer: unknown): LeadData | undefined {
-  const failure = clientFailureOf(answer)
-  if (!failure) return answer as LeadData | undefined
-  return {
-    ok: false,
-    message: LEAD_MESSAGES.thrown,
-    placement: failure.values.intent === 'bottom' ? 'bottom' : 'top',
-    email: failure.values.email ?? '',
-  }
-}
-
+/**
+ * One of the page's two ebook forms, checked by `leadInput` (Conform, decision 0311). With JavaScript a fetcher form
+ * (its own answer); without, a plain POST whose answer the page renders in the form that was sent. The address's
+ * error sits next to it; the form's outcome (sent, refused, or the request failed in the browser) below.
+ */
 function EbookForm({ placement }: { placement: Placement }) {
   const fetcher = useFetcher<typeof clientAction>()
-  const actionData = leadData(useActionData<typeof clientAction>())
+  const actionData = useActionData<typeof clientAction>()
   const busy = fetcher.state !== 'idle'
-  const fromPage = actionData?.placement === placement ? actionData : undefined
-  const data = busy ? undefined : (leadData(fetcher.data) ?? fromPage)
-  const sent = data?.ok === true
+  const fromPage =
+    actionData && !isClientFailure(actionData) && actionData.placement === placement ? actionData : undefined
+  const latest = fetcher.data ?? fromPage
+  const failure = clientFailureOf(latest)
+  const answer = withoutFailure(latest)
+  const { form, fields, formProps } = useSchemaForm({
+    id: `ebook-${placement}`,
+    schema: leadInput,
+    lastResult: answer?.result,
+  })
+  const sent = !busy && !failure ? answer?.sent : undefined
+  const error = busy ? undefined : failure ? LEAD_MESSAGES.thrown : form.errors?.[0]
   return (
     <fetcher.Form
       method="post"
       className="w-full max-w-lg"
       aria-label={placement === 'top' ? 'Get the ebook' : 'Get the ebook (bottom of page)'}
+      {...formProps}
     >
       <input type="hidden" name="intent" value={placement} />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
@@ -88,13 +99,10 @@ function EbookForm({ placement }: { placement: Placement }) {
           className="flex-1 text-left [&_label]:sr-only"
           label="Email address"
           type="email"
-          name="email"
+          meta={fields.email}
           required
           autoComplete="email"
           placeholder="you@company.com"
-          defaultValue={sent ? '' : (data?.email ?? fromPage?.email ?? '')}
-          key={sent ? 'sent' : 'form'}
-          error={data?.fieldError}
         />
         <Honeypot />
         <SubmitButton pending={busy} pendingText="Sending..." className="btn-primary whitespace-nowrap py-2.5">
@@ -102,13 +110,14 @@ function EbookForm({ placement }: { placement: Placement }) {
         </SubmitButton>
       </div>
       <div aria-live="polite">
-        {data?.message ? (
+        {sent || error ? (
           <p
+            id={error && !failure ? form.errorId : undefined}
             role={sent ? 'status' : 'alert'}
             data-testid="ebook-message"
             className={`mt-3 rounded-lg px-3 py-2 text-sm font-medium ${sent ? 'bg-green-50 text-green-800' : 'bg-red-50 text-red-800'}`}
           >
-            {data.message}
+            {sent ?? error}
           </p>
         ) : null}
       </div>

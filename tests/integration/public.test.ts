@@ -78,7 +78,7 @@ describe('public AI endpoints', () => {
   it('refuses bad input with 400 and field errors, without calling the model', async () => {
     const missing = await post('/api/public/generate-keywords', {})
     expect(missing.status).toBe(400)
-    expect(missing.body.errors).toMatchObject({ topic: 'Please enter a content topic.' })
+    expect(missing.body.errors).toMatchObject({ topic: ['Please enter a content topic.'] })
 
     const blank = await post('/api/public/generate-titles', { keyword: '   ' })
     expect(blank.status).toBe(400)

@@ -11,11 +11,12 @@ import {
   normaliseInput,
   rateLimitMessage,
   type ToolId,
+  type ToolPageData,
   type ToolResult,
 } from './seo-tools'
-import { firstFieldErrors } from '#app/platform/forms/field-errors'
-import { HONEYPOT_FIELD, honeypotFilled } from '#app/platform/security/honeypot'
-import { TOOL_INPUTS } from './seo-tools-schema'
+import { apiErrors, parseSubmission } from '#app/platform/forms/submission'
+import { honeypotFilled } from '#app/platform/security/honeypot'
+import { TOOL_INPUTS, type ToolInput } from './seo-tools-schema'
 import { db, schema } from '#app/platform/db/client.server'
 import { failureJson, outcomeHeaders, publicJsonPost, type PublicFailure } from '#app/platform/http/json-api.server'
 import {
@@ -251,15 +252,14 @@ async function writeCache(key: string, value: unknown) {
 // ---------------------------------------------------------------------------
 // The one entry point for pages and API routes
 
-/** Validates `raw` (form fields or a JSON body) and runs a tool for the request's client. */
-export async function runFreeTool<T extends ToolId>(tool: T, raw: unknown, request: Request): Promise<ToolOutcome<T>> {
+/** Runs a tool on its validated input (`TOOL_INPUTS`) for the request's client. */
+export async function runFreeTool<T extends ToolId>(
+  tool: T,
+  validated: ToolInput<T>,
+  request: Request,
+): Promise<ToolOutcome<T>> {
   const messages = TOOL_MESSAGES[tool]
-  const parsed = TOOL_INPUTS[tool].safeParse(raw)
-  if (!parsed.success) {
-    const errors = firstFieldErrors(parsed.error)
-    return { ok: false, status: 400, message: Object.values(errors)[0] ?? 'Invalid input.', errors }
-  }
-  const input = parsed.data as Record<string, string>
+  const input = validated as Record<string, string>
   if (honeypotFilled(input)) return { ok: false, status: 400, message: HONEYPOT_MESSAGE }
 
   const limited = await hit(`free-tools:${clientIp(request)}`, FREE_TOOL_LIMIT)
@@ -319,31 +319,33 @@ export async function runFreeTool<T extends ToolId>(tool: T, raw: unknown, reque
   }
 }
 
-/** The action of a free-tool page: form fields in, `{ ok, data | message, values }` out (shown with or without JS). */
+/**
+ * The action of a free-tool page: the form's fields in, Conform's reply out (decision 0311): the fields' errors, or
+ * the tool's refusal as the form's error (shown in the red box), with the typed text kept; the result beside it.
+ */
 export async function toolPageAction<T extends ToolId>(tool: T, request: Request) {
-  const values: Record<string, string> = {}
+  const submission = parseSubmission(await readForm(request), TOOL_INPUTS[tool])
+  if (submission.status !== 'success') return json<ToolPageData<T>>({ result: submission.reply() }, { status: 400 })
   try {
-    const form = await readForm(request)
-    for (const [name, value] of form) {
-      if (typeof value === 'string' && name !== HONEYPOT_FIELD) values[name] = value.slice(0, 1000)
-    }
-    const outcome = await runFreeTool(tool, Object.fromEntries(form), request)
-    if (outcome.ok) return json({ ok: true as const, data: outcome.data, values })
-    return json(
-      { ok: false as const, message: outcome.message, errors: outcome.errors, values },
+    const outcome = await runFreeTool(tool, submission.value, request)
+    if (outcome.ok) return json<ToolPageData<T>>({ result: submission.reply(), data: outcome.data })
+    return json<ToolPageData<T>>(
+      { result: submission.reply({ formErrors: [outcome.message] }) },
       { status: outcome.status, headers: outcomeHeaders(outcome) },
     )
   } catch (error) {
-    if (error instanceof Response) throw error
     console.error(`[free-tools] ${tool}: unexpected failure`, error)
-    return json(
-      { ok: false as const, message: TOOL_MESSAGES[tool].failed, values },
+    return json<ToolPageData<T>>(
+      { result: submission.reply({ formErrors: [TOOL_MESSAGES[tool].failed] }) },
       { status: 503, headers: { 'Retry-After': '60' } },
     )
   }
 }
 
-/** The action of a POST /api/public/generate-* route: JSON in, the tool's result or `{ message }` out. */
+/**
+ * The action of a POST /api/public/generate-* route: JSON in, the tool's result or `{ message }` out; bad input is
+ * `{ message, errors }` by the form's field names (`apiErrors`, the same schema as the page).
+ */
 export async function publicToolAction(tool: ToolId, request: Request) {
   return publicJsonPost(
     request,
@@ -355,7 +357,9 @@ export async function publicToolAction(tool: ToolId, request: Request) {
       },
     },
     async (body) => {
-      const outcome = await runFreeTool(tool, body, request)
+      const parsed = TOOL_INPUTS[tool].safeParse(body)
+      if (!parsed.success) return failureJson({ status: 400, ...apiErrors(parsed.error) })
+      const outcome = await runFreeTool(tool, parsed.data, request)
       if (outcome.ok) return json(outcome.data, { headers: { 'Cache-Control': 'no-store' } })
       return failureJson(outcome)
     },

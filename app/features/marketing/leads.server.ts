@@ -1,33 +1,18 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
-import { z } from 'zod'
-import { HONEYPOT_FIELD, honeypotFilled } from '#app/platform/security/honeypot'
-import { LEAD_MESSAGES } from './leads'
+import { honeypotFilled } from '#app/platform/security/honeypot'
+import { LEAD_MESSAGES, type LeadInput } from './leads'
 import { SEO_GUIDE } from './seo-guide'
 import { db, schema } from '#app/platform/db/client.server'
 import type { PublicFailure } from '#app/platform/http/json-api.server'
 import { getEnv } from '#app/platform/env.server'
 import { mailConfigured, sendMail } from '#app/platform/mail/mail.server'
 import { clientIp, hit } from '#app/platform/security/rate-limit.server'
-import { safeText } from '#app/platform/security/safe-text'
 
 /**
  * Ebook leads: one row per address (unique lower(email)), and the ebook e-mail sent once per address and day
  * ("claim, then send": emailed_at is set before sending and restored when sending fails).
  */
 export { LEAD_MESSAGES }
-
-export const leadInput = z.object({
-  email: z
-    .string({
-      required_error: 'Please enter your email address.',
-      invalid_type_error: 'Please enter your email address.',
-    })
-    .trim()
-    .min(1, 'Please enter your email address.')
-    .max(254, 'Please enter a valid email address.')
-    .email('Please enter a valid email address.'),
-  [HONEYPOT_FIELD]: safeText().optional(),
-})
 
 /** A second request for the same address re-sends the ebook only after a day. */
 const RESEND_AFTER_MS = 24 * 60 * 60 * 1000
@@ -75,14 +60,12 @@ function ebookMail(to: string) {
   return { to, subject: `Your free ebook: ${SEO_GUIDE.title}`, text, html }
 }
 
-/** Stores the lead (once per address) and sends the ebook e-mail (once per address). */
-export async function captureLead(raw: unknown, request: Request): Promise<LeadOutcome> {
-  const parsed = leadInput.safeParse(raw)
-  if (!parsed.success) {
-    const message = parsed.error.issues[0]?.message ?? 'Please enter a valid email address.'
-    return { ok: false, status: 400, message, errors: { email: message } }
-  }
-  if (honeypotFilled(parsed.data)) return { ok: false, status: 400, message: LEAD_MESSAGES.failed }
+/**
+ * Stores the lead (once per address) and sends the ebook e-mail (once per address). `input` is validated by
+ * `leadInput` (the page's form or the API's body).
+ */
+export async function captureLead(input: LeadInput, request: Request): Promise<LeadOutcome> {
+  if (honeypotFilled(input)) return { ok: false, status: 400, message: LEAD_MESSAGES.failed }
 
   const limited = await hit(`leads:${clientIp(request)}`, LEAD_LIMIT)
   if (!limited.allowed) {
@@ -101,7 +84,7 @@ export async function captureLead(raw: unknown, request: Request): Promise<LeadO
     }
   }
 
-  const email = parsed.data.email
+  const email = input.email
   const lower = email.toLowerCase()
   await db.insert(schema.leads).values({ email }).onConflictDoNothing()
   // Claim the send: only one request per address gets the row back, and an address gets at most one e-mail a day.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { normaliseInput, rateLimitMessage, TOOL_MESSAGES } from './seo-tools'
-import { firstFieldErrors } from '#app/platform/forms/field-errors'
+import { apiErrors } from '#app/platform/forms/submission'
 import { keywordsInput, strategyInput } from './seo-tools-schema'
 
 describe('normaliseInput (the cache key)', () => {
@@ -24,18 +24,18 @@ describe('tool input schemas', () => {
   it('requires the field and bounds its length', () => {
     const missing = keywordsInput.safeParse({})
     expect(missing.success).toBe(false)
-    if (!missing.success) expect(firstFieldErrors(missing.error)).toEqual({ topic: 'Please enter a content topic.' })
+    if (!missing.success) expect(apiErrors(missing.error).errors).toEqual({ topic: ['Please enter a content topic.'] })
     expect(keywordsInput.safeParse({ topic: '   ' }).success).toBe(false)
     expect(keywordsInput.safeParse({ topic: 'a'.repeat(200) }).success).toBe(true)
     const long = keywordsInput.safeParse({ topic: 'a'.repeat(201) })
     expect(long.success).toBe(false)
-    if (!long.success) expect(firstFieldErrors(long.error).topic).toBe('Please use at most 200 characters.')
+    if (!long.success) expect(apiErrors(long.error).errors.topic).toEqual(['Please use at most 200 characters.'])
   })
 
   it('needs both strategy fields and reports each one', () => {
     const result = strategyInput.safeParse({ business: '', segment: 7 })
     expect(result.success).toBe(false)
-    if (!result.success) expect(Object.keys(firstFieldErrors(result.error)).sort()).toEqual(['business', 'segment'])
+    if (!result.success) expect(Object.keys(apiErrors(result.error).errors).sort()).toEqual(['business', 'segment'])
   })
 })
 

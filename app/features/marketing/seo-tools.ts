@@ -1,6 +1,8 @@
+import type { SubmissionResult } from '#app/platform/forms/submission'
+
 /**
- * The four public AI tools: limits, result shapes and the spec's messages. Pure and isomorphic (no zod, so that
- * it stays out of the browser bundle); the input schemas are in seo-tools-schema.ts.
+ * The four public AI tools: limits, result shapes and the spec's messages. Pure and isomorphic (no zod); the input
+ * schemas, which the pages also check in the browser, are in seo-tools-schema.ts.
  */
 export type ToolId = 'keywords' | 'titles' | 'outline' | 'strategy'
 
@@ -37,6 +39,12 @@ export type ToolResult = {
   outline: { outline: Outline }
   strategy: { seo_strategy: SeoStrategy }
 }
+
+/**
+ * What a free-tool page's action answers: Conform's reply to the form (the fields' errors, or the tool's refusal as
+ * the form's error, and the typed text) and, when the tool answered, its result.
+ */
+export type ToolPageData<T extends ToolId> = { result: SubmissionResult<string[]>; data?: ToolResult[T] }
 
 /** The spec's messages: `empty` when the model gave no usable result, `failed` when the call failed. */
 export const TOOL_MESSAGES: Record<ToolId, { empty: string; failed: string }> = {

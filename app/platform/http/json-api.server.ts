@@ -1,5 +1,6 @@
 import { json } from '@remix-run/node'
 import { readJson } from './body.server'
+import type { FieldErrors } from '#app/platform/forms/submission'
 
 /** Reads a JSON object body; null when it is JSON but not an object (broken JSON and oversized bodies throw 400/413). */
 export async function readJsonBody(request: Request): Promise<Record<string, unknown> | null> {
@@ -12,7 +13,8 @@ export type PublicFailure = {
   ok: false
   status: 400 | 429 | 502 | 503
   message: string
-  errors?: Record<string, string>
+  /** Bad input: the messages by the form's field names (`apiErrors`, decision 0311). */
+  errors?: FieldErrors
   retryAfterSeconds?: number
 }
 

@@ -1,48 +1,57 @@
+import type { FieldMetadata } from '@conform-to/react'
 import { Link, useActionData, useFetcher } from '@remix-run/react'
 import { useEffect, useRef, type ReactNode, type RefObject } from 'react'
 import { Field } from '#app/ui/field'
+import { useSchemaForm } from '#app/ui/form'
 import { SubmitButton } from '#app/ui/submit-button'
 import { clientFailureOf } from '#app/ui/client-failure'
-import { MAX_INPUT_LENGTH, TOOL_MESSAGES, type ToolId } from '#app/features/marketing/seo-tools'
+import {
+  MAX_INPUT_LENGTH,
+  TOOL_MESSAGES,
+  type ToolId,
+  type ToolPageData,
+  type ToolResult,
+} from '#app/features/marketing/seo-tools'
+import { TOOL_INPUTS, type ToolInput } from '#app/features/marketing/seo-tools-schema'
 import { IconCard, NumberedSteps } from './cards'
 import { TRIAL_NOTE } from '#app/features/marketing/landing-copy'
 import { Icon, type IconName } from './icons'
 import { Honeypot } from '#app/ui/honeypot'
 
 /**
- * The building blocks of the free-tool pages. A tool's form is a fetcher form: with JavaScript it submits in the
- * background (busy label, previous result cleared); without JavaScript it is a plain POST whose action renders
- * the result on the page. `useToolRun` reads whichever of the two answered.
+ * The building blocks of the free-tool pages. A tool's form is a fetcher form checked by the tool's schema (Conform,
+ * decision 0311): with JavaScript an invalid field is shown at once, and a valid form submits in the background (busy
+ * label, previous result cleared); without JavaScript it is a plain POST whose action renders the result on the page.
+ * `useToolRun` reads whichever of the two answered: the reply's field errors go next to the fields, the tool's
+ * refusal (the form's error) and a request that failed in the browser go to the red box.
  */
-export type ToolActionData<T> =
-  | { ok: true; data: T; values: Record<string, string> }
-  | { ok: false; message: string; errors?: Record<string, string>; values: Record<string, string> }
-
-/** The tool's answer, or a request that failed in the browser as the tool's own error (the typed text kept). */
-function toolAnswer<T>(tool: ToolId, answer: unknown): ToolActionData<T> | undefined {
-  const failure = clientFailureOf(answer)
-  if (failure) return { ok: false, message: TOOL_MESSAGES[tool].failed, values: failure.values }
-  return answer as ToolActionData<T> | undefined
-}
-
-export function useToolRun<T>(tool: ToolId) {
-  const actionData = toolAnswer<T>(tool, useActionData())
+export function useToolRun<T extends ToolId>(tool: T) {
+  const actionData = useActionData()
   const fetcher = useFetcher()
   const busy = fetcher.state !== 'idle'
-  const latest = toolAnswer<T>(tool, fetcher.data) ?? actionData
-  const current = busy ? undefined : latest
+  const latest: unknown = fetcher.data ?? actionData
+  const failure = clientFailureOf(latest)
+  const answer = failure ? undefined : (latest as ToolPageData<T> | undefined)
+  const { form, fields, formProps } = useSchemaForm({
+    id: `free-tool-${tool}`,
+    schema: TOOL_INPUTS[tool],
+    lastResult: answer?.result,
+  })
   const resultRef = useRef<HTMLDivElement>(null)
   // Move focus to the answer once a background submission has finished, so keyboard and screen-reader users get it.
   useEffect(() => {
     if (fetcher.state === 'idle' && fetcher.data) resultRef.current?.focus()
   }, [fetcher.state, fetcher.data])
+  const error = failure ? TOOL_MESSAGES[tool].failed : form.errors?.[0]
   return {
     fetcher,
     busy,
-    result: current?.ok ? current.data : undefined,
-    error: current && !current.ok && !current.errors ? current.message : undefined,
-    fieldErrors: current && !current.ok ? (current.errors ?? {}) : {},
-    values: latest?.values ?? {},
+    formProps,
+    /** Every tool's inputs are text fields. */
+    fields: fields as Record<keyof ToolInput<T> & string, FieldMetadata<string>>,
+    result: busy ? undefined : answer?.data,
+    error: busy ? undefined : error,
+    errorId: failure ? undefined : form.errorId,
     resultRef,
   }
 }
@@ -72,9 +81,10 @@ export function ToolHero({
   )
 }
 
-export function ErrorBox({ message }: { message: string }) {
+export function ErrorBox({ message, id }: { message: string; id?: string }) {
   return (
     <div
+      id={id}
       role="alert"
       data-testid="tool-error"
       className="rounded-xl border border-red-300 bg-red-50 p-4 text-sm font-medium text-red-800"
@@ -87,10 +97,13 @@ export function ErrorBox({ message }: { message: string }) {
 /** The result area: the error box sits above the results; it is a focus target after a background submission. */
 export function ResultArea({
   error,
+  errorId,
   children,
   resultRef,
 }: {
   error?: string
+  /** The form's error id (its aria-describedby) when the error is the form's. */
+  errorId?: string
   children?: ReactNode
   resultRef: RefObject<HTMLDivElement>
 }) {
@@ -103,7 +116,7 @@ export function ResultArea({
         className="mx-auto max-w-3xl scroll-mt-24 space-y-6 outline-none"
         aria-live="polite"
       >
-        {error ? <ErrorBox message={error} /> : null}
+        {error ? <ErrorBox message={error} id={errorId} /> : null}
         {children}
       </div>
     </section>
@@ -205,7 +218,7 @@ export function ClosingBanner({ title, text }: { title: string; text: string }) 
  * label), the result area (error box, the page's own result view, then its promo), and the page's feature cards,
  * How It Works steps and closing banner. `afterResults` goes between the results and the feature cards.
  */
-export function FreeToolPage<T>({
+export function FreeToolPage<T extends ToolId>({
   tool,
   title,
   intro,
@@ -220,35 +233,33 @@ export function FreeToolPage<T>({
   steps,
   closing,
 }: {
-  tool: ToolId
+  tool: T
   title: string
   intro: string
   formLabel: string
-  fields: Array<{ label: string; name: string; placeholder: string }>
+  fields: Array<{ label: string; name: keyof ToolInput<T> & string; placeholder: string }>
   submitText: string
   pendingText: string
-  renderResult: (result: T) => ReactNode
+  renderResult: (result: ToolResult[T]) => ReactNode
   promo?: Promo
   afterResults?: ReactNode
   features: Features
   steps: Step[]
   closing: { title: string; text: string }
 }) {
-  const { fetcher, busy, result, error, fieldErrors, values, resultRef } = useToolRun<T>(tool)
+  const { fetcher, busy, formProps, fields: meta, result, error, errorId, resultRef } = useToolRun(tool)
   return (
     <>
       <ToolHero eyebrow="Free SEO tool" title={title} intro={intro}>
-        <fetcher.Form method="post" className="space-y-4" aria-label={formLabel}>
+        <fetcher.Form method="post" className="space-y-4" aria-label={formLabel} {...formProps}>
           {fields.map((field) => (
             <Field
               key={field.name}
               label={field.label}
-              name={field.name}
+              meta={meta[field.name]}
               required
               maxLength={MAX_INPUT_LENGTH}
               placeholder={field.placeholder}
-              defaultValue={values[field.name]}
-              error={fieldErrors[field.name]}
             />
           ))}
           <Honeypot />
@@ -258,7 +269,7 @@ export function FreeToolPage<T>({
         </fetcher.Form>
       </ToolHero>
 
-      <ResultArea error={error} resultRef={resultRef}>
+      <ResultArea error={error} errorId={errorId} resultRef={resultRef}>
         {result ? (
           <>
             {renderResult(result)}
