@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { parseSubmission } from '#app/platform/forms/submission'
 import {
   approveForm,
@@ -93,6 +93,8 @@ describe('publishing rules', () => {
   })
 
   it('validates publish requests and review settings', () => {
+    vi.useFakeTimers({ now: new Date('2026-11-28T15:00:00Z'), toFake: ['Date'] })
+    onTestFinished(() => vi.useRealTimers())
     expect(publishForm.safeParse({ targets: [] }).success).toBe(false)
     expect(publishForm.parse({ targets: ['webhook', 'webhook'], publishAt: '2026-12-01' })).toEqual({
       targets: ['webhook'],
@@ -122,5 +124,17 @@ describe('publishing rules', () => {
     expect(bad.reply().error).toEqual({ 'targets[1]': ['Unknown destination.'] })
     const approve = parseSubmission(new URLSearchParams({ publishAt: 'soon' }), approveForm)
     expect(approve.reply().error).toEqual({ publishAt: ['Enter a date like 2026-12-01.'] })
+  })
+
+  it('schedules today or later, never a day gone by (without the browser’s date check the form no longer has)', () => {
+    vi.useFakeTimers({ now: new Date('2026-11-28T15:00:00Z'), toFake: ['Date'] })
+    try {
+      const day = (publishAt: string) => approveForm.safeParse({ publishAt })
+      expect(day('2026-11-27').error?.issues.map((i) => i.message)).toEqual(['Choose today or a later date.'])
+      expect(day('2026-11-28').data?.publishAt).toEqual(new Date('2026-11-28T09:00:00Z'))
+      expect(day('2026-12-01').success).toBe(true)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

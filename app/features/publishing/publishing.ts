@@ -258,6 +258,11 @@ export const publishAt = z
       ctx.addIssue({ code: 'custom', message: 'Enter a date like 2026-12-01.' })
       return z.NEVER
     }
+    // Today (its morning may have passed: it goes out at once) or later; a day gone by is a mistake, not 'now'.
+    if (date.toISOString().slice(0, 10) < new Date().toISOString().slice(0, 10)) {
+      ctx.addIssue({ code: 'custom', message: 'Choose today or a later date.' })
+      return z.NEVER
+    }
     return date
   })
 
