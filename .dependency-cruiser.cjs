@@ -95,8 +95,24 @@ module.exports = {
       name: 'routes-import-no-route',
       comment: 'A route does not import another route: move what they share into its feature.',
       severity: 'error',
-      from: { path: '^app/routes/' },
+      from: { path: '^app/routes/[^/]+$' },
       to: { path: '^app/routes/' },
+    },
+    {
+      // A large route is a folder (Remix flat routes): app/routes/<route>/route.tsx is its route module, the files
+      // beside it are not routes but the pieces of its page (its form, its table...). The one exception to
+      // 'nothing imports a route': the files of one route folder import each other's pieces. They never import a
+      // route module (a route.tsx, a flat route file) nor the pieces of another folder; nothing outside app/routes
+      // imports them (features-import-no-route).
+      // The folder's name is captured in parts around its '$' (a route parameter, e.g. blogpost_.$id.edit), since
+      // dependency-cruiser puts a captured group into `to` as a regular expression, where '$' would end it.
+      name: 'route-folder-imports-its-own-pieces-only',
+      comment:
+        "A route folder's files import only the pieces beside them in the same folder, never a route module " +
+        "(route.tsx, a flat route file) nor another folder's pieces: move what they share into its feature.",
+      severity: 'error',
+      from: { path: '^app/routes/([^/$]+)[$]?([^/$]*)[$]?([^/$]*)/[^/]+$' },
+      to: { path: '^app/routes/', pathNot: '^app/routes/$1[$]?$2[$]?$3/(?!route[.]tsx?$)[^/]+$' },
     },
     {
       name: 'no-database-in-routes',
