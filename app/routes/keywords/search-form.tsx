@@ -14,7 +14,7 @@ export type SearchDefaults = { query: string; countryCode: string; languageCode:
  * the page's dialog (the spec), not next to the fields.
  */
 function wiring(meta: FieldMetadata<string>) {
-  return { id: meta.id, name: meta.name, defaultValue: meta.initialValue }
+  return { id: meta.id, name: meta.name, defaultValue: meta.initialValue ?? '' }
 }
 
 /**
@@ -50,8 +50,10 @@ export function SearchForm({
       onSubmit={(event) => {
         formProps.onSubmit(event)
         if (!event.defaultPrevented) return
-        const refused = parseSubmission(new FormData(event.currentTarget), keywordSearchSchema).reply()
-        onRefused(firstMessage(refused) ?? SEARCH_VALIDATION_MESSAGE)
+        // Conform also submits the form to check a field as it is left (its own submitter): that is not a search.
+        const { submitter } = event.nativeEvent as SubmitEvent
+        const search = parseSubmission(new FormData(event.currentTarget, submitter), keywordSearchSchema)
+        if (search.status === 'error') onRefused(firstMessage(search.reply()) ?? SEARCH_VALIDATION_MESSAGE)
       }}
     >
       <Field
