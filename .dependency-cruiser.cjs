@@ -99,17 +99,14 @@ module.exports = {
       to: { path: '^app/routes/' },
     },
     {
-      // A large route is a folder (Remix flat routes): app/routes/<route>/route.tsx is its route module, the files
-      // beside it are not routes but the pieces of its page (its form, its table...). The one exception to
-      // 'nothing imports a route': the files of one route folder import each other's pieces. They never import a
-      // route module (a route.tsx, a flat route file) nor the pieces of another folder; nothing outside app/routes
-      // imports them (features-import-no-route).
-      // The folder's name is captured in parts around its '$' (a route parameter, e.g. blogpost_.$id.edit), since
-      // dependency-cruiser puts a captured group into `to` as a regular expression, where '$' would end it.
-      name: 'route-folder-imports-its-own-pieces-only',
+      // The folder's name is captured in parts around its '$' (a route parameter, as in blogpost_.$id.edit):
+      // dependency-cruiser puts a captured group into `to` as it is, a regular expression, where a '$' would end it
+      // (with '^app/routes/$1/' every import between the files of blogpost_.$id.edit/ was an error).
+      name: 'route-folder-keeps-to-itself',
       comment:
-        "A route folder's files import only the pieces beside them in the same folder, never a route module " +
-        "(route.tsx, a flat route file) nor another folder's pieces: move what they share into its feature.",
+        "A route folder (app/routes/<route>/route.tsx with the page's pieces beside it) imports only its own pieces " +
+        "from app/routes, never a route module (its route.tsx, another route): what two routes share belongs to a " +
+        'feature or app/ui.',
       severity: 'error',
       from: { path: '^app/routes/([^/$]+)[$]?([^/$]*)[$]?([^/$]*)/[^/]+$' },
       to: { path: '^app/routes/', pathNot: '^app/routes/$1[$]?$2[$]?$3/(?!route[.]tsx?$)[^/]+$' },

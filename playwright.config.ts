@@ -8,7 +8,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
-  workers: 2,
+  // PLAYWRIGHT_WORKERS: how many browsers test at once (default 2, the CI machine's cores).
+  workers: Number(process.env.PLAYWRIGHT_WORKERS ?? 2),
   retries: 0,
   reporter: [['list'], ['json']],
   outputDir: process.env.PLAYWRIGHT_OUTPUT_DIR ?? 'test-results',

@@ -69,6 +69,8 @@ const schema = z.object({
     .default(24 * 3600 * 1000),
   /** Time limit of one webhook request. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Time limit of one model call while writing a post (the brief, a section); the job retries after it. */
+  POST_MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(90_000),
   /**
    * Where the client's IP (for rate limits) comes from: `none` (the socket), `fly` (Fly-Client-IP), `cloudflare`
    * (CF-Connecting-IP) or a number N of trusted proxies (the Nth address from the right of X-Forwarded-For).

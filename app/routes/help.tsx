@@ -1,10 +1,10 @@
 import { readForm } from '#app/platform/http/body.server'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
-import { HelpForm, helpResult, type HelpActionData } from '#app/features/accounts/components/help-form'
+import { HelpForm, helpAnswer, type HelpActionData } from '#app/features/accounts/components/help-form'
 import { guardServerAction, revalidateUnlessFailed } from '#app/ui/client-failure'
-import { describeErrors } from '#app/platform/forms/field-errors'
-import { formFields, helpSchema } from '#app/features/accounts/account-schemas'
+import { parseSubmission } from '#app/platform/forms/submission'
+import { helpSchema } from '#app/features/accounts/account-schemas'
 import { safeRedirect } from '#app/platform/security/redirect'
 import { HELP_MESSAGES, submitHelpRequest } from '#app/features/accounts/help-requests.server'
 import { requireUser } from '#app/features/accounts/session.server'
@@ -27,18 +27,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
   const form = await readForm(request)
-  const { question } = formFields(form, ['question'] as const)
-  const parsed = helpSchema.safeParse({ question })
-  if (!parsed.success) {
-    return json<HelpActionData>(
-      { ok: false, ...describeErrors(parsed.error), question: question ?? '' },
-      { status: 400 },
-    )
-  }
-  const result = await submitHelpRequest(user, parsed.data)
+  const submission = parseSubmission(form, helpSchema)
+  if (submission.status !== 'success')
+    return json<HelpActionData>({ ok: false, result: submission.reply() }, { status: 400 })
+  const result = await submitHelpRequest(user, submission.value)
   if (!result.ok)
     return json<HelpActionData>(
-      { ok: false, message: result.message, question: parsed.data.question },
+      { ok: false, result: submission.reply({ formErrors: [result.message] }) },
       { status: result.status },
     )
   const sent = { message: HELP_MESSAGES.sent, duration: TOAST_MS }
@@ -53,13 +48,13 @@ export const shouldRevalidate = revalidateUnlessFailed
 
 export default function Help() {
   const { redirectTo } = useLoaderData<typeof loader>()
-  const result = helpResult(useActionData<typeof clientAction>())
+  const answer = helpAnswer(useActionData<typeof clientAction>())
   return (
     <div className="mx-auto max-w-xl px-4 py-12">
       <div className="card">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">How can we help?</h1>
         <p className="mb-6 mt-1 text-slate-600">We&apos;ll respond within 24 hours</p>
-        <HelpForm redirectTo={redirectTo} result={result && !result.ok ? result : undefined} />
+        <HelpForm redirectTo={redirectTo} answer={answer} />
         <p className="mt-4 text-sm">
           <Link to={redirectTo} className="text-brand-700 hover:underline">
             Close and go back

@@ -4,8 +4,9 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { FormMessage } from '#app/ui/form-message'
 import { CustomerFields, MarketSelects, WebsiteField } from '#app/features/accounts/components/business-fields'
 import { SubmitButton } from '#app/ui/submit-button'
-import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
-import { businessValues, marketFieldsFromForm, onboardingSchema } from '#app/features/accounts/account-schemas'
+import { parseSubmission } from '#app/platform/forms/submission'
+import { useSchemaForm } from '#app/ui/form'
+import { businessValues, onboardingFormSchema } from '#app/features/accounts/account-schemas'
 import { firstSearchPath } from '#app/features/accounts/account-routing'
 import { completeOnboarding, profileFields } from '#app/features/accounts/profile.server'
 import { requireUser } from '#app/features/accounts/session.server'
@@ -22,20 +23,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
-  const form = await readForm(request)
-  const raw = marketFieldsFromForm(form)
-  const parsed = onboardingSchema.safeParse(raw)
-  if (!parsed.success) return json({ ...describeErrors(parsed.error), values: businessValues(raw) }, { status: 400 })
-  await completeOnboarding(user.id, parsed.data)
+  const submission = parseSubmission(await readForm(request), onboardingFormSchema)
+  if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
+  await completeOnboarding(user.id, submission.value)
   // The keywords screen runs this first search at once (run=1).
-  return redirect(firstSearchPath(parsed.data))
+  return redirect(firstSearchPath(submission.value))
 }
 
 export default function Onboarding() {
-  const { values: saved } = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>()
-  const values = actionData?.values ?? saved
-  const errors: FieldErrors = actionData?.errors ?? {}
+  const { values } = useLoaderData<typeof loader>()
+  const data = useActionData<typeof action>()
+  const { form, fields, formProps, message } = useSchemaForm({
+    id: 'onboarding',
+    schema: onboardingFormSchema,
+    lastResult: data?.result,
+    defaultValue: values,
+  })
   return (
     <div className="mx-auto max-w-2xl px-4 py-12">
       <div className="mb-8 text-center">
@@ -46,19 +49,22 @@ export default function Onboarding() {
         </p>
       </div>
       <div className="card">
-        <FormMessage message={actionData ? 'Please check the highlighted fields.' : null} tone="error" />
-        <Form method="post" className="space-y-5" key={actionData ? 'retry' : 'first'}>
-          <WebsiteField values={values} errors={errors} autoComplete="url" hint="Optional." />
+        {/* Once the form was sent (or stopped before sending) with errors, for as long as one is left. */}
+        <FormMessage
+          message={form.status === 'error' && message ? 'Please check the highlighted fields.' : null}
+          tone="error"
+        />
+        <Form method="post" className="space-y-5" {...formProps}>
+          <WebsiteField meta={fields.website} autoComplete="url" hint="Optional." />
           <CustomerFields
-            values={values}
-            errors={errors}
+            fields={fields}
             marketSegment={{ placeholder: 'e.g. Owners of small online shops' }}
             productService={{
               placeholder: 'e.g. email marketing software',
               hint: 'Your first keyword search starts from this.',
             }}
           />
-          <MarketSelects values={values} errors={errors} />
+          <MarketSelects fields={fields} />
           <SubmitButton className="btn-primary w-full py-3 text-base" pendingText="Saving...">
             Continue to SEO Setup
           </SubmitButton>

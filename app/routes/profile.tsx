@@ -17,7 +17,6 @@ import {
   guardServerAction,
   revalidateUnlessFailed,
   withoutFailure,
-  type ClientFailure,
 } from '#app/ui/client-failure'
 import { FormMessage } from '#app/ui/form-message'
 import { DataCard, PasswordCard, SessionsCard } from '#app/features/accounts/components/account-security'
@@ -28,15 +27,9 @@ import { PageHeader } from '#app/ui/page-header'
 import { CustomerFields, MarketSelects, WebsiteField } from '#app/features/accounts/components/business-fields'
 import { Field } from '#app/ui/field'
 import { SubmitButton } from '#app/ui/submit-button'
-import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
-import {
-  businessValues,
-  formFields,
-  marketFieldsFromForm,
-  PROFILE_MESSAGES,
-  profileSchema,
-  type BusinessValues,
-} from '#app/features/accounts/account-schemas'
+import { parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
+import { useSchemaForm } from '#app/ui/form'
+import { businessValues, PROFILE_MESSAGES, profileFormSchema } from '#app/features/accounts/account-schemas'
 import { profileFields, updateProfile } from '#app/features/accounts/profile.server'
 import { SECURITY_INTENTS, securityAction, type SecurityIntent } from '#app/features/accounts/profile-security.server'
 import { profilePageData } from '#app/features/rankings/profile-page.server'
@@ -60,8 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   })
 }
 
-type Values = BusinessValues & { name: string }
-type ActionData = { message: string; errors: FieldErrors; values: Values }
+/** The profile form's answer on failure: Conform's reply (errors by field, the values to show again). */
+type ProfileActionData = { intent: 'update-profile'; result: SubmissionResult<string[]> }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
@@ -77,18 +70,18 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = form.get('intent')
   if (SECURITY_INTENTS.includes(intent as SecurityIntent))
     return securityAction(request, user, intent as SecurityIntent, form, { cancelSubscription: cancelSubscriptionNow })
-  if (intent !== 'update-profile') return json<ActionData | null>(null, { status: 400 })
-  const text = formFields(form, ['name'] as const)
-  const market = marketFieldsFromForm(form)
-  const input = { ...market, name: text.name }
-  const values: Values = { name: text.name ?? '', ...businessValues(market) }
-  const parsed = profileSchema.safeParse(input)
-  if (!parsed.success) return json<ActionData>({ ...describeErrors(parsed.error), values }, { status: 400 })
+  if (intent !== 'update-profile') return json(null, { status: 400 })
+  const submission = parseSubmission(form, profileFormSchema)
+  if (submission.status !== 'success')
+    return json<ProfileActionData>({ intent, result: submission.reply() }, { status: 400 })
   try {
-    await updateProfile(user.id, parsed.data)
+    await updateProfile(user.id, submission.value)
   } catch (error) {
     console.error('[profile] update failed', error)
-    return json<ActionData>({ message: PROFILE_MESSAGES.failed, errors: {}, values }, { status: 500 })
+    return json<ProfileActionData>(
+      { intent, result: submission.reply({ formErrors: [PROFILE_MESSAGES.failed] }) },
+      { status: 500 },
+    )
   }
   return toast().redirectWithSuccess('/profile', { message: PROFILE_MESSAGES.updated, duration: TOAST_MS })
 }
@@ -99,22 +92,6 @@ export async function action({ request }: ActionFunctionArgs) {
  */
 export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
 export const shouldRevalidate = revalidateUnlessFailed
-
-function failedSave(failure: ClientFailure): ActionData {
-  const v = failure.values
-  return {
-    message: failureMessage(failure, PROFILE_MESSAGES.failed),
-    errors: {},
-    values: {
-      name: v.name ?? '',
-      website: v.website ?? '',
-      marketSegment: v.marketSegment ?? '',
-      productService: v.productService ?? '',
-      countryCode: v.countryCode ?? '',
-      languageCode: v.languageCode ?? '',
-    },
-  }
-}
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -127,25 +104,61 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   )
 }
 
+/**
+ * The profile's edit form, mounted while editing (so that it opens with the saved profile every time). `result` is
+ * the action's reply to it; `failed`, the message of a save whose request failed in the browser (the edits stay).
+ */
+function ProfileForm({
+  profile,
+  result,
+  failed,
+}: {
+  profile: Parameters<typeof businessValues>[0] & { name: string }
+  result: SubmissionResult<string[]> | undefined
+  failed: string | undefined
+}) {
+  const { fields, formProps, message } = useSchemaForm({
+    id: 'profile',
+    schema: profileFormSchema,
+    lastResult: result,
+    defaultValue: { name: profile.name, ...businessValues(profile) },
+  })
+  return (
+    <Form method="post" className="mt-6 space-y-5" aria-label="Edit profile" {...formProps}>
+      <FormMessage message={failed ?? message} tone="error" />
+      <Field label="Name" required maxLength={100} autoComplete="name" meta={fields.name} />
+      <CustomerFields fields={fields} marketSegment={{ hint: 'Your market segment: who you sell to.' }} />
+      <fieldset id="business-details" className="space-y-5 rounded-xl border border-slate-200 p-4">
+        <legend className="px-1 text-sm font-semibold text-slate-800">Business details (used by Auto Pilot)</legend>
+        <WebsiteField meta={fields.website} />
+        <MarketSelects fields={fields} />
+      </fieldset>
+      <div className="flex justify-end gap-3">
+        <Link to="/profile" preventScrollReset className="btn-secondary">
+          Cancel
+        </Link>
+        <SubmitButton intent="update-profile" pendingText="Saving...">
+          Save
+        </SubmitButton>
+      </div>
+    </Form>
+  )
+}
+
 export default function Profile() {
   const { profile, security, summary, editing, rankings } = useLoaderData<typeof loader>()
   const response = useActionData<typeof clientAction>()
   const failure = clientFailureOf(response)
-  const answer = failure
-    ? failure.intent === 'update-profile'
-      ? failedSave(failure)
-      : undefined
-    : withoutFailure(response)
+  const answer = withoutFailure(response)
   useEffect(() => {
     if (failure && failure.intent !== 'update-profile')
       showToast({ type: 'error', message: failureMessage(failure, 'That did not go through. Please try again.') })
   }, [failure])
-  const securityFailure = answer && 'intent' in answer ? answer : null
-  const actionData = answer && 'values' in answer ? answer : undefined
-  const failed = actionData ?? null
-  const values: Values = failed?.values ?? { name: profile.name, ...businessValues(profile) }
-  const errors: FieldErrors = failed?.errors ?? {}
-  const isEditing = editing || Boolean(failed)
+  const failedSave = failure?.intent === 'update-profile' ? failureMessage(failure, PROFILE_MESSAGES.failed) : undefined
+  const resultOf = (intent: 'update-profile' | 'change-password' | 'delete-account') =>
+    answer && answer.intent === intent && 'result' in answer ? answer.result : undefined
+  const profileResult = resultOf('update-profile')
+  const isEditing = editing || Boolean(profileResult) || Boolean(failedSave)
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
@@ -167,38 +180,7 @@ export default function Profile() {
           </div>
 
           {isEditing ? (
-            <Form method="post" className="mt-6 space-y-5" aria-label="Edit profile">
-              <FormMessage message={actionData?.message} tone="error" />
-              <Field
-                label="Name"
-                name="name"
-                required
-                maxLength={100}
-                autoComplete="name"
-                defaultValue={values.name}
-                error={errors.name}
-              />
-              <CustomerFields
-                values={values}
-                errors={errors}
-                marketSegment={{ hint: 'Your market segment: who you sell to.' }}
-              />
-              <fieldset id="business-details" className="space-y-5 rounded-xl border border-slate-200 p-4">
-                <legend className="px-1 text-sm font-semibold text-slate-800">
-                  Business details (used by Auto Pilot)
-                </legend>
-                <WebsiteField values={values} errors={errors} />
-                <MarketSelects values={values} errors={errors} />
-              </fieldset>
-              <div className="flex justify-end gap-3">
-                <Link to="/profile" preventScrollReset className="btn-secondary">
-                  Cancel
-                </Link>
-                <SubmitButton intent="update-profile" pendingText="Saving...">
-                  Save
-                </SubmitButton>
-              </div>
-            </Form>
+            <ProfileForm profile={profile} result={profileResult} failed={failedSave} />
           ) : (
             <>
               <dl className="mt-6 grid gap-5 sm:grid-cols-2">
@@ -241,9 +223,12 @@ export default function Profile() {
           </section>
           <SubscriptionCard summary={summary} />
           <RankingsCard tracked={rankings.tracked} limit={rankings.limit} digestEnabled={rankings.digestEnabled} />
-          <SessionsCard sessions={security.sessions} failure={securityFailure} />
-          <PasswordCard hasPassword={security.hasPassword} failure={securityFailure} />
-          <DataCard hasPassword={security.hasPassword} failure={securityFailure} />
+          <SessionsCard
+            sessions={security.sessions}
+            message={answer?.intent === 'end-session' && 'message' in answer ? answer.message : undefined}
+          />
+          <PasswordCard hasPassword={security.hasPassword} result={resultOf('change-password')} />
+          <DataCard hasPassword={security.hasPassword} result={resultOf('delete-account')} />
         </div>
       </div>
     </div>

@@ -3,10 +3,11 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { AuthLayout } from '#app/features/accounts/components/auth-layout'
 import { FormMessage } from '#app/ui/form-message'
-import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
-import { PasswordField } from '#app/features/accounts/components/account-fields'
+import { parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
+import { useSchemaForm } from '#app/ui/form'
+import { PasswordField, useForgetPasswords } from '#app/features/accounts/components/account-fields'
 import { SubmitButton } from '#app/ui/submit-button'
-import { ACCOUNT_MESSAGES, formFields, resetPasswordSchema } from '#app/features/accounts/account-schemas'
+import { ACCOUNT_MESSAGES, resetPasswordSchema } from '#app/features/accounts/account-schemas'
 import { resetPassword, resetTokenIsLive } from '#app/features/accounts/account-security.server'
 import { TOAST_MS, toast } from '#app/platform/http/toast.server'
 
@@ -23,14 +24,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ token, live: await resetTokenIsLive(token) }, { headers: noStore })
 }
 
-type ActionData = { message: string; errors: FieldErrors; expired?: boolean }
+type ActionData = { result: SubmissionResult<string[]>; expired?: boolean }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readForm(request)
-  const fields = formFields(form, ['token', 'password'] as const)
-  const parsed = resetPasswordSchema.safeParse(fields)
-  if (!parsed.success) return json<ActionData>(describeErrors(parsed.error), { status: 400, headers: noStore })
-  const result = await resetPassword(request, parsed.data.token, parsed.data.password)
+  const submission = parseSubmission(await readForm(request), resetPasswordSchema)
+  // The page keeps the token from its loader; the answer repeats neither secret.
+  const hideFields = ['password', 'token']
+  if (submission.status !== 'success')
+    return json<ActionData>({ result: submission.reply({ hideFields }) }, { status: 400, headers: noStore })
+  const result = await resetPassword(request, submission.value.token, submission.value.password)
   if (result.ok)
     return toast().redirectWithSuccess(
       '/signin',
@@ -39,11 +41,16 @@ export async function action({ request }: ActionFunctionArgs) {
     )
   if (result.status === 429)
     return json<ActionData>(
-      { message: 'Too many attempts. Please wait a few minutes and try again.', errors: {} },
+      {
+        result: submission.reply({
+          formErrors: ['Too many attempts. Please wait a few minutes and try again.'],
+          hideFields,
+        }),
+      },
       { status: 429, headers: { ...noStore, 'Retry-After': String(result.retryAfterSeconds ?? 60) } },
     )
   return json<ActionData>(
-    { message: ACCOUNT_MESSAGES.badResetLink, errors: {}, expired: true },
+    { result: submission.reply({ formErrors: [ACCOUNT_MESSAGES.badResetLink], hideFields }), expired: true },
     { status: 400, headers: noStore },
   )
 }
@@ -51,6 +58,12 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ResetPassword() {
   const { token, live } = useLoaderData<typeof loader>()
   const data = useActionData<typeof action>()
+  const { fields, formProps, message } = useSchemaForm({
+    id: 'reset-password',
+    schema: resetPasswordSchema,
+    lastResult: data?.result,
+  })
+  useForgetPasswords(formProps.id, data?.result)
   const usable = live && !data?.expired
   return (
     <AuthLayout
@@ -63,11 +76,11 @@ export default function ResetPassword() {
       }
     >
       <h2 className="mb-6 text-xl font-semibold">Reset your password</h2>
-      <FormMessage message={usable ? data?.message : (data?.message ?? ACCOUNT_MESSAGES.badResetLink)} tone="error" />
+      <FormMessage message={usable ? message : (message ?? ACCOUNT_MESSAGES.badResetLink)} tone="error" />
       {usable ? (
-        <Form method="post" className="space-y-4">
-          <input type="hidden" name="token" value={token} />
-          <PasswordField purpose="new" label="New password" error={data?.errors.password} />
+        <Form method="post" className="space-y-4" {...formProps}>
+          <input type="hidden" name={fields.token.name} value={token} />
+          <PasswordField purpose="new" label="New password" meta={fields.password} />
           <SubmitButton className="btn-primary w-full" pendingText="Saving...">
             Save the new password
           </SubmitButton>

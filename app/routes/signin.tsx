@@ -8,13 +8,13 @@ import {
   type AuthFormState,
 } from '#app/features/accounts/components/auth-layout'
 import { EmailField, PasswordField } from '#app/features/accounts/components/account-fields'
-import { AUTH_MESSAGES, formFields, signInSchema } from '#app/features/accounts/account-schemas'
+import { AUTH_MESSAGES, signInSchema } from '#app/features/accounts/account-schemas'
+import { useSchemaForm } from '#app/ui/form'
 import { landingPath, signInErrorMessage } from '#app/features/accounts/account-routing'
 import { safeRedirect } from '#app/platform/security/redirect'
 import { authPageAction, signIn } from '#app/features/accounts/auth.server'
 import { googleEnabled } from '#app/features/accounts/google-auth.server'
 import { getUser } from '#app/features/accounts/session.server'
-import { honeypotFilled } from '#app/platform/security/honeypot'
 import { publicPage } from '#app/platform/http/cache'
 
 // The form is the same for every anonymous visitor (no token, nothing personal; the page depends only on its URL),
@@ -36,21 +36,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request)
-  const fields = formFields(form, ['email', 'password', 'redirectTo'] as const)
+  const redirectTo = form.get('redirectTo')
   return authPageAction(request, {
-    values: { email: fields.email ?? '' },
-    honeypot: honeypotFilled(form),
+    form,
     schema: signInSchema,
-    fields,
     submit: (input) => signIn(request, input),
-    success: (user) => ({ to: landingPath(user, fields.redirectTo), message: AUTH_MESSAGES.signedIn }),
+    success: (user) => ({
+      to: landingPath(user, typeof redirectTo === 'string' ? redirectTo : null),
+      message: AUTH_MESSAGES.signedIn,
+    }),
   })
 }
 
-function SignInView({ state }: { state: AuthFormState<{ email: string }> }) {
+function SignInView({ state }: { state: AuthFormState }) {
+  const { fields, formProps, message } = useSchemaForm({ id: 'signin', schema: signInSchema, lastResult: state.result })
   return (
     <AuthForm
       state={state}
+      form={{ formProps, message }}
       title="Welcome back"
       subtitle="Continue your SEO automation journey"
       switchTo={{ question: "Don't have an account?", label: 'Sign up', path: '/signup' }}
@@ -58,8 +61,8 @@ function SignInView({ state }: { state: AuthFormState<{ email: string }> }) {
       hidden={<input type="hidden" name="redirectTo" value={state.redirectTo} />}
       submit={{ label: 'Sign In', pending: 'Signing in...' }}
     >
-      <EmailField defaultValue={state.values?.email} error={state.errors?.email} />
-      <PasswordField purpose="current" error={state.errors?.password} />
+      <EmailField meta={fields.email} />
+      <PasswordField purpose="current" meta={fields.password} />
       <p className="text-right text-sm">
         <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
           Forgot password?

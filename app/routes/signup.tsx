@@ -9,13 +9,13 @@ import {
 } from '#app/features/accounts/components/auth-layout'
 import { EmailField, PasswordField } from '#app/features/accounts/components/account-fields'
 import { Field } from '#app/ui/field'
-import { AUTH_MESSAGES, formFields, MIN_PASSWORD_LENGTH, signUpSchema } from '#app/features/accounts/account-schemas'
+import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH, signUpSchema } from '#app/features/accounts/account-schemas'
+import { useSchemaForm } from '#app/ui/form'
 import { landingPath } from '#app/features/accounts/account-routing'
 import { safeRedirect } from '#app/platform/security/redirect'
 import { authPageAction, signUp } from '#app/features/accounts/auth.server'
 import { googleEnabled } from '#app/features/accounts/google-auth.server'
 import { getUser } from '#app/features/accounts/session.server'
-import { honeypotFilled } from '#app/platform/security/honeypot'
 import { publicPage } from '#app/platform/http/cache'
 
 // The form is the same for every anonymous visitor (no token, nothing personal; the page depends only on its URL),
@@ -38,23 +38,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readForm(request)
-  const fields = formFields(form, ['name', 'email', 'password'] as const)
   return authPageAction(request, {
-    values: { name: fields.name ?? '', email: fields.email ?? '' },
-    honeypot: honeypotFilled(form),
+    form: await readForm(request),
     schema: signUpSchema,
-    fields,
     submit: (input) => signUp(request, input),
     // A new account always starts with onboarding.
     success: () => ({ to: '/onboarding', message: AUTH_MESSAGES.signedUp }),
   })
 }
 
-function SignUpView({ state }: { state: AuthFormState<{ name: string; email: string }> }) {
+function SignUpView({ state }: { state: AuthFormState }) {
+  const { fields, formProps, message } = useSchemaForm({ id: 'signup', schema: signUpSchema, lastResult: state.result })
   return (
     <AuthForm
       state={state}
+      form={{ formProps, message }}
       title="Start growing your organic traffic"
       subtitle="Join hundreds of founders scaling their organic traffic"
       switchTo={{ question: 'Already have an account?', label: 'Sign in', path: '/signin' }}
@@ -66,21 +64,9 @@ function SignUpView({ state }: { state: AuthFormState<{ name: string; email: str
       }
       submit={{ label: 'Create Account', pending: 'Creating account...' }}
     >
-      <Field
-        label="Name"
-        name="name"
-        type="text"
-        autoComplete="name"
-        required
-        defaultValue={state.values?.name}
-        error={state.errors?.name}
-      />
-      <EmailField defaultValue={state.values?.email} error={state.errors?.email} />
-      <PasswordField
-        purpose="new"
-        hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-        error={state.errors?.password}
-      />
+      <Field label="Name" type="text" autoComplete="name" required meta={fields.name} />
+      <EmailField meta={fields.email} />
+      <PasswordField purpose="new" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} meta={fields.password} />
     </AuthForm>
   )
 }

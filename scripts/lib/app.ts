@@ -101,25 +101,31 @@ export async function provisionServices(opts: {
     cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }))
     buildDir = dir
   }
+  return {
+    runId,
+    databaseUrl,
+    redisUrl: redis.url,
+    ...(await appAddresses(cleanups)),
+    buildDir,
+    postgres: pg,
+    redis,
+  }
+}
+
+/**
+ * Free ports for an app's web process and its metrics (web and worker), its URL, and the fakes of every provider
+ * (Stripe sends its webhooks to that app), closed by `cleanups`.
+ */
+export async function appAddresses(
+  cleanups: Cleanups,
+): Promise<Pick<Services, 'port' | 'appUrl' | 'metricsPort' | 'workerMetricsPort' | 'fakes'>> {
   const port = await freePort()
   const appUrl = `http://localhost:${port}`
   const [metricsPort, workerMetricsPort] = [await freePort(), await freePort()]
   const { startFakes } = await import('../../tests/fakes/index')
   const fakes = await startFakes({ stripeWebhookUrl: `${appUrl}/api/stripe/webhook` })
   cleanups.push(fakes.close)
-  return {
-    runId,
-    databaseUrl,
-    redisUrl: redis.url,
-    port,
-    appUrl,
-    metricsPort,
-    workerMetricsPort,
-    fakes,
-    buildDir,
-    postgres: pg,
-    redis,
-  }
+  return { port, appUrl, metricsPort, workerMetricsPort, fakes }
 }
 
 /**

@@ -9,7 +9,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import postgres from 'postgres'
-import { appEnv, startWeb, startWorker, waitForApp, type Cleanups, type Services } from './app'
+import { appAddresses, appEnv, startWeb, startWorker, waitForApp, type Cleanups, type Services } from './app'
 import { migrateDatabase } from './migrate'
 import { freePort, startRedis, tmpDir, type Service } from './services'
 
@@ -88,22 +88,12 @@ export async function startStack(opts: {
   const redis = await stackRedis(path.join(scratch, 'redis'), index)
   cleanups.push(redis.stop)
   const databaseUrl = await cloneDatabase(services.postgres.url, opts.template, `rankwell_${runId}`, cleanups)
-  const port = await freePort()
-  const appUrl = `http://localhost:${port}`
-  const [metricsPort, workerMetricsPort] = [await freePort(), await freePort()]
-  const { startFakes } = await import('../../tests/fakes/index')
-  const fakes = await startFakes({ stripeWebhookUrl: `${appUrl}/api/stripe/webhook` })
-  cleanups.push(fakes.close)
   const stack: Services = {
     ...services,
     runId,
     databaseUrl,
     redisUrl: redis.url,
-    port,
-    appUrl,
-    metricsPort,
-    workerMetricsPort,
-    fakes,
+    ...(await appAddresses(cleanups)),
     redis,
   }
   const env = { ...opts.base, ...envChanges(appEnv(services), appEnv(stack)) }

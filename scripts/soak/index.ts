@@ -81,6 +81,9 @@ async function main() {
     POST_RECONCILE_EVERY_MS: '5000',
     POST_STALE_AFTER_MS: '60000',
     SHUTDOWN_DRAIN_DELAY_MS: '1000',
+    // A model call that gets no answer is given up after as long as the provider hangs (90 s in production): the
+    // posts caught in the hang are retried within the soak instead of holding its end for a minute and a half.
+    POST_MODEL_TIMEOUT_MS: String(Math.min(90_000, hangMs)),
     ...(givenBuild ? { REMIX_BUILD_DIR: path.resolve(givenBuild) } : {}),
   })
   Object.assign(process.env, env)

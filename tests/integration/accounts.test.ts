@@ -615,7 +615,7 @@ describe('accounts help requests', () => {
       body: new URLSearchParams({ question: '  ', mode: 'modal' }),
     })
     expect(res.status).toBe(400)
-    expect(res.body).toMatchObject({ ok: false, errors: { question: ['Please describe your question.'] } })
+    expect(res.body).toMatchObject({ ok: false, result: { error: { question: ['Please describe your question.'] } } })
     const anon = await api('/help', { method: 'POST', body: new URLSearchParams({ question: 'hi' }) })
     expect(anon.status).toBe(302)
     expect(anon.headers.get('location')).toContain('/signin')
@@ -636,10 +636,15 @@ describe('accounts help requests', () => {
       body: new URLSearchParams({ question, mode: 'modal' }),
     })
     expect(res.status).toBe(502)
+    // Conform's reply (decision 0311): the message as the form's error, the question kept.
     expect(await res.json()).toEqual({
       ok: false,
-      message: 'We could not send your question right now. Please try again in a moment.',
-      question,
+      result: {
+        status: 'error',
+        error: { '': ['We could not send your question right now. Please try again in a moment.'] },
+        initialValue: { question, mode: 'modal' },
+        fields: ['question', 'mode'],
+      },
     })
     const [row] = await db.select().from(schema.helpRequests).where(eq(schema.helpRequests.question, question))
     expect(row).toBeTruthy()

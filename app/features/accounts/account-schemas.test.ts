@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { describeErrors } from '#app/platform/forms/field-errors'
+import { apiErrors, parseSubmission } from '#app/platform/forms/submission'
 import {
   helpSchema,
-  marketFieldsFromForm,
+  onboardingFormSchema,
   onboardingSchema,
+  profileFormSchema,
   profileSchema,
   signInSchema,
   signUpSchema,
@@ -18,7 +19,7 @@ describe('sign-in and sign-up', () => {
     const bad = signInSchema.safeParse({ email: '', password: '' })
     expect(bad.success).toBe(false)
     if (!bad.success) {
-      const { errors } = describeErrors(bad.error)
+      const { errors } = apiErrors(bad.error)
       expect(errors.email?.[0]).toBe('Email is required.')
       expect(errors.password?.[0]).toBe('Password is required.')
     }
@@ -27,7 +28,7 @@ describe('sign-in and sign-up', () => {
     const bad = signUpSchema.safeParse({ name: ' ', email: 'not-an-email', password: 'short' })
     expect(bad.success).toBe(false)
     if (!bad.success) {
-      const { errors, message } = describeErrors(bad.error)
+      const { errors, message } = apiErrors(bad.error)
       expect(errors.name?.[0]).toBe('Name is required.')
       expect(errors.email?.[0]).toBe('Please enter a valid email address.')
       expect(errors.password?.[0]).toMatch(/at least 8/)
@@ -61,7 +62,7 @@ describe('onboarding', () => {
     const bad = onboardingSchema.safeParse({ marketSegment: '  ', productService: '' })
     expect(bad.success).toBe(false)
     if (!bad.success) {
-      const { errors } = describeErrors(bad.error)
+      const { errors } = apiErrors(bad.error)
       expect(errors.marketSegment?.[0]).toBe('Ideal Customer is required.')
       expect(errors.productService?.[0]).toBe('Product/Service is required.')
     }
@@ -78,8 +79,7 @@ describe('onboarding', () => {
   it('refuses unknown market codes', () => {
     const bad = onboardingSchema.safeParse({ ...base, country: { code: '99999', name: 'Atlantis' } })
     expect(bad.success).toBe(false)
-    if (!bad.success)
-      expect(describeErrors(bad.error).errors.country?.[0]).toBe('Please choose a country from the list.')
+    if (!bad.success) expect(apiErrors(bad.error).errors.country?.[0]).toBe('Please choose a country from the list.')
   })
   it('reads the flat form fields into the same shape', () => {
     const form = new FormData()
@@ -88,13 +88,25 @@ describe('onboarding', () => {
     form.set('productService', 'POS')
     form.set('countryCode', '2826')
     form.set('languageCode', '')
-    expect(onboardingSchema.parse(marketFieldsFromForm(form))).toEqual({
-      website: 'https://a.example',
-      marketSegment: 'Shops',
-      productService: 'POS',
-      country: { code: '2826', name: 'United Kingdom' },
-      language: null,
-    })
+    const submission = parseSubmission(form, onboardingFormSchema)
+    expect(submission.status).toBe('success')
+    if (submission.status === 'success')
+      expect(submission.value).toEqual({
+        website: 'https://a.example',
+        marketSegment: 'Shops',
+        productService: 'POS',
+        country: { code: '2826', name: 'United Kingdom' },
+        language: null,
+      })
+  })
+  it('refuses an unknown code next to its select, and keeps what was posted', () => {
+    const form = new FormData()
+    form.set('marketSegment', 'Shops')
+    form.set('productService', 'POS')
+    form.set('countryCode', '99999')
+    const reply = parseSubmission(form, onboardingFormSchema).reply()
+    expect(reply.error).toEqual({ countryCode: ['Please choose a country from the list.'] })
+    expect(reply.initialValue).toMatchObject({ marketSegment: 'Shops', countryCode: '99999' })
   })
 })
 
@@ -106,6 +118,27 @@ describe('profile', () => {
   })
   it('requires the name', () => {
     expect(profileSchema.safeParse({ name: '', marketSegment: 'a', productService: 'b' }).success).toBe(false)
+  })
+  it('leaves the markets unchanged when the form posts no select, and clears one posted empty', () => {
+    const form = new FormData()
+    form.set('name', 'Jane')
+    form.set('marketSegment', 'Shops')
+    form.set('productService', 'POS')
+    const absent = parseSubmission(form, profileFormSchema)
+    expect(absent.status === 'success' && absent.value).toEqual({
+      name: 'Jane',
+      marketSegment: 'Shops',
+      productService: 'POS',
+      country: undefined,
+      language: undefined,
+    })
+    form.set('countryCode', '')
+    form.set('languageCode', '1000')
+    const chosen = parseSubmission(form, profileFormSchema)
+    expect(chosen.status === 'success' && chosen.value).toMatchObject({
+      country: null,
+      language: { code: '1000', name: 'English' },
+    })
   })
 })
 

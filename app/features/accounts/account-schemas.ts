@@ -3,8 +3,10 @@ import { findCountry, findLanguage } from '#app/platform/markets/markets'
 import { safeText } from '#app/platform/security/safe-text'
 
 /**
- * One zod schema per account form, shared by the page actions (form data) and the matching /api routes (JSON):
- * sign-in, sign-up, onboarding, profile and help.
+ * One zod schema per account form, shared by the page actions (form data, through Conform: decision 0311), the pages
+ * (the same checks in the browser) and the matching /api routes (JSON): sign-in, sign-up, onboarding, profile, help,
+ * and the password and account forms. Onboarding and profile post their markets as select codes, so their forms have
+ * a schema of their own built from the API's (`onboardingFormSchema`, `profileFormSchema`).
  */
 
 const MAX_TEXT = 500
@@ -112,26 +114,36 @@ export const helpSchema = z.object({
 export type HelpInput = z.infer<typeof helpSchema>
 
 /**
- * Form posts carry flat fields (`countryCode`, `languageCode` from the selects); the API carries
- * `{ code, name }` objects. This turns the former into the latter, so both go through the same schema.
+ * A market select of the onboarding and profile forms: the posted code (empty: none; absent: left as it is) read like
+ * the API's `{ code }`, so that a code not in the list is refused next to the select itself (`countryCode`,
+ * `languageCode`, the form's field names).
  */
-export function marketFieldsFromForm(form: FormData) {
-  const text = (name: string) => {
-    const v = form.get(name)
-    return typeof v === 'string' ? v : undefined
-  }
-  const choice = (name: string) => {
-    const code = text(name)
-    return code === undefined ? undefined : code.trim() ? { code: code.trim() } : null
-  }
-  return {
-    website: text('website'),
-    marketSegment: text('marketSegment'),
-    productService: text('productService'),
-    country: choice('countryCode'),
-    language: choice('languageCode'),
-  }
+function marketSelect(kind: 'country' | 'language') {
+  return safeText()
+    .optional()
+    .transform((code) => (code === undefined ? undefined : code.trim() ? { code: code.trim() } : null))
+    .pipe(marketChoice(kind).optional())
 }
+
+/** The onboarding form: the API's fields, with the markets as the selects' codes (`countryCode`, `languageCode`). */
+export const onboardingFormSchema = onboardingSchema
+  .omit({ country: true, language: true })
+  .extend({ countryCode: marketSelect('country'), languageCode: marketSelect('language') })
+  .transform(({ countryCode, languageCode, ...fields }): OnboardingInput => ({
+    ...fields,
+    country: countryCode ?? null,
+    language: languageCode ?? null,
+  }))
+
+/** The profile form: the API's fields, with the markets as the selects' codes; an absent select leaves it as it is. */
+export const profileFormSchema = profileSchema
+  .omit({ country: true, language: true })
+  .extend({ countryCode: marketSelect('country'), languageCode: marketSelect('language') })
+  .transform(({ countryCode, languageCode, ...fields }): ProfileInput => ({
+    ...fields,
+    country: countryCode,
+    language: languageCode,
+  }))
 
 /** The business fields as the form shows them (from a saved user or from a failed post). */
 export type BusinessValues = {
@@ -166,16 +178,6 @@ export const PROFILE_MESSAGES = {
   failed: 'Failed to update profile.',
   loadFailed: 'Failed to load profile data.',
 } as const
-
-/** The named text fields of a form post (a missing field is undefined, so zod reports it as required). */
-export function formFields<K extends string>(form: FormData, names: readonly K[]): Record<K, string | undefined> {
-  const out = {} as Record<K, string | undefined>
-  for (const name of names) {
-    const value = form.get(name)
-    out[name] = typeof value === 'string' ? value : undefined
-  }
-  return out
-}
 
 /** Sign-in and sign-up copy, shared by the pages and the API. */
 export const AUTH_MESSAGES = {

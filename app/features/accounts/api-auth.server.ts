@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { json } from '@remix-run/node'
 import type { z } from 'zod'
-import { describeErrors } from '#app/platform/forms/field-errors'
+import { apiErrors } from '#app/platform/forms/submission'
 import { getEnv } from '#app/platform/env.server'
 import { readJson } from '#app/platform/http/body.server'
 import { createSession, findSessionUser, getSessionId, SESSION_TTL_MS, type SessionUser } from './session.server'
@@ -103,12 +103,15 @@ export async function requireApiUser(request: Request): Promise<SessionUser> {
   return (await requireApiSession(request)).user
 }
 
-/** Parses a JSON body with a zod schema; throws 400 with field errors on bad JSON or bad fields. */
+/**
+ * Parses a JSON body with a zod schema; throws 400 on bad JSON, and on bad fields `{message, errors}` with the errors
+ * under the names the matching form's fields have (`apiErrors`, decision 0311).
+ */
 export async function parseJson<T extends z.ZodTypeAny>(request: Request, schemaDef: T): Promise<z.infer<T>> {
   const body = await readJson(request)
   const parsed = schemaDef.safeParse(body)
   if (!parsed.success) {
-    const { message, errors } = describeErrors(parsed.error)
+    const { message, errors } = apiErrors(parsed.error)
     throw apiError(400, message, { errors })
   }
   return parsed.data

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
 import { json } from '@remix-run/node'
 import type { z } from 'zod'
-import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
+import { parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
+import { honeypotFilled } from '#app/platform/security/honeypot'
 import { AUTH_MESSAGES, type SignInInput, type SignUpInput } from './account-schemas'
 import { readDevice, rememberDevice, requestIpPrefix, sendVerificationEmail } from './account-security.server'
 import { hashPassword, verifyPassword } from '#app/platform/security/password.server'
@@ -118,40 +119,44 @@ export async function browserSessionHeaders(request: Request, userId: string): P
   return headers
 }
 
-/** What the sign-in and sign-up pages' action answers on failure: the message, field errors and kept values. */
-export type AuthPageActionData<V> = { message: string; errors: FieldErrors; values: V }
+/**
+ * What the sign-in and sign-up pages' action answers on failure: Conform's reply (the errors by field and the values
+ * to show again, never the password).
+ */
+export type AuthPageActionData = { result: SubmissionResult<string[]> }
 
 /**
- * The action of the sign-in and sign-up pages. A filled honeypot or invalid fields answer 400, a refused attempt
- * its own status (with Retry-After when rate-limited), always with the submitted `values` (never the password).
- * Success starts a browser session and redirects to `success(user).to` with a toast.
+ * The action of the sign-in and sign-up pages, on the posted `form`. A filled honeypot or invalid fields answer 400, a
+ * refused attempt its own status (with Retry-After when rate-limited) and its message as the form's error. Success
+ * starts a browser session and redirects to `success(user).to` with a toast.
  */
-export async function authPageAction<I, V>(
+export async function authPageAction<S extends z.ZodTypeAny>(
   request: Request,
   {
-    values,
-    honeypot,
+    form,
     schema,
-    fields,
     submit,
     success,
   }: {
-    values: V
-    honeypot: boolean
-    schema: z.ZodType<I, z.ZodTypeDef, unknown>
-    fields: unknown
-    submit: (input: I) => Promise<AuthResult>
+    form: FormData
+    schema: S
+    submit: (input: z.output<S>) => Promise<AuthResult>
     success: (user: User) => { to: string; message: string }
   },
 ) {
-  if (honeypot)
-    return json<AuthPageActionData<V>>({ message: AUTH_MESSAGES.generic, errors: {}, values }, { status: 400 })
-  const parsed = schema.safeParse(fields)
-  if (!parsed.success) return json<AuthPageActionData<V>>({ ...describeErrors(parsed.error), values }, { status: 400 })
-  const result = await submit(parsed.data)
+  const submission = parseSubmission(form, schema)
+  const hideFields = ['password']
+  if (honeypotFilled(form))
+    return json<AuthPageActionData>(
+      { result: submission.reply({ formErrors: [AUTH_MESSAGES.generic], hideFields }) },
+      { status: 400 },
+    )
+  if (submission.status !== 'success')
+    return json<AuthPageActionData>({ result: submission.reply({ hideFields }) }, { status: 400 })
+  const result = await submit(submission.value)
   if (!result.ok) {
-    return json<AuthPageActionData<V>>(
-      { message: result.message, errors: {}, values },
+    return json<AuthPageActionData>(
+      { result: submission.reply({ formErrors: [result.message], hideFields }) },
       { status: result.status, headers: retryAfterHeaders(result) },
     )
   }

@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node'
 import { ACCOUNT_MESSAGES, changePasswordSchema, deleteAccountSchema } from './account-schemas'
-import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
+import { parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
 import { deleteAccount, type AccountClosing } from './account-data.server'
 import { changePassword, endSessionByPublicId, endSessions } from './account-security.server'
 import type { schema } from '#app/platform/db/client.server'
@@ -12,13 +12,21 @@ type UserRow = typeof schema.users.$inferSelect
 
 export const SECURITY_INTENTS = ['change-password', 'end-session', 'end-other-sessions', 'delete-account'] as const
 export type SecurityIntent = (typeof SECURITY_INTENTS)[number]
-export type SecurityActionData = { intent: SecurityIntent; message: string; errors: FieldErrors }
+/**
+ * What the security forms' action answers on failure: for the change-password and delete-account forms, Conform's reply
+ * (errors by field, never a password); for a session's 'Sign out' button (no fields), its message.
+ */
+export type SecurityActionData =
+  | { intent: 'change-password' | 'delete-account'; result: SubmissionResult<string[]> }
+  | { intent: 'end-session'; message: string }
 
 const done = (message: string) =>
   toast().redirectWithSuccess('/profile', { message, duration: TOAST_MS }, { status: 303 })
 
-const failed = (intent: SecurityIntent, message: string, status: number, errors: FieldErrors = {}) =>
-  json<SecurityActionData>({ intent, message, errors }, { status })
+const answer = (data: SecurityActionData, status: number) => json<SecurityActionData>(data, { status })
+
+/** A refusal decided after validation: the form's message, or a field's. */
+type Refusal = { formErrors: string[] } | { fieldErrors: Record<string, string[]> }
 
 export async function securityAction(
   request: Request,
@@ -34,26 +42,22 @@ export async function securityAction(
   }
   switch (intent) {
     case 'change-password': {
-      const parsed = changePasswordSchema.safeParse({
-        currentPassword: text('currentPassword'),
-        newPassword: text('newPassword'),
-      })
-      if (!parsed.success) {
-        const { message, errors } = describeErrors(parsed.error)
-        return failed(intent, message, 400, errors)
-      }
-      const result = await changePassword(user, sessionId, parsed.data)
+      const submission = parseSubmission(form, changePasswordSchema)
+      const refused = (status: number, refusal?: Refusal) =>
+        answer(
+          { intent, result: submission.reply({ ...refusal, hideFields: ['currentPassword', 'newPassword'] }) },
+          status,
+        )
+      if (submission.status !== 'success') return refused(400)
+      const result = await changePassword(user, sessionId, submission.value)
       if (!result.ok && result.status === 429)
-        return failed(intent, 'Too many attempts. Please wait a few minutes and try again.', 429)
-      if (!result.ok)
-        return failed(intent, ACCOUNT_MESSAGES.wrongPassword, 400, {
-          currentPassword: [ACCOUNT_MESSAGES.wrongPassword],
-        })
+        return refused(429, { formErrors: ['Too many attempts. Please wait a few minutes and try again.'] })
+      if (!result.ok) return refused(400, { fieldErrors: { currentPassword: [ACCOUNT_MESSAGES.wrongPassword] } })
       return done(ACCOUNT_MESSAGES.passwordChanged)
     }
     case 'end-session': {
       const ended = await endSessionByPublicId(user.id, text('sessionId') ?? '')
-      if (!ended) return failed(intent, 'That session has already ended.', 400)
+      if (!ended) return answer({ intent, message: 'That session has already ended.' }, 400)
       return done(ACCOUNT_MESSAGES.sessionEnded)
     }
     case 'end-other-sessions': {
@@ -61,14 +65,17 @@ export async function securityAction(
       return done(ACCOUNT_MESSAGES.signedOutEverywhere)
     }
     case 'delete-account': {
-      const parsed = deleteAccountSchema.safeParse({ password: text('password'), confirm: text('confirm') })
-      if (!parsed.success) {
-        const { message, errors } = describeErrors(parsed.error)
-        return failed(intent, message, 400, errors)
-      }
-      const result = await deleteAccount(user, sessionId ? await findSession(sessionId) : null, parsed.data, closing)
+      const submission = parseSubmission(form, deleteAccountSchema)
+      const refused = (status: number, refusal?: Refusal) =>
+        answer({ intent, result: submission.reply({ ...refusal, hideFields: ['password'] }) }, status)
+      if (submission.status !== 'success') return refused(400)
+      const session = sessionId ? await findSession(sessionId) : null
+      const result = await deleteAccount(user, session, submission.value, closing)
       if (!result.ok)
-        return failed(intent, result.message, result.status, result.field ? { [result.field]: [result.message] } : {})
+        return refused(
+          result.status,
+          result.field ? { fieldErrors: { [result.field]: [result.message] } } : { formErrors: [result.message] },
+        )
       return toast().redirectWithSuccess(
         '/',
         { message: ACCOUNT_MESSAGES.deleted, duration: TOAST_MS },

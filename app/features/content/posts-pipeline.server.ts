@@ -16,6 +16,7 @@ import {
 } from './brief-prompts.server'
 import { briefResearch, finishPost, linkingContext, sectionFacts, targetWords } from './content-engine.server'
 import { db, schema } from '#app/platform/db/client.server'
+import { getEnv } from '#app/platform/env.server'
 import { AiNotConfiguredError, AiOutputError, chatJson, chatText, type AiUsage } from '#app/platform/ai/openai.server'
 import { PROMPT_VERSION } from './prompts.server'
 import { research as runResearch, type Research } from './research.server'
@@ -30,8 +31,11 @@ import { research as runResearch, type Research } from './research.server'
  */
 const posts = schema.blogPosts
 
-/** Per model call: one request, no hidden SDK retries (the queue retries, and a 429 slows the whole queue). */
-const CALL_TIMEOUT_MS = 90_000
+/**
+ * Per model call: one request, no hidden SDK retries (the queue retries, and a 429 slows the whole queue), within
+ * POST_MODEL_TIMEOUT_MS (90 s by default).
+ */
+const callTimeoutMs = () => getEnv().POST_MODEL_TIMEOUT_MS
 
 type StepRecord<T> = { data: T; usage: AiUsage; model: string; ms: number; at: string }
 
@@ -189,7 +193,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
         jsonSchema: briefJsonSchema(sourceCount),
         parse: briefSchema,
         maxRetries: 0,
-        timeoutMs: CALL_TIMEOUT_MS,
+        timeoutMs: callTimeoutMs(),
       }),
     )
     briefMs = Date.now() - t
@@ -211,7 +215,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
         await chatText({
           ...briefSectionPrompt({ ...input, brief: b, index, facts: sectionFacts(b, index, sourceCount), links }),
           maxRetries: 0,
-          timeoutMs: CALL_TIMEOUT_MS,
+          timeoutMs: callTimeoutMs(),
         }),
       )
       await checkpoint(postId, `section:${index}`, step)

@@ -1,9 +1,11 @@
 import { Form } from '@remix-run/react'
 import { FormMessage } from '#app/ui/form-message'
 import { Field } from '#app/ui/field'
-import { PasswordField } from './account-fields'
+import { PasswordField, useForgetPasswords } from './account-fields'
 import { SubmitButton } from '#app/ui/submit-button'
-import type { FieldErrors } from '#app/platform/forms/field-errors'
+import type { SubmissionResult } from '#app/platform/forms/submission'
+import { useSchemaForm } from '#app/ui/form'
+import { changePasswordSchema, deleteAccountSchema } from '#app/features/accounts/account-schemas'
 import { ActionButton } from '#app/ui/action-button'
 
 /** /profile's security cards: password, sessions and API tokens, and the account's data (download, delete). */
@@ -16,28 +18,29 @@ type Session = {
   lastUsedAt: string
   current: boolean
 }
-type Failure = { intent: string; message: string; errors: FieldErrors } | null
+/** The action's reply to this card's form, when its last answer was about it. */
+type Result = SubmissionResult<string[]> | undefined
 
 const WHEN = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
 const when = (iso: string) => WHEN.format(new Date(iso)) + ' UTC'
 
-export function PasswordCard({ hasPassword, failure }: { hasPassword: boolean; failure: Failure }) {
-  const mine = failure?.intent === 'change-password' ? failure : null
+export function PasswordCard({ hasPassword, result }: { hasPassword: boolean; result: Result }) {
+  const { fields, formProps, message } = useSchemaForm({
+    id: 'change-password',
+    schema: changePasswordSchema,
+    lastResult: result,
+  })
+  useForgetPasswords(formProps.id, result)
   return (
     <section className="card" aria-labelledby="password-title">
       <h2 id="password-title" className="text-lg font-semibold">
         Password
       </h2>
       {hasPassword ? (
-        <Form method="post" className="mt-4 space-y-4" aria-label="Change password" key={mine ? 'failed' : 'form'}>
-          <FormMessage message={mine?.message} tone="error" />
-          <PasswordField
-            purpose="current"
-            label="Current password"
-            name="currentPassword"
-            error={mine?.errors.currentPassword}
-          />
-          <PasswordField purpose="new" label="New password" name="newPassword" error={mine?.errors.newPassword} />
+        <Form method="post" className="mt-4 space-y-4" aria-label="Change password" {...formProps}>
+          <FormMessage message={message} tone="error" />
+          <PasswordField purpose="current" label="Current password" meta={fields.currentPassword} />
+          <PasswordField purpose="new" label="New password" meta={fields.newPassword} />
           <SubmitButton intent="change-password" className="btn-secondary w-full" pendingText="Saving...">
             Change password
           </SubmitButton>
@@ -52,14 +55,14 @@ export function PasswordCard({ hasPassword, failure }: { hasPassword: boolean; f
   )
 }
 
-export function SessionsCard({ sessions, failure }: { sessions: Session[]; failure: Failure }) {
-  const mine = failure && ['end-session', 'end-other-sessions'].includes(failure.intent) ? failure : null
+/** `message`: why the last 'Sign out' of a session did not go through. */
+export function SessionsCard({ sessions, message }: { sessions: Session[]; message: string | undefined }) {
   return (
     <section className="card" aria-labelledby="session-title" data-testid="sessions-card">
       <h2 id="session-title" className="text-lg font-semibold">
         Sessions and API tokens
       </h2>
-      <FormMessage message={mine?.message} tone="error" />
+      <FormMessage message={message} tone="error" />
       <ul className="mt-3 divide-y divide-slate-100">
         {sessions.map((s) => (
           <li key={s.id} className="flex items-center justify-between gap-3 py-2 text-sm" data-testid="session-row">
@@ -95,8 +98,13 @@ export function SessionsCard({ sessions, failure }: { sessions: Session[]; failu
   )
 }
 
-export function DataCard({ hasPassword, failure }: { hasPassword: boolean; failure: Failure }) {
-  const mine = failure?.intent === 'delete-account' ? failure : null
+export function DataCard({ hasPassword, result }: { hasPassword: boolean; result: Result }) {
+  const { fields, formProps, message } = useSchemaForm({
+    id: 'delete-account',
+    schema: deleteAccountSchema,
+    lastResult: result,
+  })
+  useForgetPasswords(formProps.id, result)
   return (
     <section className="card" aria-labelledby="data-title">
       <h2 id="data-title" className="text-lg font-semibold">
@@ -105,22 +113,16 @@ export function DataCard({ hasPassword, failure }: { hasPassword: boolean; failu
       <a href="/api/user/export" download className="btn-secondary mt-4 w-full">
         Download my data
       </a>
-      <details className="mt-4" open={Boolean(mine)}>
+      <details className="mt-4" open={Boolean(result)}>
         <summary className="cursor-pointer text-sm font-medium text-red-700">Delete account</summary>
-        <Form method="post" className="mt-3 space-y-3" aria-label="Delete account">
-          <FormMessage message={mine?.message} tone="error" />
+        <Form method="post" className="mt-3 space-y-3" aria-label="Delete account" {...formProps}>
+          <FormMessage message={message} tone="error" />
           <p className="text-sm text-slate-600">
             This deletes your keywords, posts and Auto Pilot settings, cancels your subscription at once and signs you
             out everywhere. It cannot be undone.
           </p>
-          {hasPassword ? <PasswordField purpose="current" error={mine?.errors.password} /> : null}
-          <Field
-            label="Type DELETE to confirm"
-            name="confirm"
-            required
-            autoComplete="off"
-            error={mine?.errors.confirm}
-          />
+          {hasPassword ? <PasswordField purpose="current" meta={fields.password} /> : null}
+          <Field label="Type DELETE to confirm" required autoComplete="off" meta={fields.confirm} />
           <SubmitButton intent="delete-account" className="btn-danger w-full" pendingText="Deleting...">
             Delete account
           </SubmitButton>

@@ -1,11 +1,13 @@
 import { Form, Link, useRouteLoaderData } from '@remix-run/react'
-import { useEffect, useRef, type ReactNode } from 'react'
-import type { FieldErrors } from '#app/platform/forms/field-errors'
+import type { ReactNode } from 'react'
+import type { SubmissionResult } from '#app/platform/forms/submission'
 import { AUTH_MESSAGES } from '#app/features/accounts/account-schemas'
+import { useForgetPasswords } from '#app/features/accounts/components/account-fields'
 import type { RootData } from '#app/root'
 import { SubmitButton } from '#app/ui/submit-button'
 import { FormMessage } from '#app/ui/form-message'
 import { Honeypot } from '#app/ui/honeypot'
+import type { useSchemaForm } from '#app/ui/form'
 
 /** The sign-in and sign-up pages: a hero beside (or above) the form card. */
 export function AuthLayout({
@@ -110,44 +112,42 @@ export function GoogleLink({ enabled }: { enabled: boolean }) {
 }
 
 /** What the sign-in and sign-up pages show: from their loader and their action's last answer, or the defaults. */
-export type AuthFormState<V> = {
+export type AuthFormState = {
   googleEnabled: boolean
   redirectTo: string
-  message: string | null | undefined
-  errors?: FieldErrors
-  /** The submitted values to show again (never the password). */
-  values?: V
-  /** Changes with every answer of the action (clears the password field). */
-  attempt?: unknown
+  /** The page's own message (a Google sign-in that did not go through, a crash), shown when the form has none. */
+  error?: string | null
+  /** The action's last reply (Conform's): errors by field, the values to show again (never the password). */
+  result?: SubmissionResult<string[]>
 }
 
-export function authFormState<V>(
+export function authFormState(
   data: { googleEnabled: boolean; redirectTo: string; error?: string | null },
-  actionData: { message: string; errors: FieldErrors; values: V } | undefined,
-): AuthFormState<V> {
+  actionData: { result: SubmissionResult<string[]> } | undefined,
+): AuthFormState {
   return {
     googleEnabled: data.googleEnabled,
     redirectTo: data.redirectTo,
-    message: actionData?.message ?? data.error,
-    errors: actionData?.errors,
-    values: actionData?.values,
-    attempt: actionData,
+    error: data.error,
+    result: actionData?.result,
   }
 }
 
 /** A failure without a message of its own (a crash, a lost connection) still shows the form, in red. */
-export function useAuthErrorState(): AuthFormState<never> {
+export function useAuthErrorState(): AuthFormState {
   const root = useRouteLoaderData<RootData>('root')
-  return { googleEnabled: Boolean(root?.env.GOOGLE_SIGN_IN), redirectTo: '', message: AUTH_MESSAGES.generic }
+  return { googleEnabled: Boolean(root?.env.GOOGLE_SIGN_IN), redirectTo: '', error: AUTH_MESSAGES.generic }
 }
 
 /**
- * The sign-in and sign-up card: the page's heading, the server's message, the form (the honeypot, the page's
- * fields, the submit button), and the Google link below. `hidden` goes first in the form; the footer links to the other page, keeping `redirectTo`.
- * The password field is emptied after every answer of the action: passwords are never kept.
+ * The sign-in and sign-up card: the page's heading, the form's first error (else the page's message), the form (made
+ * by the page's `useSchemaForm`: the honeypot, the page's fields, the submit button), and the Google link below.
+ * `hidden` goes first in the form; the footer links to the other page, keeping `redirectTo`. The password field is
+ * emptied after every answer of the action: passwords are never kept.
  */
 export function AuthForm({
-  state: { googleEnabled, redirectTo, message, attempt },
+  state: { googleEnabled, redirectTo, error, result },
+  form: { formProps, message },
   title,
   subtitle,
   switchTo,
@@ -156,7 +156,8 @@ export function AuthForm({
   submit,
   children,
 }: {
-  state: AuthFormState<unknown>
+  state: AuthFormState
+  form: Pick<ReturnType<typeof useSchemaForm>, 'formProps' | 'message'>
   title: string
   subtitle: string
   switchTo: { question: string; label: string; path: string }
@@ -166,11 +167,7 @@ export function AuthForm({
   submit: { label: string; pending: string }
   children: ReactNode
 }) {
-  const form = useRef<HTMLFormElement>(null)
-  useEffect(() => {
-    const input = form.current?.elements.namedItem('password')
-    if (attempt && input instanceof HTMLInputElement) input.value = ''
-  }, [attempt])
+  useForgetPasswords(formProps.id, result)
   const switchHref = redirectTo ? `${switchTo.path}?${new URLSearchParams({ redirectTo })}` : switchTo.path
   return (
     <AuthLayout
@@ -186,8 +183,8 @@ export function AuthForm({
       }
     >
       {heading}
-      <FormMessage message={message} tone="error" />
-      <Form ref={form} method="post" className="relative space-y-4">
+      <FormMessage message={message ?? error} tone="error" />
+      <Form method="post" className="relative space-y-4" {...formProps}>
         {hidden}
         <Honeypot />
         {children}

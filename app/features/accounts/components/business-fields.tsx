@@ -1,28 +1,19 @@
-import type { InputHTMLAttributes, ReactNode } from 'react'
+import type { ComponentProps, InputHTMLAttributes, ReactNode } from 'react'
 import { Field, SelectField } from '#app/ui/field'
-import type { FieldErrors } from '#app/platform/forms/field-errors'
-import type { BusinessValues } from '#app/features/accounts/account-schemas'
 import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/platform/markets/markets'
 
 /**
  * The business-details fields of onboarding and the profile edit (website, ideal customer, product/service,
- * country and language). Each page adds its own hints and placeholders through `extra` props.
+ * country and language), given their form's fields (`useSchemaForm` of `onboardingFormSchema` or
+ * `profileFormSchema`): name, kept value and errors come from there. Each page adds its own hints and placeholders
+ * through `extra` props.
  */
+type Meta = NonNullable<ComponentProps<typeof Field>['meta']>
 type Extra = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'defaultValue'> & { hint?: ReactNode }
-type Props = { values: BusinessValues; errors: FieldErrors }
 
-export function WebsiteField({ values, errors, ...extra }: Props & Extra) {
+export function WebsiteField({ meta, ...extra }: { meta: Meta } & Extra) {
   return (
-    <Field
-      label="Website"
-      name="website"
-      type="url"
-      inputMode="url"
-      {...extra}
-      placeholder="https://yourcompany.com"
-      defaultValue={values.website}
-      error={errors.website}
-    />
+    <Field label="Website" type="url" inputMode="url" {...extra} placeholder="https://yourcompany.com" meta={meta} />
   )
 }
 
@@ -33,55 +24,35 @@ const CUSTOMER_FIELDS = [
 
 /** Ideal Customer (the market segment) and Product/Service: both required, at most 500 characters. */
 export function CustomerFields({
-  values,
-  errors,
+  fields,
   marketSegment,
   productService,
-}: Props & { marketSegment?: Extra; productService?: Extra }) {
+}: {
+  fields: { marketSegment: Meta; productService: Meta }
+  marketSegment?: Extra
+  productService?: Extra
+}) {
   const extra = { marketSegment, productService }
   return (
     <>
       {CUSTOMER_FIELDS.map(({ label, name }) => (
-        <Field
-          key={name}
-          label={label}
-          name={name}
-          required
-          maxLength={500}
-          {...extra[name]}
-          defaultValue={values[name]}
-          error={errors[name]}
-        />
+        <Field key={name} label={label} required maxLength={500} {...extra[name]} meta={fields[name]} />
       ))}
     </>
   )
 }
 
 const MARKET_SELECTS = [
-  { label: 'Country', name: 'countryCode', options: COUNTRY_OPTIONS, placeholder: 'Select country', error: 'country' },
-  {
-    label: 'Language',
-    name: 'languageCode',
-    options: LANGUAGE_OPTIONS,
-    placeholder: 'Select language',
-    error: 'language',
-  },
+  { label: 'Country', name: 'countryCode', options: COUNTRY_OPTIONS, placeholder: 'Select country' },
+  { label: 'Language', name: 'languageCode', options: LANGUAGE_OPTIONS, placeholder: 'Select language' },
 ] as const
 
-/** Country and language, side by side; their errors are keyed `country` and `language` (the schema's names). */
-export function MarketSelects({ values, errors }: Props) {
+/** Country and language, side by side: selects of codes, whose errors are their own (`countryCode`, `languageCode`). */
+export function MarketSelects({ fields }: { fields: { countryCode: Meta; languageCode: Meta } }) {
   return (
     <div className="grid gap-5 sm:grid-cols-2">
-      {MARKET_SELECTS.map(({ label, name, options, placeholder, error }) => (
-        <SelectField
-          key={name}
-          label={label}
-          name={name}
-          options={options}
-          placeholder={placeholder}
-          defaultValue={values[name]}
-          error={errors[error]}
-        />
+      {MARKET_SELECTS.map(({ label, name, options, placeholder }) => (
+        <SelectField key={name} label={label} options={options} placeholder={placeholder} meta={fields[name]} />
       ))}
     </div>
   )

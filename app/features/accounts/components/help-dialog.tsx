@@ -1,6 +1,6 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
-import { HelpForm, helpResult, type HelpActionData } from './help-form'
+import { HelpForm, helpAnswer, type HelpActionData } from './help-form'
 import type { ClientFailure } from '#app/ui/client-failure'
 import { Dialog } from '#app/ui/dialog'
 
@@ -12,15 +12,16 @@ import { Dialog } from '#app/ui/dialog'
  */
 export function HelpDialog({ open, onClose, redirectTo }: { open: boolean; onClose: () => void; redirectTo: string }) {
   const fetcher = useFetcher<HelpActionData | ClientFailure>({ key: 'help-question' })
-  const result = helpResult(fetcher.data)
+  const answer = helpAnswer(fetcher.data)
+  const sent = answer?.ok === true
 
   // Close once a question went through: when the fetcher turns idle again after a submission, with a good answer.
   const previousState = useRef(fetcher.state)
   useEffect(() => {
     const wasBusy = previousState.current !== 'idle'
     previousState.current = fetcher.state
-    if (wasBusy && fetcher.state === 'idle' && result?.ok) onClose()
-  }, [fetcher.state, result, onClose])
+    if (wasBusy && fetcher.state === 'idle' && sent) onClose()
+  }, [fetcher.state, sent, onClose])
 
   return (
     <Dialog
@@ -60,12 +61,7 @@ export function HelpDialog({ open, onClose, redirectTo }: { open: boolean; onClo
           </button>
         </div>
         {open ? (
-          <HelpForm
-            fetcher={fetcher}
-            redirectTo={redirectTo}
-            result={result && !result.ok ? result : undefined}
-            autoFocus
-          />
+          <HelpForm fetcher={fetcher} redirectTo={redirectTo} answer={sent ? undefined : answer} autoFocus />
         ) : null}
       </div>
     </Dialog>
