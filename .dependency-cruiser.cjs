@@ -105,7 +105,7 @@ module.exports = {
       name: 'route-folder-keeps-to-itself',
       comment:
         "A route folder (app/routes/<route>/route.tsx with the page's pieces beside it) imports only its own pieces " +
-        "from app/routes, never a route module (its route.tsx, another route): what two routes share belongs to a " +
+        'from app/routes, never a route module (its route.tsx, another route): what two routes share belongs to a ' +
         'feature or app/ui.',
       severity: 'error',
       from: { path: '^app/routes/([^/$]+)[$]?([^/$]*)[$]?([^/$]*)/[^/]+$' },
