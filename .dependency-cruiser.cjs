@@ -99,13 +99,17 @@ module.exports = {
       to: { path: '^app/routes/' },
     },
     {
+      // The folder's name is captured in parts around its '$' (a route parameter, as in blogpost_.$id.edit):
+      // dependency-cruiser puts a captured group into `to` as it is, a regular expression, where a '$' would end it
+      // (with '^app/routes/$1/' every import between the files of blogpost_.$id.edit/ was an error).
       name: 'route-folder-keeps-to-itself',
       comment:
-        "A route folder (app/routes/<route>/route.tsx with the page's pieces beside it) imports only its own files " +
-        'from app/routes: what two routes share belongs to a feature or app/ui.',
+        "A route folder (app/routes/<route>/route.tsx with the page's pieces beside it) imports only its own pieces " +
+        'from app/routes, never a route module (its route.tsx, another route): what two routes share belongs to a ' +
+        'feature or app/ui.',
       severity: 'error',
-      from: { path: '^app/routes/([^/]+)/' },
-      to: { path: '^app/routes/', pathNot: '^app/routes/$1/' },
+      from: { path: '^app/routes/([^/$]+)[$]?([^/$]*)[$]?([^/$]*)/[^/]+$' },
+      to: { path: '^app/routes/', pathNot: '^app/routes/$1[$]?$2[$]?$3/(?!route[.]tsx?$)[^/]+$' },
     },
     {
       name: 'no-database-in-routes',

@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { CONTENT_SETTINGS_MESSAGES } from '#app/features/content/content-settings'
+import { CONTENT_SETTINGS_MESSAGES, contentSettingsSchema } from '#app/features/content/content-settings'
+import { apiErrors } from '#app/platform/forms/submission'
 import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
 import { getContentSettings, saveContentSettings } from '#app/features/content/content-settings.server'
 import { hit } from '#app/platform/security/rate-limit.server'
@@ -26,7 +27,15 @@ export async function action({ request }: ActionFunctionArgs) {
   )
   const limit = await hit(`content-settings:${userId}`, { limit: 20, windowSeconds: 60, failOpen: true })
   if (!limit.allowed) return apiError(429, `Too many saves. Try again in ${limit.retryAfterSeconds} seconds.`)
-  const result = await saveContentSettings(userId, body)
-  if (!result.ok) return apiError(result.status, result.message, { errors: result.errors })
+  const parsed = contentSettingsSchema.safeParse(body)
+  if (!parsed.success) {
+    const { message, errors } = apiErrors(parsed.error)
+    return apiError(400, message, { errors })
+  }
+  const result = await saveContentSettings(userId, parsed.data)
+  if (!result.ok)
+    return apiError(result.status, result.message, {
+      errors: result.field ? { [result.field]: [result.message] } : {},
+    })
   return json({ settings: result.settings, message: CONTENT_SETTINGS_MESSAGES.saved })
 }

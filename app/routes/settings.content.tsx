@@ -8,21 +8,20 @@ import {
   guardServerAction,
   revalidateUnlessFailed,
   withoutFailure,
-  type ClientFailure,
 } from '#app/ui/client-failure'
 import { Field, TextareaField } from '#app/ui/field'
+import { useSchemaForm } from '#app/ui/form'
 import { FormMessage } from '#app/ui/form-message'
 import { PageHeader } from '#app/ui/page-header'
 import { SubmitButton } from '#app/ui/submit-button'
 import {
   CONTENT_SETTINGS_LIMITS as L,
-  CONTENT_SETTINGS_FIELDS,
   CONTENT_SETTINGS_MESSAGES,
-  contentSettingsFromForm,
+  contentSettingsSchema,
   TONE_OPTIONS,
   type ContentSettingsValues,
 } from '#app/features/content/content-settings'
-import type { FieldErrors } from '#app/platform/forms/field-errors'
+import { parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
 import { getContentSettings, saveContentSettings } from '#app/features/content/content-settings.server'
 import { hit } from '#app/platform/security/rate-limit.server'
 import { requireUser } from '#app/features/accounts/session.server'
@@ -40,29 +39,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ settings }, { headers: { 'Cache-Control': 'private, no-store' } })
 }
 
-type ActionData = {
-  message: string
-  errors: FieldErrors
-  values: ContentSettingsValues
-  /** A failed request's id (a second failure with the same fields still remounts the form). */
-  id?: string
-}
-
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const form = await readForm(request)
-  const raw = contentSettingsFromForm(form)
-  const values = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v ?? ''])) as ContentSettingsValues
+  const submission = parseSubmission(await readForm(request), contentSettingsSchema)
   // A sample URL costs an outgoing request: at most 20 saves a minute.
   const limit = await hit(`content-settings:${user.id}`, { limit: 20, windowSeconds: 60, failOpen: true })
-  if (!limit.allowed)
-    return json<ActionData>(
-      { message: `Too many saves. Try again in ${limit.retryAfterSeconds} seconds.`, errors: {}, values },
-      { status: 429 },
-    )
-  const result = await saveContentSettings(user.id, raw)
-  if (!result.ok)
-    return json<ActionData>({ message: result.message, errors: result.errors, values }, { status: result.status })
+  if (!limit.allowed) {
+    const message = `Too many saves. Try again in ${limit.retryAfterSeconds} seconds.`
+    return json({ result: submission.reply({ formErrors: [message] }) }, { status: 429 })
+  }
+  if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
+  const result = await saveContentSettings(user.id, submission.value)
+  if (!result.ok) {
+    const refusal = result.field
+      ? { fieldErrors: { [result.field]: [result.message] } }
+      : { formErrors: [result.message] }
+    return json({ result: submission.reply(refusal) }, { status: result.status })
+  }
   return toast().redirectWithSuccess('/settings/content', {
     message: CONTENT_SETTINGS_MESSAGES.saved,
     duration: TOAST_MS,
@@ -76,22 +69,10 @@ export async function action({ request }: ActionFunctionArgs) {
 export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
 export const shouldRevalidate = revalidateUnlessFailed
 
-/** A failed request as the action's own failure answer: the message and the fields as they were sent. */
-function failedSave(failure: ClientFailure): ActionData {
-  const values = Object.fromEntries(
-    CONTENT_SETTINGS_FIELDS.map((name) => [name, failure.values[name] ?? '']),
-  ) as ContentSettingsValues
-  return { message: failureMessage(failure, CONTENT_SETTINGS_MESSAGES.failed), errors: {}, values, id: failure.id }
-}
-
 export default function ContentSettings() {
   const { settings } = useLoaderData<typeof loader>()
   const answer = useActionData<typeof clientAction>()
   const failure = clientFailureOf(answer)
-  const failed = failure ? failedSave(failure) : withoutFailure(answer)
-  const values: ContentSettingsValues = failed?.values ?? settings
-  const errors: FieldErrors = failed?.errors ?? {}
-
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <PageHeader
@@ -107,163 +88,163 @@ export default function ContentSettings() {
           Publishing settings
         </Link>
       </p>
-      {/* A new answer remounts the form so that its fields show what was sent. */}
-      <Form
-        method="post"
-        className="space-y-6"
-        aria-label="Content settings"
-        key={failed ? JSON.stringify(failed) : 'saved'}
-      >
-        <FormMessage message={failed?.message} tone="error" />
-        <fieldset className="card space-y-5">
-          <legend className="px-1 text-sm font-semibold text-slate-800">Your business</legend>
-          <Field
-            label="Product/Service"
-            name="productService"
-            required
-            maxLength={L.productService}
-            defaultValue={values.productService}
-            error={errors.productService}
-            hint="What you sell, in a few words."
-          />
-          <Field
-            label="Ideal Customer"
-            name="marketSegment"
-            required
-            maxLength={L.marketSegment}
-            defaultValue={values.marketSegment}
-            error={errors.marketSegment}
-            hint="Who you sell to: the reader your posts are written for."
-          />
-          <Field
-            label="Website"
-            name="website"
-            type="url"
-            inputMode="url"
-            maxLength={L.website}
-            placeholder="https://yourcompany.com"
-            defaultValue={values.website}
-            error={errors.website}
-            hint="Posts link to your pages from its sitemap."
-          />
-          <Field
-            label="Value proposition"
-            name="valueProposition"
-            maxLength={L.valueProposition}
-            defaultValue={values.valueProposition}
-            error={errors.valueProposition}
-            hint="One line: why customers choose you."
-          />
-        </fieldset>
-
-        <fieldset className="card space-y-5">
-          <legend className="px-1 text-sm font-semibold text-slate-800">Call to action (closes every post)</legend>
-          <div className="grid gap-5 sm:grid-cols-2">
-            <Field
-              label="Call to action text"
-              name="ctaText"
-              maxLength={L.ctaText}
-              placeholder="Start your free trial"
-              defaultValue={values.ctaText}
-              error={errors.ctaText}
-            />
-            <Field
-              label="Call to action URL"
-              name="ctaUrl"
-              type="url"
-              inputMode="url"
-              maxLength={L.ctaUrl}
-              placeholder="https://yourcompany.com/signup"
-              defaultValue={values.ctaUrl}
-              error={errors.ctaUrl}
-            />
-          </div>
-        </fieldset>
-
-        <fieldset className="card space-y-5">
-          <legend className="px-1 text-sm font-semibold text-slate-800">Voice</legend>
-          <div role="radiogroup" aria-labelledby="tone-label" aria-describedby={errors.tone ? 'tone-error' : undefined}>
-            <p id="tone-label" className="label">
-              Tone
-            </p>
-            <div className="mt-1 grid gap-2 sm:grid-cols-2">
-              {TONE_OPTIONS.map((t) => (
-                <label
-                  key={t.value}
-                  className="flex cursor-pointer items-start gap-2 rounded-lg border border-slate-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
-                >
-                  <input
-                    type="radio"
-                    name="tone"
-                    value={t.value}
-                    defaultChecked={values.tone === t.value}
-                    className="mt-1"
-                  />
-                  <span>
-                    <span className="block font-medium text-slate-900">{t.label}</span>
-                    <span className="block text-xs text-slate-600">{t.hint}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-            {errors.tone?.[0] ? (
-              <p id="tone-error" className="field-error" role="alert">
-                {errors.tone[0]}
-              </p>
-            ) : null}
-          </div>
-          <Field
-            label="Tone notes"
-            name="toneNotes"
-            maxLength={L.toneNotes}
-            placeholder="e.g. British spelling, no exclamation marks"
-            defaultValue={values.toneNotes}
-            error={errors.toneNotes}
-            hint="Anything else about how you write (optional)."
-          />
-          <TextareaField
-            label="Words and claims to avoid"
-            name="avoid"
-            rows={3}
-            maxLength={L.avoid}
-            placeholder={'cheapest\nguaranteed results'}
-            defaultValue={values.avoid}
-            error={errors.avoid}
-            hint="One per line. Posts never use them."
-          />
-        </fieldset>
-
-        <fieldset className="card space-y-5">
-          <legend className="px-1 text-sm font-semibold text-slate-800">Writing sample (optional)</legend>
-          <p className="text-sm text-slate-600">
-            Paste a few paragraphs you wrote, or give the address of one of your own pages and we read it for you. Posts
-            match its voice, not its content.
-          </p>
-          <TextareaField
-            label="Writing sample"
-            name="writingSample"
-            rows={6}
-            maxLength={L.writingSample}
-            defaultValue={values.writingSample}
-            error={errors.writingSample}
-          />
-          <Field
-            label="Sample page URL"
-            name="writingSampleUrl"
-            type="url"
-            inputMode="url"
-            maxLength={L.writingSampleUrl}
-            placeholder="https://yourcompany.com/blog/a-post-you-like"
-            defaultValue={values.writingSampleUrl}
-            error={errors.writingSampleUrl}
-            hint="A page on your website. When it changes, its text replaces the sample above."
-          />
-        </fieldset>
-
-        <div className="flex justify-end">
-          <SubmitButton pendingText="Saving...">Save content settings</SubmitButton>
-        </div>
-      </Form>
+      {/* A save shows the settings as they were stored (trimmed): the form starts again from them. */}
+      <SettingsForm
+        key={settings.updatedAt ?? 'defaults'}
+        settings={settings}
+        lastResult={withoutFailure(answer)?.result}
+        failed={failure ? failureMessage(failure, CONTENT_SETTINGS_MESSAGES.failed) : undefined}
+      />
     </div>
+  )
+}
+
+/**
+ * The settings form. A refused save shows the messages next to their fields and what was sent; a request that
+ * failed in the browser keeps what was typed and says so (`failed`).
+ */
+function SettingsForm({
+  settings,
+  lastResult,
+  failed,
+}: {
+  settings: ContentSettingsValues
+  lastResult: SubmissionResult<string[]> | undefined
+  failed: string | undefined
+}) {
+  const { fields, formProps, message } = useSchemaForm({
+    id: 'content-settings',
+    schema: contentSettingsSchema,
+    lastResult,
+    defaultValue: settings,
+  })
+  const tone = fields.tone
+  return (
+    <Form method="post" className="space-y-6" aria-label="Content settings" {...formProps}>
+      <FormMessage message={failed ?? message} tone="error" />
+      <fieldset className="card space-y-5">
+        <legend className="px-1 text-sm font-semibold text-slate-800">Your business</legend>
+        <Field
+          label="Product/Service"
+          required
+          maxLength={L.productService}
+          meta={fields.productService}
+          hint="What you sell, in a few words."
+        />
+        <Field
+          label="Ideal Customer"
+          required
+          maxLength={L.marketSegment}
+          meta={fields.marketSegment}
+          hint="Who you sell to: the reader your posts are written for."
+        />
+        <Field
+          label="Website"
+          type="url"
+          inputMode="url"
+          maxLength={L.website}
+          placeholder="https://yourcompany.com"
+          meta={fields.website}
+          hint="Posts link to your pages from its sitemap."
+        />
+        <Field
+          label="Value proposition"
+          maxLength={L.valueProposition}
+          meta={fields.valueProposition}
+          hint="One line: why customers choose you."
+        />
+      </fieldset>
+
+      <fieldset className="card space-y-5">
+        <legend className="px-1 text-sm font-semibold text-slate-800">Call to action (closes every post)</legend>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field
+            label="Call to action text"
+            maxLength={L.ctaText}
+            placeholder="Start your free trial"
+            meta={fields.ctaText}
+          />
+          <Field
+            label="Call to action URL"
+            type="url"
+            inputMode="url"
+            maxLength={L.ctaUrl}
+            placeholder="https://yourcompany.com/signup"
+            meta={fields.ctaUrl}
+          />
+        </div>
+      </fieldset>
+
+      <fieldset className="card space-y-5">
+        <legend className="px-1 text-sm font-semibold text-slate-800">Voice</legend>
+        <div role="radiogroup" aria-labelledby="tone-label" aria-describedby={tone.errors ? tone.errorId : undefined}>
+          <p id="tone-label" className="label">
+            Tone
+          </p>
+          <div className="mt-1 grid gap-2 sm:grid-cols-2">
+            {TONE_OPTIONS.map((t) => (
+              <label
+                key={t.value}
+                className="flex cursor-pointer items-start gap-2 rounded-lg border border-slate-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+              >
+                <input
+                  type="radio"
+                  name={tone.name}
+                  value={t.value}
+                  defaultChecked={tone.initialValue === t.value}
+                  className="mt-1"
+                />
+                <span>
+                  <span className="block font-medium text-slate-900">{t.label}</span>
+                  <span className="block text-xs text-slate-600">{t.hint}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          {tone.errors?.[0] ? (
+            <p id={tone.errorId} className="field-error" role="alert">
+              {tone.errors[0]}
+            </p>
+          ) : null}
+        </div>
+        <Field
+          label="Tone notes"
+          maxLength={L.toneNotes}
+          placeholder="e.g. British spelling, no exclamation marks"
+          meta={fields.toneNotes}
+          hint="Anything else about how you write (optional)."
+        />
+        <TextareaField
+          label="Words and claims to avoid"
+          rows={3}
+          maxLength={L.avoid}
+          placeholder={'cheapest\nguaranteed results'}
+          meta={fields.avoid}
+          hint="One per line. Posts never use them."
+        />
+      </fieldset>
+
+      <fieldset className="card space-y-5">
+        <legend className="px-1 text-sm font-semibold text-slate-800">Writing sample (optional)</legend>
+        <p className="text-sm text-slate-600">
+          Paste a few paragraphs you wrote, or give the address of one of your own pages and we read it for you. Posts
+          match its voice, not its content.
+        </p>
+        <TextareaField label="Writing sample" rows={6} maxLength={L.writingSample} meta={fields.writingSample} />
+        <Field
+          label="Sample page URL"
+          type="url"
+          inputMode="url"
+          maxLength={L.writingSampleUrl}
+          placeholder="https://yourcompany.com/blog/a-post-you-like"
+          meta={fields.writingSampleUrl}
+          hint="A page on your website. When it changes, its text replaces the sample above."
+        />
+      </fieldset>
+
+      <div className="flex justify-end">
+        <SubmitButton pendingText="Saving...">Save content settings</SubmitButton>
+      </div>
+    </Form>
   )
 }

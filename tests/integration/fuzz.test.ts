@@ -249,7 +249,7 @@ describe('fuzz: every route survives hostile input', () => {
     expect(byFile('_index.tsx')?.path).toBe('/')
     expect(byFile('api.$.ts')?.path).toBe('/api/anything/else')
     expect(found.filter((r) => r.hasAction).length).toBeGreaterThan(50)
-    expect(intentsOf(byFile('blogposts.tsx')!.source)).toEqual(
+    expect(intentsOf(byFile('blogposts/route.tsx')!.source)).toEqual(
       expect.arrayContaining(['create-post', 'delete-post', 'retry-post']),
     )
     expect(intentsOf(byFile('calendar.tsx')!.source)).toContain('move')

@@ -2,13 +2,11 @@ import { eq } from 'drizzle-orm'
 import {
   CONTENT_SETTINGS_LIMITS,
   CONTENT_SETTINGS_MESSAGES,
-  contentSettingsSchema,
   isOwnPage,
   toneOf,
   type ContentSettingsInput,
   type ContentSettingsValues,
 } from './content-settings'
-import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { extractPage, PAGE_MAX_BYTES, USER_AGENT } from './research.server'
@@ -81,27 +79,21 @@ export async function fetchWritingSample(url: string): Promise<string | null> {
 }
 
 export type SaveResult =
-  { ok: true; settings: ContentSettingsView } | { ok: false; status: 400 | 404; message: string; errors: FieldErrors }
+  | { ok: true; settings: ContentSettingsView }
+  /** A refusal: its message, and the form's field it is about (the sample page), if any. */
+  | { ok: false; status: 400 | 404; message: string; field?: 'writingSampleUrl' }
 
 /**
- * Validates and saves. A sample URL is read when it is new or when no sample text was given; a page that cannot
- * be read is a field error and nothing is written.
+ * Saves settings checked by `contentSettingsSchema` (the form and the API parse it). A sample URL is read when it is
+ * new or when no sample text was given; a page that cannot be read is an error of that field and nothing is written.
  */
-export async function saveContentSettings(userId: string, raw: unknown): Promise<SaveResult> {
-  const parsed = contentSettingsSchema.safeParse(raw)
-  if (!parsed.success) return { ok: false, status: 400, ...describeErrors(parsed.error) }
-  const input: ContentSettingsInput = parsed.data
+export async function saveContentSettings(userId: string, input: ContentSettingsInput): Promise<SaveResult> {
   const current = await getContentSettings(userId)
-  if (!current) return { ok: false, status: 404, message: 'User not found.', errors: {} }
+  if (!current) return { ok: false, status: 404, message: 'User not found.' }
 
   let writingSample = input.writingSample
   if (input.writingSampleUrl) {
-    const fail = (message: string): SaveResult => ({
-      ok: false,
-      status: 400,
-      message,
-      errors: { writingSampleUrl: [message] },
-    })
+    const fail = (message: string): SaveResult => ({ ok: false, status: 400, message, field: 'writingSampleUrl' })
     if (!input.website) return fail(CONTENT_SETTINGS_MESSAGES.sampleNoWebsite)
     if (!isOwnPage(input.writingSampleUrl, input.website)) return fail(CONTENT_SETTINGS_MESSAGES.sampleNotOwn)
     if (input.writingSampleUrl !== current.writingSampleUrl || !writingSample) {

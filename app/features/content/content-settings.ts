@@ -96,32 +96,8 @@ export const contentSettingsSchema = z
   })
 export type ContentSettingsInput = z.infer<typeof contentSettingsSchema>
 
-/** What the form shows (from saved settings or from a failed post). */
+/** The settings as text, as the form shows them. */
 export type ContentSettingsValues = { [K in keyof ContentSettingsInput]: string }
-
-export const CONTENT_SETTINGS_FIELDS = [
-  'productService',
-  'marketSegment',
-  'website',
-  'valueProposition',
-  'ctaText',
-  'ctaUrl',
-  'tone',
-  'toneNotes',
-  'avoid',
-  'writingSample',
-  'writingSampleUrl',
-] as const satisfies ReadonlyArray<keyof ContentSettingsInput>
-
-/** A form post's fields (missing ones undefined, so zod reports the required ones). */
-export function contentSettingsFromForm(form: FormData): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {}
-  for (const name of CONTENT_SETTINGS_FIELDS) {
-    const value = form.get(name)
-    out[name] = typeof value === 'string' ? value : undefined
-  }
-  return out
-}
 
 /** Whether `url` is a page of `website` (same host, with or without www). */
 export function isOwnPage(url: string, website: string): boolean {

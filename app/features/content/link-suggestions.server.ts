@@ -7,7 +7,7 @@ import { POST_MESSAGES } from './posts'
 import { stripFinish } from './content-engine.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { EMBED_MAX_INPUTS, LINK_MIN_SIMILARITY, relevance } from './embeddings.server'
-import { saveEdit, type SaveOutcome } from './post-editor.server'
+import { saveStoredEdit, type SaveOutcome } from './post-editor.server'
 import { getPost } from './posts.server'
 
 /**
@@ -120,15 +120,14 @@ export type AddLinkResult =
 /** Adds the link to `postId` in the user's older post `fromId` (a repeat finds it linked and changes nothing). */
 export async function addLinkFrom(userId: string, postId: string, fromId: string): Promise<AddLinkResult> {
   const [post, from] = await Promise.all([getPost(userId, postId), getPost(userId, fromId)])
-  if (!post || !from || from.id === post.id)
-    return { ok: false, status: 404, message: POST_MESSAGES.notFound, errors: {} }
+  if (!post || !from || from.id === post.id) return { ok: false, status: 404, message: POST_MESSAGES.notFound }
   if (!post.publishedUrl || post.status !== 'completed')
-    return { ok: false, status: 409, message: LINK_MESSAGES.notPublished, errors: {} }
+    return { ok: false, status: 409, message: LINK_MESSAGES.notPublished }
   const title = from.title || from.keyword
   if (linksTo(from.contentMarkdown, post.publishedUrl))
     return { ok: true, alreadyLinked: true, message: LINK_MESSAGES.already(title), from: { id: from.id, title } }
   const proposal = proposalFor(from, post)
-  const saved = await saveEdit(userId, from.id, {
+  const saved = await saveStoredEdit(userId, from.id, {
     title: from.title,
     slug: from.slug,
     metaDescription: from.metaDescription ?? '',

@@ -1,13 +1,11 @@
-import { safeText } from '#app/platform/security/safe-text'
 import { and, desc, eq, notInArray } from 'drizzle-orm'
-import { z } from 'zod'
 import { filterLinks, linkUrls, stripRawHtml, urlSet, type LinkTarget, type Source } from './content'
-import { EDITOR_LIMITS, sectionsOf, replaceSection, splitTitle } from './post-editor'
+import { editSchema, replaceSection, sectionsOf, splitTitle, type EditInput, type RewriteInput } from './post-editor'
 import { storedPostBody } from '#app/platform/security/sanitize.server'
-import { cleanSectionBody, slugify } from './posts'
+import { cleanSectionBody } from './posts'
 import { bareDomain } from '#app/features/keywords/serp'
 import type { ScoreResult } from './seo-checklist'
-import { describeErrors, type FieldErrors } from '#app/platform/forms/field-errors'
+import { apiErrors } from '#app/platform/forms/submission'
 import { rewritePrompt, type Brief } from './brief-prompts.server'
 import { businessContext, finishPost, stripFinish } from './content-engine.server'
 import { db, schema } from '#app/platform/db/client.server'
@@ -24,44 +22,6 @@ import { researchUrls, type Research } from './research.server'
  */
 export const MAX_VERSIONS = 20
 const posts = schema.blogPosts
-
-export const editSchema = z.object({
-  title: safeText({ required_error: 'Title is required.' })
-    .transform((v) => v.replace(/\s+/g, ' ').trim())
-    .pipe(
-      safeText()
-        .min(1, 'Title is required.')
-        .max(EDITOR_LIMITS.title, `Title must be at most ${EDITOR_LIMITS.title} characters.`),
-    ),
-  slug: safeText({ required_error: 'Slug is required.' })
-    .transform((v) => slugify(v))
-    .pipe(safeText().min(1, 'Slug needs at least one letter or digit.')),
-  metaDescription: safeText()
-    .optional()
-    .transform((v) => (v ?? '').replace(/\s+/g, ' ').trim())
-    .pipe(
-      safeText().max(
-        EDITOR_LIMITS.metaDescription,
-        `Meta description must be at most ${EDITOR_LIMITS.metaDescription} characters.`,
-      ),
-    ),
-  body: safeText({ required_error: 'The post cannot be empty.' })
-    .transform((v) => v.replace(/\r\n?/g, '\n').trim())
-    .pipe(
-      safeText()
-        .min(1, 'The post cannot be empty.')
-        .max(EDITOR_LIMITS.body, `The post must be at most ${EDITOR_LIMITS.body} characters.`),
-    ),
-})
-export type EditInput = z.infer<typeof editSchema>
-
-export const rewriteSchema = z.object({
-  section: z.coerce.number({ invalid_type_error: 'Choose a section.' }).int().min(0, 'Choose a section.'),
-  instruction: safeText({ required_error: 'Tell us how to rewrite the section.' })
-    .trim()
-    .min(3, 'Tell us how to rewrite the section.')
-    .max(EDITOR_LIMITS.instruction, `The instruction must be at most ${EDITOR_LIMITS.instruction} characters.`),
-})
 
 type Stored = NonNullable<Awaited<ReturnType<typeof getPost>>>
 type Context = {
@@ -111,35 +71,50 @@ export async function listVersions(postId: string): Promise<Versions> {
 
 export type SaveOutcome =
   | { ok: true; score: ScoreResult; versionId: string }
-  | { ok: false; status: 400 | 404 | 409 | 502; message: string; errors: FieldErrors }
+  /** A refusal: its message, and the editor's field it is about (`section`), if any. */
+  | { ok: false; status: 400 | 404 | 409 | 502; message: string; field?: 'section' }
 
-const notFound = { ok: false, status: 404, message: 'No blog post found.', errors: {} } as const
+const notFound = { ok: false, status: 404, message: 'No blog post found.' } as const
 
-/** The edit's fields checked, and the user's finished post they apply to; or why the edit cannot be made. */
+/** The user's finished post an edit applies to; or why the edit cannot be made. */
 async function editTarget(
   userId: string,
   postId: string,
-  raw: unknown,
-): Promise<{ ok: true; post: Stored; input: EditInput } | Extract<SaveOutcome, { ok: false }>> {
-  const parsed = editSchema.safeParse(raw)
-  if (!parsed.success) return { ok: false, status: 400, ...describeErrors(parsed.error) }
+): Promise<{ ok: true; post: Stored } | Extract<SaveOutcome, { ok: false }>> {
   const post = await getPost(userId, postId)
   if (!post) return notFound
-  if (post.status !== 'completed')
-    return { ok: false, status: 409, message: 'This blog post is not ready yet.', errors: {} }
-  return { ok: true, post, input: parsed.data }
+  if (post.status !== 'completed') return { ok: false, status: 409, message: 'This blog post is not ready yet.' }
+  return { ok: true, post }
 }
 
-/** Saves an edit (or a rewrite or restore): finish, score, sanitize, write, keep the version, prune old ones. */
+/**
+ * Saves an edit checked by `editSchema` (the editor's form): finish, score, sanitize, write, keep the version, prune
+ * old ones.
+ */
 export async function saveEdit(
   userId: string,
   postId: string,
-  raw: unknown,
+  input: EditInput,
   origin: 'edit' | 'rewrite' | 'restore' = 'edit',
 ): Promise<SaveOutcome> {
-  const target = await editTarget(userId, postId, raw)
+  const target = await editTarget(userId, postId)
   if (!target.ok) return target
-  return writeEdit(target.post, target.input, origin)
+  return writeEdit(target.post, input, origin)
+}
+
+/**
+ * Saves fields the app itself took from a stored post (a restored version, an added link), checked as the editor's
+ * form is: a version that no longer passes is refused with the form's messages.
+ */
+export async function saveStoredEdit(
+  userId: string,
+  postId: string,
+  fields: { title: string; slug: string; metaDescription: string; body: string },
+  origin: 'edit' | 'restore' = 'edit',
+): Promise<SaveOutcome> {
+  const parsed = editSchema.safeParse(fields)
+  if (!parsed.success) return { ok: false, status: 400, message: apiErrors(parsed.error).message }
+  return saveEdit(userId, postId, parsed.data, origin)
 }
 
 async function writeEdit(post: Stored, input: EditInput, origin: 'edit' | 'rewrite' | 'restore'): Promise<SaveOutcome> {
@@ -229,8 +204,8 @@ export async function restoreVersion(userId: string, postId: string, versionId: 
     .from(schema.postVersions)
     .where(and(eq(schema.postVersions.id, versionId), eq(schema.postVersions.postId, post.id)))
     .limit(1)
-  if (!version) return { ok: false, status: 404, message: 'That version is no longer kept.', errors: {} }
-  return saveEdit(
+  if (!version) return { ok: false, status: 404, message: 'That version is no longer kept.' }
+  return saveStoredEdit(
     userId,
     postId,
     {
@@ -251,18 +226,15 @@ export async function restoreVersion(userId: string, postId: string, versionId: 
 export async function rewriteSection(
   userId: string,
   postId: string,
-  raw: unknown,
-  rewrite: unknown,
+  input: EditInput,
+  wanted: RewriteInput,
 ): Promise<SaveOutcome> {
-  const target = await editTarget(userId, postId, raw)
+  const target = await editTarget(userId, postId)
   if (!target.ok) return target
-  const wanted = rewriteSchema.safeParse(rewrite)
-  if (!wanted.success) return { ok: false, status: 400, ...describeErrors(wanted.error) }
-  const { post, input } = target
+  const { post } = target
   const body = stripFinish(splitTitle(input.body).body)
-  const section = sectionsOf(body)[wanted.data.section]
-  if (!section)
-    return { ok: false, status: 400, message: 'Choose a section.', errors: { section: ['Choose a section.'] } }
+  const section = sectionsOf(body)[wanted.section]
+  if (!section) return { ok: false, status: 400, message: 'Choose a section.', field: 'section' }
 
   const context = storedContext(post)
   const business = await businessContext(post.userId)
@@ -275,7 +247,7 @@ export async function rewriteSection(
         title: input.title,
         heading: section.heading,
         body: section.body,
-        instruction: wanted.data.instruction,
+        instruction: wanted.instruction,
         tone: business?.tone ?? null,
       }),
       maxRetries: 1,
@@ -287,7 +259,6 @@ export async function rewriteSection(
       ok: false,
       status: 502,
       message: `The section could not be rewritten: ${failureReason(error)}`,
-      errors: {},
     }
   }
   const keep = urlSet([
@@ -306,7 +277,6 @@ export async function rewriteSection(
     }
   }
   const cleaned = cleanSectionBody(filterLinks(stripRawHtml(answer), allowed))
-  if (!cleaned)
-    return { ok: false, status: 502, message: 'The section could not be rewritten: the answer was empty.', errors: {} }
-  return writeEdit(post, { ...input, body: replaceSection(body, wanted.data.section, cleaned) }, 'rewrite')
+  if (!cleaned) return { ok: false, status: 502, message: 'The section could not be rewritten: the answer was empty.' }
+  return writeEdit(post, { ...input, body: replaceSection(body, wanted.section, cleaned) }, 'rewrite')
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { faqFromMarkdown } from './content'
 import { contentSettingsSchema, isOwnPage } from './content-settings'
-import { replaceSection, sectionsOf, splitTitle } from './post-editor'
+import { parseSubmission } from '#app/platform/forms/submission'
+import { editorFormSchema, replaceSection, sectionsOf, splitTitle } from './post-editor'
 
 describe('post editor helpers', () => {
   const md =
@@ -61,5 +62,36 @@ describe('content settings schema', () => {
   it('knows the own site with or without www', () => {
     expect(isOwnPage('https://www.acme.test/blog/a', 'https://acme.test')).toBe(true)
     expect(isOwnPage('https://evil.test/a', 'https://acme.test')).toBe(false)
+  })
+})
+
+describe("the editor's form", () => {
+  const form = (fields: Record<string, string>) =>
+    parseSubmission(
+      new URLSearchParams({ title: ' My  title ', slug: 'My Title!', metaDescription: '', body: 'Intro.', ...fields }),
+      editorFormSchema,
+    )
+
+  it('saves the edit alone: the rewrite fields are not checked', () => {
+    const saved = form({ intent: 'save', section: '', instruction: '' })
+    expect(saved.status).toBe('success')
+    if (saved.status === 'success')
+      expect(saved.value).toEqual({
+        edit: { title: 'My title', slug: 'my-title', metaDescription: '', body: 'Intro.' },
+        rewrite: null,
+      })
+  })
+
+  it('checks the section and the instruction of a rewrite, with the edit in the same answer', () => {
+    const rewrite = form({ intent: 'rewrite', section: '1', instruction: ' Shorter ' })
+    if (rewrite.status === 'success') expect(rewrite.value.rewrite).toEqual({ section: 1, instruction: 'Shorter' })
+    else expect.fail('a complete rewrite is accepted')
+
+    const bad = form({ intent: 'rewrite', title: '  ', section: 'x', instruction: 'no' })
+    expect(bad.status === 'error' && bad.error).toEqual({
+      title: ['Title is required.'],
+      section: ['Choose a section.'],
+      instruction: ['Tell us how to rewrite the section.'],
+    })
   })
 })

@@ -1,8 +1,77 @@
+import { z } from 'zod'
+import { safeText } from '#app/platform/security/safe-text'
+import { slugify } from './posts'
+
 /**
  * The editor's view of a post's Markdown (pure, used by the page and the server): the H1 title is edited in its
- * own field, the rest is the body; 'Rewrite this section' works on the body's H2 sections.
+ * own field, the rest is the body; 'Rewrite this section' works on the body's H2 sections. The editor's form
+ * schema lives here so that the page checks it too (decision 0311).
  */
 export const EDITOR_LIMITS = { title: 200, metaDescription: 300, body: 100_000, instruction: 500 } as const
+
+/** A post's edited fields: title, slug, meta description and Markdown body (saves, rewrites, restores, added links). */
+export const editSchema = z.object({
+  title: safeText({ required_error: 'Title is required.' })
+    .transform((v) => v.replace(/\s+/g, ' ').trim())
+    .pipe(
+      safeText()
+        .min(1, 'Title is required.')
+        .max(EDITOR_LIMITS.title, `Title must be at most ${EDITOR_LIMITS.title} characters.`),
+    ),
+  slug: safeText({ required_error: 'Slug is required.' })
+    .transform((v) => slugify(v))
+    .pipe(safeText().min(1, 'Slug needs at least one letter or digit.')),
+  metaDescription: safeText()
+    .optional()
+    .transform((v) => (v ?? '').replace(/\s+/g, ' ').trim())
+    .pipe(
+      safeText().max(
+        EDITOR_LIMITS.metaDescription,
+        `Meta description must be at most ${EDITOR_LIMITS.metaDescription} characters.`,
+      ),
+    ),
+  body: safeText({ required_error: 'The post cannot be empty.' })
+    .transform((v) => v.replace(/\r\n?/g, '\n').trim())
+    .pipe(
+      safeText()
+        .min(1, 'The post cannot be empty.')
+        .max(EDITOR_LIMITS.body, `The post must be at most ${EDITOR_LIMITS.body} characters.`),
+    ),
+})
+export type EditInput = z.infer<typeof editSchema>
+
+/** 'Rewrite this section': which H2 section of the body, and the author's instruction. */
+export const rewriteSchema = z.object({
+  section: z.coerce.number({ invalid_type_error: 'Choose a section.' }).int().min(0, 'Choose a section.'),
+  instruction: safeText({ required_error: 'Tell us how to rewrite the section.' })
+    .trim()
+    .min(3, 'Tell us how to rewrite the section.')
+    .max(EDITOR_LIMITS.instruction, `The instruction must be at most ${EDITOR_LIMITS.instruction} characters.`),
+})
+export type RewriteInput = z.infer<typeof rewriteSchema>
+
+/**
+ * The editor's form (/blogpost/:id/edit): the post's fields, and with the 'Rewrite section' button (intent=rewrite)
+ * also the section and the instruction. Its value: the edit, and the rewrite when one was asked for.
+ */
+export const editorFormSchema = editSchema
+  .extend({
+    intent: z.string().optional(),
+    section: z.string().optional(),
+    instruction: z.string().optional(),
+  })
+  .superRefine(({ intent, section, instruction }, ctx) => {
+    if (intent !== 'rewrite') return
+    const wanted = rewriteSchema.safeParse({ section, instruction })
+    if (!wanted.success) for (const issue of wanted.error.issues) ctx.addIssue(issue)
+  })
+  .transform(({ intent, section, instruction, ...edit }) => ({
+    edit,
+    rewrite: intent === 'rewrite' ? rewriteSchema.parse({ section, instruction }) : null,
+  }))
+
+/** The editor's form when it asks for a preview (without JavaScript): the body alone, nothing else is checked. */
+export const editorPreviewSchema = z.object({ body: z.string().optional() })
 
 /** What the editor says when a save, rewrite or restore never got the app's answer (issue 12): nothing was saved. */
 export const EDITOR_FAILED_MESSAGES: Record<string, string> = {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseSubmission } from '#app/platform/forms/submission'
 import { safeText } from '#app/platform/security/safe-text'
 
 /**
@@ -32,20 +33,25 @@ export const limit = optional(
 
 export type ParamErrors = Record<string, string>
 
-/** The query string's values for a schema's keys (the last value of a repeated key wins). */
+/** A parameter name of ours: Conform would read `a.b` and `a[0]` as paths, and `__intent__`/`__state__` are its own. */
+const PARAM_NAME = /^[A-Za-z]\w*$/
+
+/**
+ * The query string's values for a schema's keys, read as a form is (`parseSubmission`, decision 0311; the last value
+ * of a repeated key wins, names that are not ours are left out). Errors: the first message of each parameter, by its
+ * name (`query` for one about the whole query).
+ */
 export function parseParams<S extends z.ZodTypeAny>(
   schema: S,
   params: URLSearchParams,
 ): { ok: true; data: z.infer<S> } | { ok: false; errors: ParamErrors } {
-  const raw: Record<string, string> = {}
-  for (const [key, value] of params) raw[key] = value
-  const parsed = schema.safeParse(raw)
-  if (parsed.success) return { ok: true, data: parsed.data as z.infer<S> }
+  const last = new URLSearchParams()
+  for (const [key, value] of params) if (PARAM_NAME.test(key)) last.set(key, value)
+  const submission = parseSubmission(last, schema)
+  if (submission.status === 'success') return { ok: true, data: submission.value as z.infer<S> }
   const errors: ParamErrors = {}
-  for (const issue of parsed.error.issues) {
-    const field = String(issue.path[0] ?? 'query')
-    errors[field] ??= issue.message
-  }
+  for (const [name, messages] of Object.entries(submission.error ?? {}))
+    if (messages?.[0]) errors[name || 'query'] = messages[0]
   return { ok: false, errors }
 }
 

@@ -1,15 +1,13 @@
 import { readForm } from '#app/platform/http/body.server'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import {
-  Form,
   useActionData,
   useLoaderData,
   useNavigation,
   useRevalidator,
-  useSubmit,
   type ClientActionFunctionArgs,
 } from '@remix-run/react'
-import { useEffect, useRef } from 'react'
+import { useEffect, useState } from 'react'
 import { BulkActions, KeywordFilters } from '#app/features/keywords/components/keyword-filters'
 import { KeywordTable } from '#app/features/keywords/components/keyword-table'
 import { CreatePostButton, usePageKey } from '#app/features/content/components/create-post-button'
@@ -17,10 +15,7 @@ import { TrackStar } from '#app/features/rankings/components/track-star'
 import { clientFailureOf, guardServerAction, revalidateUnlessFailed, withoutFailure } from '#app/ui/client-failure'
 import { MessageDialog } from '#app/ui/dialog'
 import { PageHeader } from '#app/ui/page-header'
-import { Field, SelectField } from '#app/ui/field'
-import { SubmitButton } from '#app/ui/submit-button'
 import {
-  COMPETITION_TOOLTIP,
   keywordSearchSchema,
   SEARCH_ERROR_MESSAGE,
   SEARCH_UNAVAILABLE_MESSAGE,
@@ -28,12 +23,11 @@ import {
   searchProblem,
   shownCount,
   type KeywordSearchInput,
-  type KeywordSource,
 } from '#app/features/keywords/keywords'
 import { allSkippedMessage, skippedKeywordsMessage } from '#app/features/content/library'
 import { keywordListSchema, type KeywordListParams } from '#app/features/keywords/keyword-library'
+import { firstMessage, parseSubmission } from '#app/platform/forms/submission'
 import { parseParams } from '#app/platform/lists/list-params'
-import { COUNTRY_OPTIONS, LANGUAGE_OPTIONS } from '#app/platform/markets/markets'
 import { QUOTA_MESSAGES } from '#app/features/billing/plans'
 import { quotaRefusal } from '#app/features/billing/quota.server'
 import { POST_MESSAGES } from '#app/features/content/posts'
@@ -45,6 +39,9 @@ import { requireUser } from '#app/features/accounts/session.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 import { showToast } from '#app/ui/toaster'
 import { pageNonce } from '#app/features/content/components/create-post-button'
+import { SearchForm } from './search-form'
+import { AnalyzingOverlay, SourceNotice } from './search-status'
+import { usePrefilledSearch } from './use-prefilled-search'
 
 export const meta: MetaFunction = () => [{ title: 'Keyword Opportunities · Rankwell' }]
 
@@ -190,28 +187,16 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === 'create-posts' || intent === 'delete-keywords' || intent.startsWith('delete:')) {
     return bulkAction(user.id, intent, form)
   }
-  const values = {
-    query: String(form.get('query') ?? ''),
-    countryCode: String(form.get('countryCode') ?? ''),
-    languageCode: String(form.get('languageCode') ?? ''),
-  }
-  if (form.get('intent') !== 'search') {
-    return json(
-      { dialog: { id: crypto.randomUUID(), message: SEARCH_VALIDATION_MESSAGE, upgrade: false }, values },
-      { status: 400 },
-    )
-  }
-  const parsed = keywordSearchSchema.safeParse(values)
-  if (!parsed.success) {
-    return json(
-      { dialog: { id: crypto.randomUUID(), message: searchProblem(parsed.error), upgrade: false }, values },
-      { status: 400 },
-    )
-  }
-  const result = await searchKeywordsWithQuota(user.id, parsed.data)
-  if (result.ok) return successToast(result.keywords.length, parsed.data.query)
+  const submission = parseSubmission(form, keywordSearchSchema)
+  // An incomplete search: the dialog says what is missing, the form shows what was sent.
+  const refused = (message: string) =>
+    json({ dialog: { id: crypto.randomUUID(), message, upgrade: false }, result: submission.reply() }, { status: 400 })
+  if (intent !== 'search') return refused(SEARCH_VALIDATION_MESSAGE)
+  if (submission.status !== 'success') return refused(firstMessage(submission.reply()) ?? SEARCH_VALIDATION_MESSAGE)
+  const result = await searchKeywordsWithQuota(user.id, submission.value)
+  if (result.ok) return successToast(result.keywords.length, submission.value.query)
   return json(
-    { dialog: await dialogFor(user.id, reasonToDialog[result.reason]), values },
+    { dialog: await dialogFor(user.id, reasonToDialog[result.reason]), result: submission.reply() },
     { status: reasonToStatus[result.reason] },
   )
 }
@@ -264,42 +249,6 @@ function bulkFailureMessage(intent: string | null) {
   return intent === 'create-posts' ? POST_MESSAGES.failed : 'The keywords could not be deleted. Please try again.'
 }
 
-function AnalyzingOverlay() {
-  return (
-    <div
-      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/60 p-4"
-      data-testid="analyzing-overlay"
-    >
-      <div role="status" aria-live="polite" className="w-full max-w-sm rounded-2xl bg-white p-8 text-center shadow-xl">
-        <span
-          aria-hidden="true"
-          className="mx-auto mb-4 block h-10 w-10 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600"
-        />
-        <h2 className="text-lg font-semibold text-slate-900">Analyzing Keywords</h2>
-        <p className="mt-2 text-sm text-slate-600">Our AI is evaluating search patterns and competition levels...</p>
-      </div>
-    </div>
-  )
-}
-
-function SourceNotice({ source }: { source: KeywordSource | null }) {
-  if (source === 'dataforseo') return null
-  const text =
-    source === 'google_ads'
-      ? `Keyword data comes from Google Ads. ${COMPETITION_TOOLTIP}`
-      : source === 'ai_estimate'
-        ? 'No keyword data provider is configured, so new searches show volumes and difficulty estimated by AI, marked “Estimate”.'
-        : SEARCH_UNAVAILABLE_MESSAGE
-  return (
-    <p
-      className={`mb-6 rounded-lg border px-4 py-3 text-sm ${source ? 'border-sky-200 bg-sky-50 text-sky-900' : 'border-yellow-200 bg-yellow-50 text-yellow-900'}`}
-      data-testid="source-notice"
-    >
-      {text}
-    </p>
-  )
-}
-
 export default function KeywordsPage() {
   const pageKey = usePageKey()
   const data = useLoaderData<typeof loader>()
@@ -309,45 +258,24 @@ export default function KeywordsPage() {
   const searchFailure = failure && failure.intent === 'search' ? failure : null
   const navigation = useNavigation()
   const revalidator = useRevalidator()
-  const submit = useSubmit()
+  usePrefilledSearch(data)
 
   const searching = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'search'
   const listLoading =
     (navigation.state === 'loading' && navigation.location.pathname === '/keywords') || revalidator.state === 'loading'
-  const values = searchFailure
-    ? {
-        query: searchFailure.values.query ?? '',
-        countryCode: searchFailure.values.countryCode ?? '',
-        languageCode: searchFailure.values.languageCode ?? '',
-      }
-    : (actionData?.values ?? data.defaults)
   // A failed search shows the search dialog; a failed bulk action on the table a toast.
   useEffect(() => {
     if (failure && failure.intent !== 'search')
       showToast({ type: 'error', message: bulkFailureMessage(failure.intent) })
   }, [failure])
-  const dialog = searchFailure
-    ? { id: searchFailure.id, message: SEARCH_ERROR_MESSAGE, upgrade: false }
-    : (actionData?.dialog ?? data.dialog)
-
-  // With JavaScript, a prefilled search is submitted once from here (with the overlay); `replace` drops the
-  // prefill URL from the history, so neither Back nor a reload runs it again. The submit waits for a timer so that
-  // it never starts inside the router's own update of the navigation that brought us here.
-  const lastAutoRun = useRef<string | null>(null)
-  useEffect(() => {
-    if (!data.autoRun || lastAutoRun.current === data.formKey) return
-    const timer = setTimeout(() => {
-      if (lastAutoRun.current === data.formKey) return
-      lastAutoRun.current = data.formKey
-      const form = new FormData()
-      form.set('intent', 'search')
-      form.set('query', data.defaults.query)
-      form.set('countryCode', data.defaults.countryCode)
-      form.set('languageCode', data.defaults.languageCode)
-      submit(form, { method: 'post', action: '/keywords', replace: true })
-    }, 0)
-    return () => clearTimeout(timer)
-  }, [data.autoRun, data.formKey, data.defaults, submit])
+  // A search the form refused before sending it (JavaScript): its dialog, until the next answer or page data.
+  const [refused, setRefused] = useState<{ dialog: Dialog; answer: unknown; data: unknown } | null>(null)
+  const dialog =
+    refused && refused.answer === answer && refused.data === data
+      ? refused.dialog
+      : searchFailure
+        ? { id: searchFailure.id, message: SEARCH_ERROR_MESSAGE, upgrade: false }
+        : (actionData?.dialog ?? data.dialog)
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
@@ -356,48 +284,17 @@ export default function KeywordsPage() {
         subtitle="Discover high-impact keywords your customers search for, with their monthly volume and how hard they are to rank for."
       />
       <SourceNotice source={data.source} />
-      <Form
-        method="post"
-        action="/keywords"
+      <SearchForm
+        // A new prefill (another search sent here) starts the form again from it.
         key={data.formKey}
-        noValidate
-        className="card mb-8 grid gap-4 md:grid-cols-[2fr_1fr_1fr_auto] md:items-end"
-      >
-        <Field
-          label="Keyword/Topic"
-          name="query"
-          placeholder="saas marketing"
-          defaultValue={values.query}
-          autoComplete="off"
-          aria-required="true"
-          maxLength={200}
-        />
-        <SelectField
-          label="Country"
-          name="countryCode"
-          placeholder="Select country"
-          options={COUNTRY_OPTIONS}
-          defaultValue={values.countryCode}
-          aria-required="true"
-        />
-        <SelectField
-          label="Language"
-          name="languageCode"
-          placeholder="Select language"
-          options={LANGUAGE_OPTIONS}
-          defaultValue={values.languageCode}
-          aria-required="true"
-        />
-        <SubmitButton
-          intent="search"
-          pending={searching}
-          pendingText="Analyzing..."
-          className="btn-primary whitespace-nowrap"
-          {...(data.source ? {} : { disabled: true })}
-        >
-          Find Keywords
-        </SubmitButton>
-      </Form>
+        defaults={data.defaults}
+        lastResult={actionData?.result}
+        searching={searching}
+        disabled={!data.source}
+        onRefused={(message) =>
+          setRefused({ dialog: { id: crypto.randomUUID(), message, upgrade: false }, answer, data })
+        }
+      />
       <section aria-label="Saved keyword tools" className="card mb-4 p-0">
         <KeywordFilters values={data.filterValues} filtered={data.list.filtered} />
         <BulkActions
