@@ -1,5 +1,6 @@
 import type { FieldMetadata } from '@conform-to/react'
 import {
+  Fragment,
   useId,
   type InputHTMLAttributes,
   type ReactNode,
@@ -42,8 +43,15 @@ function FieldFrame({
   className,
   id,
   errorId,
+  controlKey,
   control,
-}: Omit<Common, 'meta'> & { id?: string; errorId?: string; control: (props: ControlProps) => ReactNode }) {
+}: Omit<Common, 'meta'> & {
+  id?: string
+  errorId?: string
+  /** Conform's key of the field: a new one (the form was reset) mounts the control anew, with its kept value. */
+  controlKey?: string
+  control: (props: ControlProps) => ReactNode
+}) {
   const generated = useId()
   const inputId = id ?? generated
   const messageId = errorId ?? `${inputId}-error`
@@ -53,12 +61,14 @@ function FieldFrame({
       <label htmlFor={inputId} className="label">
         {label}
       </label>
-      {control({
-        id: inputId,
-        className: 'input',
-        'aria-invalid': message ? true : undefined,
-        'aria-describedby': message ? messageId : undefined,
-      })}
+      <Fragment key={controlKey}>
+        {control({
+          id: inputId,
+          className: 'input',
+          'aria-invalid': message ? true : undefined,
+          'aria-describedby': message ? messageId : undefined,
+        })}
+      </Fragment>
       {hint && !message ? <p className="mt-1 text-xs text-slate-600">{hint}</p> : null}
       {message ? (
         <p id={messageId} className="field-error" role="alert">
@@ -77,8 +87,8 @@ function frameProps<P extends Common & { id?: string }>({ label, error, hint, cl
   if (!meta) return [{ label, error, hint, className, id }, control] as const
   const kept = meta.initialValue
   return [
-    { label, hint, className, id: meta.id, errorId: meta.errorId, error: meta.errors ?? error },
-    { name: meta.name, defaultValue: typeof kept === 'string' ? kept : undefined, key: meta.key, ...control },
+    { label, hint, className, id: meta.id, errorId: meta.errorId, error: meta.errors ?? error, controlKey: meta.key },
+    { name: meta.name, defaultValue: typeof kept === 'string' ? kept : undefined, ...control },
   ] as const
 }
 

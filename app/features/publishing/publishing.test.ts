@@ -94,7 +94,9 @@ describe('publishing rules', () => {
 
   it('validates publish requests and review settings', () => {
     vi.useFakeTimers({ now: new Date('2026-11-28T15:00:00Z'), toFake: ['Date'] })
-    onTestFinished(() => vi.useRealTimers())
+    onTestFinished(() => {
+      vi.useRealTimers()
+    })
     expect(publishForm.safeParse({ targets: [] }).success).toBe(false)
     expect(publishForm.parse({ targets: ['webhook', 'webhook'], publishAt: '2026-12-01' })).toEqual({
       targets: ['webhook'],

@@ -7,14 +7,40 @@ import type { z } from 'zod'
  * (decision 0311). A form's action calls `parseSubmission` on the posted FormData; on failure it answers
  * `submission.reply()` (field errors by name, the values to show again), or `submission.reply({ formErrors, hideFields })`
  * for a refusal decided after validation. The page hands that reply to `useSchemaForm` (app/ui/form.tsx) as
- * `lastResult`: without JavaScript the server-rendered page shows it, with JavaScript the same schema also checks each
- * field as it is left. The JSON API answers `apiErrors` of the same schema: the same names and messages.
+ * `lastResult`: without JavaScript the server-rendered page shows it, with JavaScript the same schema also checks the
+ * form before it is sent. The JSON API answers `apiErrors` of the same schema: the same names and messages.
  *
  * Values are parsed as the strings the browser posts (no automatic coercion): the schemas say how a string becomes
  * a number or a flag, so a form and its JSON twin are read alike and an empty field gets the schema's own message.
  */
 export function parseSubmission<S extends z.ZodTypeAny>(payload: FormData | URLSearchParams, schema: S) {
-  return parseWithZod(payload, { schema, disableAutoCoercion: true })
+  return parseWithZod(withoutBrokenControls(payload), { schema, disableAutoCoercion: true })
+}
+
+/** Conform's own fields: an intent (validate, reset…) and the form's state, both JSON. */
+const CONTROL_FIELDS = ['__intent__', '__state__']
+
+/**
+ * The payload without a Conform control field that is not JSON: Conform would throw on it (a 500 for a hand-made
+ * post), while without it the post is read as the plain form it is.
+ */
+function withoutBrokenControls<P extends FormData | URLSearchParams>(payload: P): P {
+  const broken = CONTROL_FIELDS.filter((name) =>
+    payload.getAll(name).some((value) => {
+      if (typeof value !== 'string') return true
+      try {
+        JSON.parse(value)
+        return false
+      } catch {
+        return true
+      }
+    }),
+  )
+  if (broken.length === 0) return payload
+  const copy = (payload instanceof FormData ? new FormData() : new URLSearchParams()) as P
+  for (const [name, value] of payload.entries())
+    if (!broken.includes(name)) (copy as FormData).append(name, value as string | Blob)
+  return copy
 }
 
 export type FormSubmission<S extends z.ZodTypeAny> = ReturnType<typeof parseSubmission<S>>
