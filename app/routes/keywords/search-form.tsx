@@ -53,7 +53,11 @@ export function SearchForm({
         // Conform also submits the form to check a field as it is left (its own submitter): that is not a search.
         const { submitter } = event.nativeEvent as SubmitEvent
         const search = parseSubmission(new FormData(event.currentTarget, submitter), keywordSearchSchema)
-        if (search.status === 'error') onRefused(firstMessage(search.reply()) ?? SEARCH_VALIDATION_MESSAGE)
+        if (search.status !== 'error') return
+        // Conform has focused the first wrong field; the message is in a dialog, whose opener (to give the focus back
+        // to when it closes) is the button pressed.
+        if (submitter instanceof HTMLElement) submitter.focus()
+        onRefused(firstMessage(search.reply()) ?? SEARCH_VALIDATION_MESSAGE)
       }}
     >
       <Field
