@@ -50,7 +50,7 @@ export function SearchForm({
       onSubmit={(event) => {
         formProps.onSubmit(event)
         if (!event.defaultPrevented) return
-        // Conform also submits the form to check a field as it is left (its own submitter): that is not a search.
+        // Conform also submits the form to check a field again as it is corrected (its own submitter): not a search.
         const { submitter } = event.nativeEvent as SubmitEvent
         const search = parseSubmission(new FormData(event.currentTarget, submitter), keywordSearchSchema)
         if (search.status !== 'error') return
