@@ -63,8 +63,17 @@ export const blogPosts = pgTable(
     seoScore: integer('seo_score'),
     /** The score's checklist: [{ id, label, passed, fix }]. */
     seoChecklist: jsonb('seo_checklist'),
-    /** The claim ledger: [{ text, sourceUrl }]; sourceUrl null marks an unsourced figure or quotation. */
+    /**
+     * The claim ledger (issue 32, `Claim` in app/features/content/evidence.ts): every sentence with a figure or a
+     * quotation, its status ('verified' | 'rewritten' | 'unverified' | 'removed') and, when verified, the source
+     * page and the exact sentence on it. Older rows: [{ text, sourceUrl }] (sourceUrl null = unsourced).
+     */
     claims: jsonb('claims'),
+    /**
+     * The fact store the post was written from (`Evidence` in app/features/content/evidence.ts): the research pages
+     * (read or not read, and why) and the fact sentences of the pages read, by id (F1…). Null before issue 32.
+     */
+    evidence: jsonb('evidence'),
     /** JSON-LD objects (Article, FAQPage) for the exported HTML, the post page and the webhook payload. */
     jsonLd: jsonb('json_ld'),
     /** Review before publishing (issue 15): null (not needed), 'waiting', 'approved' or 'rejected'. */
@@ -139,6 +148,10 @@ export const contentSettings = pgTable('content_settings', {
   /** A pasted sample of the user's writing, or the text fetched from `writingSampleUrl`. */
   writingSample: text('writing_sample').notNull().default(''),
   writingSampleUrl: text('writing_sample_url'),
+  /** What happens to a figure or quotation that cannot be verified on the page it cites: 'rewrite' | 'remove' | 'mark'. */
+  unverifiedClaims: text('unverified_claims', { enum: ['rewrite', 'remove', 'mark'] })
+    .notNull()
+    .default('rewrite'),
   updatedAt: updatedAt(),
 })
 
@@ -153,6 +166,26 @@ export const researchCache = pgTable('research_cache', {
 export const sitemapCache = pgTable('sitemap_cache', {
   url: text('url').primaryKey(),
   urls: jsonb('urls').notNull(),
+  fetchedOn: text('fetched_on').notNull(),
+  createdAt: createdAt(),
+})
+
+/**
+ * The pages of users' sitemaps as read for internal links (issue 32), shared by all users, one row per page URL,
+ * refreshed daily: whether the page loads, its title, meta description and headings, and the embedding of that
+ * text (for `embedding_model`; recomputed when `text_hash` changes).
+ */
+export const sitePageCache = pgTable('site_page_cache', {
+  url: text('url').primaryKey(),
+  /** 'ok' (HTTP 200, HTML, allowed by robots.txt) or 'failed' (never linked). */
+  status: text('status', { enum: ['ok', 'failed'] }).notNull(),
+  title: text('title').notNull().default(''),
+  description: text('description').notNull().default(''),
+  headings: jsonb('headings').notNull().default([]),
+  /** sha256 of the text that was embedded (title, description, headings). */
+  textHash: text('text_hash'),
+  embedding: jsonb('embedding'),
+  embeddingModel: text('embedding_model'),
   fetchedOn: text('fetched_on').notNull(),
   createdAt: createdAt(),
 })
