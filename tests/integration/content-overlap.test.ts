@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { pickInternalLinks } from '#app/features/content/content'
+import { pickInternalLinks } from '#app/features/content/internal-links'
 import { findOverlap, overlapMessage } from '#app/features/content/cannibalisation.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { linkSimilarity } from '#app/features/content/embeddings.server'

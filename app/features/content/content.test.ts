@@ -8,9 +8,9 @@ import {
   finishArticle,
   jsonLdScript,
   linkUrls,
-  pickInternalLinks,
   urlSet,
 } from './content'
+import { pickInternalLinks } from './internal-links'
 
 const research = ['https://a.example/guide', 'https://b.example/stats']
 const own = ['https://acme.test/pricing']

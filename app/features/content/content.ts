@@ -1,15 +1,15 @@
 import { comparableUrl } from '#app/features/keywords/serp'
 import { headings, markdownText } from './seo-checklist'
 import { faqJsonLd } from '#app/platform/seo/json-ld'
+import { MAX_INTERNAL_LINKS, MIN_INTERNAL_LINKS, placeInternalLinks, type LinkTarget } from './internal-links'
 
 /**
  * The deterministic steps of the content engine that come after the model: links (only research sources and the
- * user's own pages survive), citations, the claim ledger, internal links by term overlap, the CTA, the 'Sources'
+ * user's own pages survive), citations, the claim ledger, internal links (internal-links.ts), the CTA, the 'Sources'
  * section and JSON-LD. Pure and isomorphic.
  */
 export type Source = { url: string; title: string }
 export type Claim = { text: string; sourceUrl: string | null }
-export type LinkTarget = { url: string; title: string }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Links
@@ -107,80 +107,13 @@ export function extractClaims(markdown: string, sources: string[]): Claim[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Internal links (term overlap)
-// ---------------------------------------------------------------------------------------------------------------
-
-const STOP = new Set(
-  'a an and are as at be by for from how in is it of on or the to what when why with you your our we this that blog post page www com html index'.split(
-    ' ',
-  ),
-)
-
-export function terms(text: string): Set<string> {
-  return new Set(
-    text
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter((w) => w.length > 2 && !STOP.has(w))
-      .map((w) => w.replace(/(ies|es|s)$/, (m) => (m === 'ies' ? 'y' : ''))),
-  )
-}
-
-/** A page's words for matching: its title and the words of its URL path. */
-export function pageTerms(target: LinkTarget): Set<string> {
-  let path = ''
-  try {
-    path = decodeURIComponent(new URL(target.url).pathname)
-  } catch {
-    path = target.url
-  }
-  return terms(`${target.title} ${path.replace(/[-_/]+/g, ' ')}`)
-}
-
-/** Jaccard-like overlap of two term sets, 0–1. */
-export function overlap(a: Set<string>, b: Set<string>): number {
-  if (!a.size || !b.size) return 0
-  let shared = 0
-  for (const t of a) if (b.has(t)) shared++
-  return shared / Math.min(a.size, b.size)
-}
-
-/**
- * The most relevant of the user's own pages for an article, by term overlap (or by the given similarity),
- * never the article's own URL, each target once, at most `max`.
- */
-export function pickInternalLinks(
-  topic: string,
-  candidates: LinkTarget[],
-  opts: { max?: number; exclude?: string[]; similarity?: (t: LinkTarget) => number } = {},
-): LinkTarget[] {
-  const excluded = urlSet(opts.exclude ?? [])
-  const topicTerms = terms(topic)
-  const seen = new Set<string>()
-  return candidates
-    .filter((c) => {
-      const key = comparableUrl(c.url)
-      if (excluded(c.url) || seen.has(key)) return false
-      seen.add(key)
-      return true
-    })
-    .map((c) => ({ c, score: opts.similarity ? opts.similarity(c) : overlap(topicTerms, pageTerms(c)) }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, opts.max ?? 5)
-    .map((x) => x.c)
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Final assembly additions
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
- * Completes an article: internal links (when the text links to fewer than `min` of `chosen`, a 'Related reading'
- * line adds the missing ones, at most 5 in all), the call to action as the closing line, and the 'Sources'
- * section (numbered like the citations).
+ * Completes an article: internal links (each placed in the paragraph about it, on a phrase of its sentence; when
+ * fewer than 2 fit in the text, a 'Related reading' line adds the other relevant ones, at most 5 in all), the call
+ * to action as the closing line, and the 'Sources' section (numbered like the citations).
  */
 export function finishArticle(
   markdown: string,
@@ -192,13 +125,16 @@ export function finishArticle(
     sourcesHeading?: string
   },
 ): string {
-  const present = new Set(linkUrls(markdown).map(comparableUrl))
+  const linked = placeInternalLinks(markdown, opts.internal)
+  const present = new Set(linkUrls(linked).map(comparableUrl))
   const inline = opts.internal.filter((t) => present.has(comparableUrl(t.url)))
-  const wanted = Math.min(opts.internal.length, Math.max(2, inline.length))
-  const missing = opts.internal
-    .filter((t) => !present.has(comparableUrl(t.url)))
-    .slice(0, Math.max(0, Math.min(5, wanted) - inline.length))
-  const blocks = [markdown.trimEnd()]
+  const missing =
+    inline.length >= MIN_INTERNAL_LINKS
+      ? []
+      : opts.internal
+          .filter((t) => !present.has(comparableUrl(t.url)))
+          .slice(0, Math.max(0, MAX_INTERNAL_LINKS - inline.length))
+  const blocks = [linked.trimEnd()]
   if (missing.length)
     blocks.push(
       `**${opts.relatedLabel ?? 'Related reading'}:** ${missing.map((t) => `[${escapeText(t.title)}](${t.url})`).join(' · ')}`,

@@ -1,4 +1,4 @@
-import { overlap, pageTerms, terms, type LinkTarget } from './content'
+import { overlap, pageTerms, terms, type LinkTarget } from './internal-links'
 import { getEnv } from '#app/platform/env.server'
 import { openai } from '#app/platform/ai/openai.server'
 

@@ -1,4 +1,4 @@
-import { overlap, terms } from './content'
+import { overlap, terms } from './internal-links'
 import { sectionsOf } from './post-editor'
 
 /**

@@ -1,5 +1,6 @@
 import { and, desc, eq, notInArray } from 'drizzle-orm'
-import { filterLinks, linkUrls, stripRawHtml, urlSet, type LinkTarget, type Source } from './content'
+import { filterLinks, linkUrls, stripRawHtml, urlSet, type Source } from './content'
+import type { LinkTarget } from './internal-links'
 import { editSchema, replaceSection, sectionsOf, splitTitle, type EditInput, type RewriteInput } from './post-editor'
 import { storedPostBody } from '#app/platform/security/sanitize.server'
 import { cleanSectionBody } from './posts'

@@ -3,7 +3,7 @@ import OpenAI from 'openai'
 import { z } from 'zod'
 import { isRetryableStatus } from '#app/platform/http/http-retry'
 import { storedPostBody } from '#app/platform/security/sanitize.server'
-import type { LinkTarget } from './content'
+import type { LinkTarget } from './internal-links'
 import { assembleArticle, clampText, countWords, slugify, titleWithKeyword } from './posts'
 import {
   briefJsonSchema,
