@@ -2,7 +2,7 @@ import { and, desc, eq, ne } from 'drizzle-orm'
 import { normalizeSerpKeyword } from '#app/features/keywords/serp'
 import { db, schema } from '#app/platform/db/client.server'
 import { pageText, relevanceMany } from './embeddings.server'
-import { sitemapUrls } from './research.server'
+import { sitemapUrls } from './site-pages.server'
 
 /**
  * No cannibalisation: before a post is written, its keyword is compared with the user's existing posts (keyword and

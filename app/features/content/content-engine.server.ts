@@ -7,19 +7,18 @@ import {
   filterLinks,
   finishArticle,
   linkUrls,
-  pickInternalLinks,
   urlSet,
   type Claim,
-  type LinkTarget,
   type Source,
 } from './content'
+import { MAX_INTERNAL_LINKS, pickInternalLinks, type LinkTarget } from './internal-links'
 import { scorePost, type ScoreResult } from './seo-checklist'
 import { bareDomain, comparableUrl } from '#app/features/keywords/serp'
 import type { Brief, BriefInput, BusinessContext } from './brief-prompts.server'
 import { userWithContentSettings, voiceOf } from './content-settings.server'
 import { db, schema } from '#app/platform/db/client.server'
-import { linkSimilarity } from './embeddings.server'
-import { researchUrls, sitemapUrls, type Research } from './research.server'
+import { researchUrls, type Research } from './research.server'
+import { rankByMeaning, sitePages } from './site-pages.server'
 
 /**
  * The content engine around the model calls: the business context and voice of a user, the pages a post may link
@@ -52,65 +51,65 @@ export async function businessContext(userId: string): Promise<BusinessContext |
   }
 }
 
-/** The user's own pages a post may link to: their other published posts and their sitemap's pages. */
+/**
+ * The user's own pages a post may link to, each with what it is about (`text`): their other published posts (meta
+ * description and H2 headings) and the pages of their sitemap that load (description and H1–H3, read through the
+ * guard, cached daily; a page that fails is never a target). A URL that is both keeps the post's text.
+ */
 export async function ownPages(userId: string, postId: string, website: string | null): Promise<LinkTarget[]> {
-  const posts = await db
-    .select({ title: schema.blogPosts.title, url: schema.blogPosts.publishedUrl })
-    .from(schema.blogPosts)
-    .where(
-      and(
-        eq(schema.blogPosts.userId, userId),
-        ne(schema.blogPosts.id, postId),
-        isNotNull(schema.blogPosts.publishedUrl),
-      ),
-    )
-    .orderBy(desc(schema.blogPosts.createdAt))
-    .limit(200)
-  const fromPosts = posts.filter((p): p is { title: string; url: string } => Boolean(p.url))
-  let fromSitemap: LinkTarget[] = []
-  if (website) {
-    try {
-      fromSitemap = (await sitemapUrls(website)).map((url) => ({ url, title: titleFromUrl(url) }))
-    } catch (error) {
-      console.error('[content] sitemap could not be read:', (error as Error).message)
-    }
-  }
-  return [...fromPosts, ...fromSitemap]
+  const [posts, pages] = await Promise.all([
+    db
+      .select({
+        title: schema.blogPosts.title,
+        url: schema.blogPosts.publishedUrl,
+        metaDescription: schema.blogPosts.metaDescription,
+        contentMarkdown: schema.blogPosts.contentMarkdown,
+      })
+      .from(schema.blogPosts)
+      .where(
+        and(
+          eq(schema.blogPosts.userId, userId),
+          ne(schema.blogPosts.id, postId),
+          isNotNull(schema.blogPosts.publishedUrl),
+        ),
+      )
+      .orderBy(desc(schema.blogPosts.createdAt))
+      .limit(100),
+    website ? sitePages(website) : Promise.resolve([]),
+  ])
+  const fromPosts: LinkTarget[] = posts.flatMap((p) => {
+    if (!p.url) return []
+    const h2s = [...(p.contentMarkdown ?? '').matchAll(/^##\s+(.+?)\s*#*\s*$/gm)]
+      .map((m) => m[1]!.replace(/[*_`[\]]/g, ''))
+      .filter((h) => !/^(sources|faq|frequently asked questions)$/i.test(h))
+      .slice(0, 12)
+    return [{ url: p.url, title: p.title, text: [p.metaDescription ?? '', ...h2s].filter(Boolean).join('. ') }]
+  })
+  const seen = new Set(fromPosts.map((p) => comparableUrl(p.url)))
+  return [...fromPosts, ...pages.filter((p) => !seen.has(comparableUrl(p.url)))]
 }
 
 /**
- * What a post may link to: the business, its own pages, and the most relevant of them for the keyword (ranked by
- * embeddings, or by term overlap when they are unavailable), never the post's own published URL.
+ * What a post may link to: the business, its own pages (`own`: URL and title, every allowed target) and the most
+ * related of them to the post's topic (`internal`: at most 5, with their text and score), ranked by embeddings of
+ * what they are about (term overlap when embeddings are unavailable), never the post's own published URL.
  */
 export async function linkingContext(post: {
   userId: string
   id: string
   keyword: string
+  title?: string | null
   publishedUrl: string | null
 }) {
   const business = await businessContext(post.userId)
-  const own = await ownPages(post.userId, post.id, business?.website ?? null)
-  const related = await linkSimilarity(post.keyword, own)
-  const internal = pickInternalLinks(post.keyword, own, {
-    max: 5,
-    exclude: post.publishedUrl ? [post.publishedUrl] : [],
-    similarity: related.similarity,
-  })
+  const pages = await ownPages(post.userId, post.id, business?.website ?? null)
+  const self = post.publishedUrl ? comparableUrl(post.publishedUrl) : null
+  const candidates = pages.filter((p) => comparableUrl(p.url) !== self)
+  const topic = [post.keyword, post.title && post.title !== post.keyword ? post.title : ''].filter(Boolean).join('. ')
+  const related = await rankByMeaning(topic, candidates)
+  const own = pages.map((p) => ({ url: p.url, title: p.title }))
+  const internal = related.ranked.slice(0, MAX_INTERNAL_LINKS)
   return { business, own, internal, linkMethod: related.method, embeddingTokens: related.tokens }
-}
-
-function titleFromUrl(url: string): string {
-  try {
-    const last = new URL(url).pathname.split('/').filter(Boolean).pop()
-    if (!last) return 'Home'
-    const words = decodeURIComponent(last)
-      .replace(/\.[a-z]+$/i, '')
-      .replace(/[-_]+/g, ' ')
-      .trim()
-    return words.charAt(0).toUpperCase() + words.slice(1)
-  } catch {
-    return url
-  }
 }
 
 /** The brief's view of the research: the top 10 numbered S1…, with what was read of each page. */

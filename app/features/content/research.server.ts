@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { and, eq, gt } from 'drizzle-orm'
 import { parse, type DefaultTreeAdapterMap } from 'parse5'
 import robotsParser from 'robots-parser'
-import { bareDomain, comparableUrl, normalizeSerpKeyword, type SerpResult } from '#app/features/keywords/serp'
+import { normalizeSerpKeyword, type SerpResult } from '#app/features/keywords/serp'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { getSerp } from '#app/features/keywords/serp.server'
@@ -293,75 +293,4 @@ export async function research(q: { keyword: string; countryCode: string; langua
 /** Every URL the research found (the SERP's results): the only third-party pages a post may link to. */
 export function researchUrls(r: Research | null): string[] {
   return r?.serp ? r.serp.items.map((i) => i.url) : []
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The user's own site: sitemap.xml (read through the guard, cached daily)
-// ---------------------------------------------------------------------------------------------------------------
-
-export const SITEMAP_MAX_URLS = 500
-
-/** The page URLs of a sitemap (a sitemap index is followed one level, at most 5 child sitemaps). */
-export async function sitemapUrls(website: string): Promise<string[]> {
-  let root: URL
-  try {
-    root = new URL(/^https?:\/\//i.test(website) ? website : `https://${website}`)
-  } catch {
-    return []
-  }
-  const sitemapUrl = `${root.origin}/sitemap.xml`
-  const today = new Date().toISOString().slice(0, 10)
-  const [hit] = await db
-    .select()
-    .from(schema.sitemapCache)
-    .where(and(eq(schema.sitemapCache.url, sitemapUrl), eq(schema.sitemapCache.fetchedOn, today)))
-    .limit(1)
-  if (hit) return hit.urls as string[]
-
-  const get = async (url: string) => {
-    const res = await guardedGet(url, {
-      timeoutMs: PAGE_TIMEOUT_MS,
-      maxBytes: 5_000_000,
-      headers: { 'User-Agent': USER_AGENT, Accept: 'application/xml,text/xml' },
-      allowPrivate: allowPrivate(),
-    })
-    return res.status >= 200 && res.status < 300 ? res.body : ''
-  }
-  const locs = (xml: string) => [...xml.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/gi)].map((m) => decodeXml(m[1]!))
-  let urls: string[] = []
-  try {
-    const xml = await get(sitemapUrl)
-    if (/<sitemapindex/i.test(xml)) {
-      const children = locs(xml).slice(0, 5)
-      const nested = await Promise.all(children.map((u) => get(u).catch(() => '')))
-      urls = nested.flatMap(locs)
-    } else urls = locs(xml)
-  } catch {
-    return []
-  }
-  const sameSite = urls
-    .filter((u) => {
-      try {
-        return bareDomain(new URL(u).host) === bareDomain(root.host)
-      } catch {
-        return false
-      }
-    })
-    .slice(0, SITEMAP_MAX_URLS)
-  const unique = [...new Map(sameSite.map((u) => [comparableUrl(u), u])).values()]
-  await db
-    .insert(schema.sitemapCache)
-    .values({ url: sitemapUrl, urls: unique, fetchedOn: today })
-    .onConflictDoUpdate({ target: schema.sitemapCache.url, set: { urls: unique, fetchedOn: today } })
-    .catch(() => {})
-  return unique
-}
-
-function decodeXml(s: string) {
-  return s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&')
 }
