@@ -6,7 +6,7 @@ import { Toaster, type Toast } from '#app/ui/toaster'
 import { BackLink } from '#app/ui/back-link'
 import { PageHeader } from '#app/ui/page-header'
 import { SubmitButton } from '#app/ui/submit-button'
-import { LINK_MESSAGES, READ_NEXT_LABEL } from '#app/features/content/link-proposal'
+import { LINK_MESSAGES, READ_NEXT_LABEL, type LinkChange } from '#app/features/content/link-proposal'
 import { POST_MESSAGES } from '#app/features/content/posts'
 import { readForm } from '#app/platform/http/body.server'
 import { addLinkFrom, linkSuggestions } from '#app/features/content/link-suggestions.server'
@@ -44,6 +44,46 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const result = await addLinkFrom(user.id, postId, intent.slice(ADD_INTENT.length))
   if (!result.ok) return fail(result.status === 404 ? POST_MESSAGES.notFound : result.message, result.status)
   return toast().redirectWithSuccess(`/blogpost/${postId}/links`, { message: result.message, duration: TOAST_MS })
+}
+
+/** The change as the reader will see it: the sentence now, then with the new link highlighted (never Markdown). */
+function ProposedChange({ change }: { change: LinkChange }) {
+  const { lead, anchor, trail, url } = change.after
+  return (
+    <dl className="mt-2 space-y-2 text-sm" data-testid="link-change">
+      {change.before !== null ? (
+        <div>
+          <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Now</dt>
+          <dd className="break-words text-slate-600" data-testid="link-change-before">
+            {change.before}
+          </dd>
+        </div>
+      ) : null}
+      <div>
+        <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">
+          {change.before !== null ? 'With the link' : 'New line'}
+        </dt>
+        <dd>
+          <blockquote
+            className="break-words border-l-4 border-slate-200 pl-3 text-slate-700"
+            data-testid="link-change-after"
+          >
+            {lead}
+            <mark className="rounded bg-amber-100 px-0.5 text-slate-900">
+              {/^https?:\/\//i.test(url) ? (
+                <a href={url} className="font-medium text-brand-700 underline" rel="noopener noreferrer">
+                  {anchor}
+                </a>
+              ) : (
+                anchor
+              )}
+            </mark>
+            {trail}
+          </blockquote>
+        </dd>
+      </div>
+    </dl>
+  )
 }
 
 export default function LinkSuggestionsPage() {
@@ -89,14 +129,14 @@ export default function LinkSuggestionsPage() {
                     </h2>
                     <p className="mt-1 text-sm text-slate-600">
                       {s.kind === 'inline'
-                        ? 'Links the first mention of this post’s keyword:'
+                        ? s.via === 'topic'
+                          ? 'Links the phrase that names this post’s topic:'
+                          : 'Links the first mention of this post’s keyword:'
                         : s.section
                           ? `Adds a “${READ_NEXT_LABEL}” line at the end of its section “${s.section}”:`
                           : `Adds a “${READ_NEXT_LABEL}” line at the end of the post:`}
                     </p>
-                    <blockquote className="mt-2 break-words border-l-4 border-slate-200 pl-3 text-sm text-slate-700">
-                      {s.excerpt}
-                    </blockquote>
+                    <ProposedChange change={s.change} />
                     {s.publishedUrl ? (
                       <p className="mt-2 text-xs text-slate-500">
                         It is live on your site: after adding the link,{' '}

@@ -5,6 +5,8 @@
  *   GET /site/:n/:slug     an article about the slug's keyword, different per n (length, headings, figures)
  *   GET /robots.txt        disallows /site/9/ (so research has a page it must skip) and /private/
  *   GET /sitemap.xml       the site's URLs (default: a few product pages and posts; see /__control/sitemap)
+ *   GET /blog/p/123…       own-site pages titled unlike their URL ('How to set payment terms as a freelancer');
+ *                          /blog/p/500 answers 500 (OWN_SITE_PAGES)
  *   GET /<any other path>  a small page titled after the path
  * Controls (besides the generic enqueue/latency/requests/reset):
  *   POST /__control/page    { path, status?, html?, contentType?, delayMs? } — a fixed answer for that exact path
@@ -60,6 +62,40 @@ function plainPage(path: string): string {
   const name = titleCase(path.split('/').filter(Boolean).pop()?.replace(/-/g, ' ') || 'Home')
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(name)}</title></head>
 <body><main><h1>${escapeHtml(name)}</h1><p>${escapeHtml(`This page is about ${name.toLowerCase()}.`)}</p></main></body></html>`
+}
+
+// --- Own-site pages whose title says what the URL does not (internal links by meaning, issue 32) ---------------
+/** Pages of a user's site with real titles, descriptions and headings unrelated to their URL; one answers 500. */
+const OWN_SITE_PAGES: Record<string, { title: string; description: string; headings: string[] } | 500> = {
+  '/blog/p/123': {
+    title: 'How to set payment terms as a freelancer',
+    description: 'Net 30, deposits and late fees: invoicing tips for freelancers who want to be paid on time.',
+    headings: ['Payment terms for freelancers', 'Deposits and late fees', 'Invoicing tips for freelancers'],
+  },
+  '/blog/p/124': {
+    title: 'Late payment reminders that get invoices paid',
+    description: 'Polite reminder templates for freelancers chasing late invoices.',
+    headings: ['When to send the first reminder', 'Reminder templates for freelancers'],
+  },
+  '/blog/p/125': {
+    title: 'Choosing a CRM for a small agency',
+    description: 'Pipelines, contacts and deals for agencies of five to fifty people.',
+    headings: ['What an agency CRM needs', 'Pricing of agency CRMs'],
+  },
+  '/blog/p/500': 500,
+}
+
+function ownSitePage(path: string): { status: number; html: string } | null {
+  const page = OWN_SITE_PAGES[path]
+  if (page === undefined) return null
+  if (page === 500) return { status: 500, html: 'Internal Server Error' }
+  const body = page.headings.map((h) => `<h2>${escapeHtml(h)}</h2><p>${escapeHtml(`${h}: what to do.`)}</p>`)
+  return {
+    status: 200,
+    html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title>
+<meta name="description" content="${escapeHtml(page.description)}"></head>
+<body><nav><a href="/">Home</a> Pricing Features</nav><main><h1>${escapeHtml(page.title)}</h1>${body.join('')}</main></body></html>`,
+  }
 }
 
 export async function startWeb(opts: FakeOptions = {}): Promise<WebFakeHandle> {
@@ -129,6 +165,8 @@ export async function startWeb(opts: FakeOptions = {}): Promise<WebFakeHandle> {
             'text/html; charset=utf-8',
           )
         if (path.startsWith('/private/')) return sendText(ctx.res, 403, 'Forbidden')
+        const own = ownSitePage(path)
+        if (own) return sendText(ctx.res, own.status, own.html, 'text/html; charset=utf-8')
         sendText(ctx.res, 200, plainPage(path), 'text/html; charset=utf-8')
       },
     },

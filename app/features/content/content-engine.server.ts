@@ -11,7 +11,7 @@ import {
   type Claim,
   type Source,
 } from './content'
-import { MAX_INTERNAL_LINKS, pickInternalLinks, type LinkTarget } from './internal-links'
+import { MAX_INTERNAL_LINKS, pickInternalLinks, postText, type LinkTarget } from './internal-links'
 import { scorePost, type ScoreResult } from './seo-checklist'
 import { bareDomain, comparableUrl } from '#app/features/keywords/serp'
 import type { Brief, BriefInput, BusinessContext } from './brief-prompts.server'
@@ -77,14 +77,7 @@ export async function ownPages(userId: string, postId: string, website: string |
       .limit(100),
     website ? sitePages(website) : Promise.resolve([]),
   ])
-  const fromPosts: LinkTarget[] = posts.flatMap((p) => {
-    if (!p.url) return []
-    const h2s = [...(p.contentMarkdown ?? '').matchAll(/^##\s+(.+?)\s*#*\s*$/gm)]
-      .map((m) => m[1]!.replace(/[*_`[\]]/g, ''))
-      .filter((h) => !/^(sources|faq|frequently asked questions)$/i.test(h))
-      .slice(0, 12)
-    return [{ url: p.url, title: p.title, text: [p.metaDescription ?? '', ...h2s].filter(Boolean).join('. ') }]
-  })
+  const fromPosts: LinkTarget[] = posts.flatMap((p) => (p.url ? [{ url: p.url, title: p.title, text: postText(p) }] : []))
   const seen = new Set(fromPosts.map((p) => comparableUrl(p.url)))
   return [...fromPosts, ...pages.filter((p) => !seen.has(comparableUrl(p.url)))]
 }

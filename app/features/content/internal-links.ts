@@ -33,13 +33,23 @@ const stem = (word: string) => word.replace(/(ies|es|s)$/, (m) => (m === 'ies' ?
 
 const isTerm = (folded: string) => folded.length > 2 && !STOP.has(folded)
 
+/** The content words of a text, folded and stemmed, in order. */
+function termList(text: string): string[] {
+  return fold(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(isTerm)
+    .map(stem)
+}
+
 export function terms(text: string): Set<string> {
-  return new Set(
-    fold(text)
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter(isTerm)
-      .map(stem),
-  )
+  return new Set(termList(text))
+}
+
+/** Whether two consecutive content words of `text` are consecutive content words of `title` too. */
+function sharesPhrase(text: string, title: string): boolean {
+  const pairs = (list: string[]) => list.slice(1).map((t, i) => `${list[i]} ${t}`)
+  const wanted = new Set(pairs(termList(title)))
+  return pairs(termList(text)).some((p) => wanted.has(p))
 }
 
 /** A page's words for matching: its title, its text (description, headings) and the words of its URL path. */
@@ -56,6 +66,15 @@ export function pageTerms(target: LinkTarget): Set<string> {
 /** What a target is about, as text: its title and its description and headings. */
 export function targetText(target: LinkTarget): string {
   return `${target.title}${target.text ? `. ${target.text}` : ''}`.replace(/\s+/g, ' ').trim()
+}
+
+/** What a post is about besides its title (its text as a link target): meta description and H2 headings. */
+export function postText(post: { metaDescription?: string | null; contentMarkdown?: string | null; keyword?: string }) {
+  const h2s = [...(post.contentMarkdown ?? '').matchAll(/^ {0,3}##\s+(.+?)\s*#*\s*$/gm)]
+    .map((m) => m[1]!.replace(/[*_`[\]]/g, '').trim())
+    .filter((h) => h && !/^(sources|faq|frequently asked questions)$/i.test(h))
+    .slice(0, 12)
+  return [post.metaDescription ?? '', post.keyword ?? '', ...h2s].filter(Boolean).join('. ')
 }
 
 /** Jaccard-like overlap of two term sets, 0–1. */
@@ -245,13 +264,13 @@ export type Placement = { anchor: Anchor; paragraph: number[] }
 
 /**
  * Where a link to `target` fits best in `markdown`: the paragraph most about it (of those not in `skip`) that has
- * a phrase naming it, and that phrase. `minTitleWords`: how many of the anchor's words must be words of the
- * target's title (the proposal to an older post asks for 2, so that only a real mention is linked).
+ * a phrase naming it, and that phrase. `titlePhrase`: the anchor must have two consecutive words of the target's
+ * title (the proposal to an older post asks for it, so that only a real mention of the newer post is linked).
  */
 export function findPlacement(
   markdown: string,
   target: LinkTarget,
-  opts: { relaxed?: boolean; minTitleWords?: number; skip?: Set<number> } = {},
+  opts: { relaxed?: boolean; titlePhrase?: boolean; skip?: Set<number> } = {},
 ): Placement | null {
   const lines = markdown.split('\n')
   const wanted = wantedOf(target)
@@ -264,8 +283,8 @@ export function findPlacement(
     for (const i of paragraph) {
       const a = bestAnchor(lines[i]!, i, wanted, opts.relaxed ?? false)
       if (!a) continue
-      const titled = [...terms(a.text)].filter((t) => wanted.title.has(t)).length
-      if (titled < (opts.minTitleWords ?? 1)) continue
+      if (![...terms(a.text)].some((t) => wanted.title.has(t))) continue
+      if (opts.titlePhrase && !sharesPhrase(a.text, target.title)) continue
       if (!anchor || a.score > anchor.score) anchor = a
     }
     if (!anchor) continue

@@ -91,4 +91,39 @@ describe('proposeLink', () => {
     const p = proposeLink('Text.', { ...target, title: 'A [great] post', keyword: 'zzz' })
     expect(p.markdown).toContain('**Read next:** [A great post](https://acme.test/blog/email-onboarding)')
   })
+
+  it('without a mention, links the phrase that names the newer post in the paragraph about it, shown as text', () => {
+    const body = [
+      'Most freelancers wait weeks for their money. Clear **payment terms** fix that, says [a survey](https://x.test/s).',
+      '',
+      '## Contracts',
+      '',
+      'Sign before the work starts.',
+    ].join('\n')
+    const freelance = {
+      url: 'https://acme.test/blog/p/123',
+      title: 'How to set payment terms as a freelancer',
+      keyword: 'freelance invoicing',
+      text: 'Net 30, deposits and late fees.',
+    }
+    const p = proposeLink(body, freelance)
+    expect(p.kind).toBe('inline')
+    expect(p.markdown).toContain('Clear **[payment terms](https://acme.test/blog/p/123)** fix that')
+    // The change as the reader sees it: no Markdown syntax, the sentence before and after, the link apart.
+    expect(p.change).toEqual({
+      before: 'Clear payment terms fix that, says a survey.',
+      after: { lead: 'Clear ', anchor: 'payment terms', trail: ' fix that, says a survey.', url: freelance.url },
+    })
+    expect(p.excerpt).toBe('Clear payment terms fix that, says a survey.')
+    expect(p.excerpt).not.toMatch(/[[\]*()]/)
+  })
+
+  it('shows a Read next line as text too', () => {
+    const p = proposeLink('Alone.', { ...target, keyword: 'x y' })
+    expect(p.change).toEqual({
+      before: null,
+      after: { lead: 'Read next: ', anchor: 'Email onboarding that works', trail: '', url: target.url },
+    })
+    expect(p.excerpt).toBe('Read next: Email onboarding that works')
+  })
 })

@@ -1,4 +1,4 @@
-import { overlap, terms } from './internal-links'
+import { findPlacement, linkAnchor, linkDestination, overlap, terms } from './internal-links'
 import { sectionsOf } from './post-editor'
 
 /**
@@ -6,14 +6,20 @@ import { sectionsOf } from './post-editor'
  * from older related posts to it'). Pure, so the page shows exactly the change that saving makes:
  * - the first mention of the newer post's keyword in the older post's prose becomes the link (never inside a heading,
  *   an existing link, inline code or a code block, a table, or the 'Sources' list);
- * - without a mention, a 'Read next' line closes the older post's section most related to the newer post (or the
- *   body, when it has no sections).
+ * - else the paragraph most about the newer post (its title, description and headings: `text`) gets the link on
+ *   the phrase of its sentence that names it (two consecutive words of its title, internal-links.ts);
+ * - else a 'Read next' line closes the older post's section most related to the newer post (or the body, when it
+ *   has no sections).
+ * The change is shown as text (`change`: the sentence before and after, the new link apart), never as Markdown.
  */
-export type LinkTargetPost = { url: string; title: string; keyword: string }
+export type LinkTargetPost = { url: string; title: string; keyword: string; text?: string }
+
+/** The proposed change as plain text: the sentence as it is (null for a new line) and with the link. */
+export type LinkChange = { before: string | null; after: { lead: string; anchor: string; trail: string; url: string } }
 
 export type LinkProposal =
-  | { kind: 'inline'; markdown: string; anchor: string; excerpt: string }
-  | { kind: 'read-next'; markdown: string; section: string | null; excerpt: string }
+  | { kind: 'inline'; via: 'keyword' | 'topic'; markdown: string; anchor: string; excerpt: string; change: LinkChange }
+  | { kind: 'read-next'; markdown: string; section: string | null; excerpt: string; change: LinkChange }
 
 export const READ_NEXT_LABEL = 'Read next'
 
@@ -47,12 +53,38 @@ function isProse(line: string) {
   return true
 }
 
-function excerptAround(line: string, at: number, length: number) {
-  const plain = line.replace(/^\s*(?:[-*+]|\d+\.)\s+/, '')
-  const shift = line.length - plain.length
-  const start = Math.max(0, at - shift - Math.floor((EXCERPT_CHARS - length) / 2))
-  const slice = plain.slice(start, start + EXCERPT_CHARS)
-  return `${start > 0 ? '…' : ''}${slice}${start + EXCERPT_CHARS < plain.length ? '…' : ''}`
+/** Markdown as the reader sees it: link and image syntax, emphasis, code ticks and HTML tags left out. */
+export function plainInline(markdown: string) {
+  return markdown
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>\n]*>/g, '')
+    .replace(/^\s*(?:[-*+>]|\d+[.)])\s+/, '')
+    .replace(/\*\*|__|[*`]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '')
+    .replace(/\\([\\`*_{}[\]()#+\-.!])/g, '$1')
+    .replace(/[ \t]*\n[ \t]*/g, ' ')
+}
+
+/** The sentence of a line around [start, end): its bounds. */
+function sentenceAround(line: string, start: number, end: number): [number, number] {
+  let from = 0
+  for (const m of line.slice(0, start).matchAll(/[.!?]+["”’)]*\s+/g)) from = m.index + m[0].length
+  const after = /[.!?]+["”’)]*(?=\s|$)/.exec(line.slice(end))
+  return [from, after ? end + after.index + after[0].length : line.length]
+}
+
+/** The change of one line, as text: the sentence now, and with `line[start, end)` linked to `url`. */
+function inlineChange(line: string, start: number, end: number, url: string): LinkChange {
+  const [from, to] = sentenceAround(line, start, end)
+  const lead = plainInline(line.slice(from, start)).trimStart()
+  const trail = plainInline(line.slice(end, to)).trimEnd()
+  const anchor = plainInline(line.slice(start, end))
+  return { before: `${lead}${anchor}${trail}`.trim(), after: { lead, anchor, trail, url } }
+}
+
+function excerptOf(change: LinkChange) {
+  const text = change.before ?? `${change.after.lead}${change.after.anchor}${change.after.trail}`
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS - 1)}…` : text
 }
 
 function linkText(text: string) {
@@ -84,14 +116,34 @@ export function proposeLink(body: string, target: LinkTargetPost): LinkProposal 
         const end = start + m[0].length
         if (ranges.some(([a, b]) => start < b && end > a)) continue
         const anchor = m[0]
-        const linked = `${line.slice(0, start)}[${linkText(anchor)}](${target.url})${line.slice(end)}`
+        const linked = `${line.slice(0, start)}[${linkText(anchor)}](${linkDestination(target.url)})${line.slice(end)}`
         const next = [...lines.slice(0, i), linked, ...lines.slice(i + 1)]
-        return { kind: 'inline', markdown: next.join('\n'), anchor, excerpt: excerptAround(line, start, anchor.length) }
+        const change = inlineChange(line, start, end, target.url)
+        return { kind: 'inline', via: 'keyword', markdown: next.join('\n'), anchor, excerpt: excerptOf(change), change }
       }
     }
   }
 
-  const readNext = `**${READ_NEXT_LABEL}:** [${linkText(target.title || keyword)}](${target.url})`
+  // No mention of the keyword: the paragraph about the newer post, on a phrase that names it.
+  const place = findPlacement(body, { url: target.url, title: target.title, text: target.text }, { titlePhrase: true })
+  if (place) {
+    const { line: i, start, end } = place.anchor
+    const line = lines[i]!
+    const next = [...lines.slice(0, i), linkAnchor(line, place.anchor, target.url), ...lines.slice(i + 1)]
+    const change = inlineChange(line, start, end, target.url)
+    return {
+      kind: 'inline',
+      via: 'topic',
+      markdown: next.join('\n'),
+      anchor: place.anchor.text,
+      excerpt: excerptOf(change),
+      change,
+    }
+  }
+
+  const label = linkText(target.title || keyword)
+  const readNext = `**${READ_NEXT_LABEL}:** [${label}](${linkDestination(target.url)})`
+  const change: LinkChange = { before: null, after: { lead: `${READ_NEXT_LABEL}: `, anchor: label, trail: '', url: target.url } }
   const wanted = terms(`${target.title} ${keyword}`)
   const sections = sectionsOf(body).filter((s) => !/^(sources|faq|frequently asked questions)$/i.test(s.heading.trim()))
   const best = sections
@@ -106,7 +158,8 @@ export function proposeLink(body: string, target: LinkTargetPost): LinkProposal 
       kind: 'read-next',
       markdown: `${before}\n\n${readNext}\n${after ? `\n${after}` : ''}`,
       section: null,
-      excerpt: readNext,
+      excerpt: excerptOf(change),
+      change,
     }
   }
   const before = body.slice(0, best.s.end).trimEnd()
@@ -115,6 +168,7 @@ export function proposeLink(body: string, target: LinkTargetPost): LinkProposal 
     kind: 'read-next',
     markdown: `${before}\n\n${readNext}\n${after ? `\n${after}` : ''}`,
     section: best.s.heading,
-    excerpt: readNext,
+    excerpt: excerptOf(change),
+    change,
   }
 }

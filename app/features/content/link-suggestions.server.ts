@@ -1,12 +1,13 @@
-import { and, desc, eq, inArray, lt, ne } from 'drizzle-orm'
+import { and, desc, eq, lt, ne } from 'drizzle-orm'
 import { comparableUrl } from '#app/features/keywords/serp'
 import { linkUrls } from './content'
-import { LINK_MESSAGES, proposeLink, type LinkProposal } from './link-proposal'
+import { LINK_MESSAGES, proposeLink, type LinkChange, type LinkProposal } from './link-proposal'
 import { splitTitle } from './post-editor'
 import { POST_MESSAGES } from './posts'
 import { stripFinish } from './content-engine.server'
 import { db, schema } from '#app/platform/db/client.server'
-import { EMBED_MAX_INPUTS, LINK_MIN_SIMILARITY, relevance } from './embeddings.server'
+import { LINK_MIN_SIMILARITY, relevance } from './embeddings.server'
+import { postText, targetText } from './internal-links'
 import { saveStoredEdit, type SaveOutcome } from './post-editor.server'
 import { getPost } from './posts.server'
 
@@ -17,6 +18,8 @@ import { getPost } from './posts.server'
  * version kept), so it can be undone from its versions. Nothing is changed without the user's click.
  */
 export const MAX_LINK_SUGGESTIONS = 5
+/** The older posts compared (the most recent). */
+const MAX_CANDIDATES = 200
 const posts = schema.blogPosts
 
 export type LinkSuggestion = {
@@ -24,7 +27,12 @@ export type LinkSuggestion = {
   title: string
   keyword: string
   kind: LinkProposal['kind']
+  /** How an inline link was found: a mention of the newer post's keyword, or a phrase naming its topic. */
+  via: 'keyword' | 'topic' | null
+  /** The sentence (plain text) the link goes in. */
   excerpt: string
+  /** The change as text: the sentence before and after, with the new link apart (never Markdown). */
+  change: LinkChange
   section: string | null
   publishedUrl: string | null
 }
@@ -40,7 +48,7 @@ function shownTarget(post: Stored) {
 }
 
 function targetOf(post: Stored) {
-  return { url: post.publishedUrl!, title: post.title || post.keyword, keyword: post.keyword }
+  return { url: post.publishedUrl!, title: post.title || post.keyword, keyword: post.keyword, text: postText(post) }
 }
 
 function linksTo(markdown: string, url: string) {
@@ -59,7 +67,14 @@ export async function linkSuggestions(userId: string, postId: string): Promise<L
   if (post.status !== 'completed' || !post.publishedUrl) return { ready: false, reason: 'not_published' }
 
   const candidates = await db
-    .select({ id: posts.id, title: posts.title, keyword: posts.keyword })
+    .select({
+      id: posts.id,
+      title: posts.title,
+      keyword: posts.keyword,
+      metaDescription: posts.metaDescription,
+      contentMarkdown: posts.contentMarkdown,
+      publishedUrl: posts.publishedUrl,
+    })
     .from(posts)
     .where(
       and(
@@ -70,11 +85,12 @@ export async function linkSuggestions(userId: string, postId: string): Promise<L
       ),
     )
     .orderBy(desc(posts.createdAt))
-    .limit(EMBED_MAX_INPUTS)
-  const topic = `${post.title} ${post.keyword}`
+    .limit(MAX_CANDIDATES)
+  // By meaning: what the newer post is about (title, description, headings) against what each older one is about.
+  const target = targetOf(post)
   const related = await relevance(
-    topic,
-    candidates.map((c) => `${c.title} ${c.keyword}`),
+    targetText(target),
+    candidates.map((c) => targetText({ url: '', title: c.title || c.keyword, text: postText(c) })),
   )
   const minimum = related.method === 'embeddings' ? LINK_MIN_SIMILARITY : Number.MIN_VALUE
   const ranked = candidates
@@ -84,29 +100,20 @@ export async function linkSuggestions(userId: string, postId: string): Promise<L
     .slice(0, MAX_LINK_SUGGESTIONS * 2)
   if (!ranked.length) return { ready: true, target: shownTarget(post), suggestions: [] }
 
-  const bodies = await db
-    .select({ id: posts.id, contentMarkdown: posts.contentMarkdown, publishedUrl: posts.publishedUrl })
-    .from(posts)
-    .where(
-      inArray(
-        posts.id,
-        ranked.map((r) => r.c.id),
-      ),
-    )
-  const byId = new Map(bodies.map((b) => [b.id, b]))
   const suggestions: LinkSuggestion[] = []
   for (const { c } of ranked) {
-    const older = byId.get(c.id)
-    if (!older || linksTo(older.contentMarkdown, post.publishedUrl)) continue
-    const proposal = proposalFor(older, post)
+    if (linksTo(c.contentMarkdown, post.publishedUrl)) continue
+    const proposal = proposalFor(c, post)
     suggestions.push({
       postId: c.id,
       title: c.title || c.keyword,
       keyword: c.keyword,
       kind: proposal.kind,
+      via: proposal.kind === 'inline' ? proposal.via : null,
       excerpt: proposal.excerpt,
       section: proposal.kind === 'read-next' ? proposal.section : null,
-      publishedUrl: older.publishedUrl,
+      change: proposal.change,
+      publishedUrl: c.publishedUrl,
     })
     if (suggestions.length === MAX_LINK_SUGGESTIONS) break
   }
