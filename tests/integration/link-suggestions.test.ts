@@ -123,6 +123,17 @@ describe('links from older posts to a published post', () => {
     expect(inline.excerpt).toContain('Start from cold email templates and make them yours.')
     const readNext = data.find((d) => d.postId === a.related.id)!
     expect(readNext).toMatchObject({ kind: 'read-next', section: 'Cold email examples' })
+    // The change is shown as text: the sentence before and after, the new link apart; never Markdown.
+    expect(inline).toMatchObject({
+      change: {
+        before: 'Start from cold email templates and make them yours.',
+        after: { lead: 'Start from ', anchor: 'cold email templates', trail: ' and make them yours.', url: a.url },
+      },
+    })
+    expect(readNext).toMatchObject({
+      excerpt: 'Read next: Cold email templates that get replies',
+      change: { before: null, after: { lead: 'Read next: ', anchor: 'Cold email templates that get replies' } },
+    })
 
     // The page shows the same, and the post page offers it once the post is live.
     const page = await api(`/blogpost/${a.fresh.id}/links`, { as: a.user, auth: 'cookie' })
@@ -130,6 +141,13 @@ describe('links from older posts to a published post', () => {
     expect(page.text).toContain('Link to this post from older posts')
     expect(page.text).toContain('Cold email outreach for founders')
     expect(page.text).toContain('Adds a “Read next” line at the end of its section “Cold email examples”')
+    const shown = page.text.replaceAll('<!-- -->', '')
+    const url = a.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    expect(shown).toMatch(
+      new RegExp(`Start from <mark[^>]*><a href="${url}"[^>]*>cold email templates</a></mark> and make them yours\\.`),
+    )
+    expect(shown).not.toContain('**Read next:**')
+    expect(shown).not.toContain(`](${a.url})`)
     const postPage = await api(`/blogpost/${a.fresh.id}`, { as: a.user, auth: 'cookie' })
     expect(postPage.text).toContain(`/blogpost/${a.fresh.id}/links`)
   })
