@@ -77,7 +77,9 @@ export async function ownPages(userId: string, postId: string, website: string |
       .limit(100),
     website ? sitePages(website) : Promise.resolve([]),
   ])
-  const fromPosts: LinkTarget[] = posts.flatMap((p) => (p.url ? [{ url: p.url, title: p.title, text: postText(p) }] : []))
+  const fromPosts: LinkTarget[] = posts.flatMap((p) =>
+    p.url ? [{ url: p.url, title: p.title, text: postText(p) }] : [],
+  )
   const seen = new Set(fromPosts.map((p) => comparableUrl(p.url)))
   return [...fromPosts, ...pages.filter((p) => !seen.has(comparableUrl(p.url)))]
 }

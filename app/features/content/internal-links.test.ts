@@ -95,7 +95,8 @@ describe('internal links by meaning', () => {
   })
 
   it('never links inside a link, code, a heading or the whole sentence', () => {
-    const md = '# Payment terms\n\n## Payment terms as a freelancer\n\nPayment terms.\n\nSee `payment terms freelancer` and [payment terms as a freelancer](https://x.example).\n'
+    const md =
+      '# Payment terms\n\n## Payment terms as a freelancer\n\nPayment terms.\n\nSee `payment terms freelancer` and [payment terms as a freelancer](https://x.example).\n'
     expect(placeInternalLinks(md, [FREELANCE_TERMS])).toBe(md)
     expect(findPlacement(md, FREELANCE_TERMS)).toBeNull()
   })

@@ -143,7 +143,10 @@ export function proposeLink(body: string, target: LinkTargetPost): LinkProposal 
 
   const label = linkText(target.title || keyword)
   const readNext = `**${READ_NEXT_LABEL}:** [${label}](${linkDestination(target.url)})`
-  const change: LinkChange = { before: null, after: { lead: `${READ_NEXT_LABEL}: `, anchor: label, trail: '', url: target.url } }
+  const change: LinkChange = {
+    before: null,
+    after: { lead: `${READ_NEXT_LABEL}: `, anchor: label, trail: '', url: target.url },
+  }
   const wanted = terms(`${target.title} ${keyword}`)
   const sections = sectionsOf(body).filter((s) => !/^(sources|faq|frequently asked questions)$/i.test(s.heading.trim()))
   const best = sections

@@ -142,10 +142,7 @@ export function readSitePage(html: string): { title: string; description: string
 
 /** The text of a page as a link target (besides its title): its description and headings, title repeats left out. */
 export function sitePageText(page: { title: string; description: string; headings: string[] }) {
-  return [page.description, ...page.headings.filter((h) => h !== page.title)]
-    .filter(Boolean)
-    .join('. ')
-    .slice(0, 1500)
+  return [page.description, ...page.headings.filter((h) => h !== page.title)].filter(Boolean).join('. ').slice(0, 1500)
 }
 
 type Robots = { isAllowed(url: string, ua?: string): boolean | undefined } | 'unreachable'
