@@ -1,4 +1,4 @@
-import { Lexer, marked, type Token, type Tokens, type TokensList } from 'marked'
+import { Lexer, marked, Tokenizer, type Token, type Tokens, type TokensList } from 'marked'
 import { MARKED_OPTIONS } from './options'
 
 /**
@@ -15,17 +15,22 @@ import { MARKED_OPTIONS } from './options'
 
 type Allow = (url: string) => boolean
 
-function lexer(): Lexer {
-  // The same merge as marked.parse: the global defaults, then our options (a copy: the lexer writes into it).
-  return new Lexer({ ...marked.defaults, ...MARKED_OPTIONS })
+/** A lexer as marked.parse makes one (the global defaults, then our options) and its tokenizer. */
+function lexer(): { lexer: Lexer; tokenizer: Tokenizer } {
+  const tokenizer = new Tokenizer()
+  return { lexer: new Lexer({ ...marked.defaults, ...MARKED_OPTIONS, tokenizer }), tokenizer }
 }
 
 function lex(markdown: string): TokensList {
-  return lexer().lex(markdown)
+  return lexer().lexer.lex(markdown)
 }
 
-/** A URL may stay a link when it is a `#fragment`, or http(s) and allowed. Every other scheme goes. */
-function permitted(url: string, allow: Allow): boolean {
+/**
+ * Whether a URL may stay a link or an embed under `allow`: a `#fragment` always may, an http(s) URL when `allow`
+ * accepts it, any other URL (relative, javascript:, data:, mailto:…) never. The rule of `allowMarkdownLinks` and of
+ * the HTML filter (`storedPostBody(content, { allowUrl })`).
+ */
+export function permitted(url: string, allow: Allow): boolean {
   return url.startsWith('#') || (/^https?:\/\//i.test(url) && allow(url))
 }
 
@@ -46,14 +51,16 @@ export function allowMarkdownLinks(markdown: string, allow: (url: string) => boo
   if (clean(lex(markdown), allow)) return markdown
   let md = markdown.replace(/\r\n?/g, '\n')
   for (let pass = 0; pass < 5; pass++) {
-    const lx = lexer()
+    const { lexer: lx, tokenizer } = lexer()
     const tokens = lx.lex(md)
     if (clean(tokens, allow)) return md
-    md = new Rewriter(allow, lx, pass >= 3).region(md, tokens, true)
+    md = new Rewriter(allow, tokenizer, pass >= 3).region(md, tokens, true)
   }
   if (clean(lex(md), allow)) return md
   // Not expected: marked read something that could not be found in the source. The plain text, escaped.
-  return escapeMarkdown(plainOf(lex(md), (t) => isAutolink(t) && !permitted(t.href, allow)).replace(/\s+/g, ' '))
+  return escapeMarkdown(
+    plainOf(lex(md), (t) => isAutolink(t) && !permitted((t as Tokens.Link).href, allow)).replace(/\s+/g, ' '),
+  )
 }
 
 /** Every URL marked would link or embed, in order: links, images, and href/src of raw HTML. Not code. */
@@ -106,7 +113,7 @@ function children(t: Token): Token[] {
 }
 
 /** GFM bare URLs, `www.` and e-mail autolinks and `<…>` autolinks (the link is all of the text). */
-function isAutolink(t: Token): t is Tokens.Link {
+function isAutolink(t: Token): boolean {
   return t.type === 'link' && !t.raw.startsWith('[')
 }
 
@@ -134,7 +141,7 @@ interface Edit {
 class Rewriter {
   constructor(
     private readonly allow: Allow,
-    private readonly lx: Lexer,
+    private readonly tokenizer: Tokenizer,
     /** Last passes: a top-level block that cannot be fixed in place becomes its escaped plain text. */
     private readonly lastResort: boolean,
   ) {}
@@ -162,7 +169,7 @@ class Rewriter {
       let edit = this.token(t, raw)
       if (top && this.lastResort && !clean(Object.assign([t], { links: {} }), this.allow)) {
         const text = escapeMarkdown(
-          plainOf([t], (x) => isAutolink(x) && !permitted(x.href, this.allow))
+          plainOf([t], (x) => isAutolink(x) && !permitted((x as Tokens.Link).href, this.allow))
             .replace(/\s+/g, ' ')
             .trim(),
         )
@@ -229,7 +236,7 @@ class Rewriter {
       const rest = src.slice(i, to)
       // Quote markers and list markers before a definition inside a quote or a list item.
       const prefix = /^(?:[ \t]*(?:>|(?:[-+*]|\d{1,9}[.)])(?=[ \t])))*[ \t]*/.exec(rest)![0]
-      const def = this.lx.tokenizer.def(rest.slice(prefix.length))
+      const def = this.tokenizer.def(rest.slice(prefix.length))
       if (def) {
         const start = i + prefix.length
         const end = start + def.raw.length
@@ -309,8 +316,7 @@ function applyEdits(src: string, edits: Edit[]): string {
   return out + src.slice(pos)
 }
 
-const TAG =
-  /<\/?[a-zA-Z][a-zA-Z0-9:-]*(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/g
+const TAG = /<\/?[a-zA-Z][a-zA-Z0-9:-]*(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/g
 
 /** A block of raw HTML as its text: tags removed, comments and script/style elements removed with content. */
 function stripHtml(html: string): string {
@@ -329,11 +335,14 @@ function escapeMarkdown(text: string): string {
 
 function decodeEntities(text: string): string {
   const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' }
-  return text.replace(/&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]+));/gi, (whole, dec?: string, hex?: string, name?: string) => {
-    const code = dec ? Number(dec) : hex ? parseInt(hex, 16) : undefined
-    if (code !== undefined) return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
-    return named[name!.toLowerCase()] ?? whole
-  })
+  return text.replace(
+    /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]+));/gi,
+    (whole, dec?: string, hex?: string, name?: string) => {
+      const code = dec ? Number(dec) : hex ? parseInt(hex, 16) : undefined
+      if (code !== undefined) return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
+      return named[name!.toLowerCase()] ?? whole
+    },
+  )
 }
 
 /** The visible text of tokens; `omit`: tokens to leave out entirely. Blocks are separated by whitespace. */
