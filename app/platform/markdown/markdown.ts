@@ -1,6 +1,7 @@
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify'
 import { marked } from 'marked'
 import { hasHtmlTags } from './html-tags'
+import { MARKED_OPTIONS } from './options'
 
 /**
  * Post bodies to safe HTML: HTML content is used as is, anything else is Markdown rendered with marked; either way
@@ -45,7 +46,7 @@ export const SANITIZE_OPTIONS = {
 
 /** Markdown to HTML (GitHub-flavoured), not yet sanitized. */
 export function markdownToHtml(markdown: string): string {
-  return marked.parse(markdown, { async: false, gfm: true, breaks: false })
+  return marked.parse(markdown, { ...MARKED_OPTIONS, async: false })
 }
 
 /** The body of a post as HTML, not yet sanitized: the content itself when it contains tags, otherwise Markdown. */

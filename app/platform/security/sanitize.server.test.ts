@@ -77,3 +77,46 @@ describe('storedPostBody: sanitized once, when written', () => {
     expect([...outputs]).toEqual(['<p>x<img src="y.png"></p><a>l</a>'])
   })
 })
+
+describe('allowUrl: only the allowed URLs stay links and embeds', () => {
+  const allowUrl = (url: string) => new URL(url).hostname === 'allowed.example'
+  const urlsIn = (html: string) =>
+    [...html.matchAll(/\s(?:href|src|srcset|poster|xlink:href)="([^"]*)"/g)].map((m) => m[1]!)
+
+  it('unwraps links to other URLs (their content kept and sanitized), keeps allowed and #fragment links', () => {
+    const content =
+      '<p>a <a href="https://evil.example"><b>t</b><img src="x" onerror="alert(1)"><script>alert(2)</script></a> ' +
+      '<a href=" https://allowed.example/p">ok</a> <a href="#f">f</a> <a href="/rel">rel</a> <a href="mailto:a@b.example">m</a></p>'
+    expect(renderPostBody(content)).toContain('href="https://evil.example"')
+    const html = renderPostBody(content, { allowUrl })
+    expect(html).toBe('<p>a <b>t</b> <a href="https://allowed.example/p">ok</a> <a href="#f">f</a> rel m</p>')
+  })
+
+  it('removes images, sources, video, audio and iframes with other URLs, keeps allowed images', () => {
+    const content =
+      '<img src="https://evil.example/i.png"><img src="https://allowed.example/i.png" alt="ok">' +
+      '<video src="https://allowed.example/v.mp4" poster="https://evil.example/p.png"></video>' +
+      '<picture><source srcset="https://allowed.example/a.png 1x, https://evil.example/b.png 2x"><img src="https://allowed.example/c.png"></picture>' +
+      '<audio src="https://evil.example/a.mp3"></audio><iframe src="https://evil.example/f"></iframe>' +
+      '<svg><a xlink:href="https://evil.example/s">s</a><image href="https://evil.example/x.png"></image></svg>'
+    const html = renderPostBody(content, { allowUrl })
+    expect(urlsIn(html)).toEqual(['https://allowed.example/i.png', 'https://allowed.example/c.png'])
+    expect(html).toContain('<svg>s</svg>')
+  })
+
+  it('filters rendered Markdown the same way: bare URLs, autolinks, references, images', () => {
+    const content =
+      'see https://evil.example/x growth, www.evil.example <https://evil.example/y> [r] ' +
+      '![i](https://evil.example/i.png) [ok](https://allowed.example "t")\n\n   [r]: https://evil.example/r\n'
+    expect(urlsIn(renderPostBody(content)).filter((u) => u.includes('evil.example'))).toHaveLength(5)
+    const body = storedPostBody(content, { allowUrl })
+    expect(body.sanitizerVersion).toBe(SANITIZER_VERSION)
+    expect(urlsIn(body.contentHtml)).toEqual(['https://allowed.example'])
+    expect(body.contentHtml).toContain('see https://evil.example/x growth, www.evil.example https://evil.example/y r')
+  })
+
+  it('does not outlive its call: the next call without allowUrl keeps every safe URL', () => {
+    renderPostBody('<a href="https://evil.example">x</a>', { allowUrl })
+    expect(renderPostBody('<a href="https://evil.example">x</a>')).toBe('<a href="https://evil.example">x</a>')
+  })
+})

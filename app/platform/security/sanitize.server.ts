@@ -1,5 +1,6 @@
 import createDOMPurify, { type DOMPurify } from 'dompurify'
 import { JSDOM } from 'jsdom'
+import { permitted } from '#app/platform/markdown/links'
 import { postBodySource, SANITIZE_OPTIONS, SANITIZER_VERSION } from '#app/platform/markdown/markdown'
 
 /**
@@ -19,25 +20,76 @@ function currentPurifier() {
   if (!purifier || purifier.uses >= WINDOW_USES) {
     purifier?.window.close()
     const { window } = new JSDOM('<!DOCTYPE html>')
-    purifier = { window, purify: createDOMPurify(window), uses: 0 }
+    const purify = createDOMPurify(window)
+    purify.addHook('uponSanitizeElement', filterUrls)
+    purifier = { window, purify, uses: 0 }
   }
   purifier.uses++
   return purifier.purify
 }
 
-export function sanitizeHtml(html: string): string {
-  return currentPurifier().sanitize(html, SANITIZE_OPTIONS)
+/** Which URLs may stay links and embeds: given by the one sanitize call under way (sanitizing is synchronous). */
+let allowUrl: ((url: string) => boolean) | undefined
+
+export interface UrlFilter {
+  /**
+   * Only these http(s) URLs may stay links, images and other embeds (and `#fragment` links): an `<a>` with any
+   * other `href` is unwrapped (its content kept), an `<img>`, `<source>`, `<video>`, `<audio>`, `<iframe>` (any
+   * element) with any other `src`, `srcset`, `poster` or `href` is removed. Without it, URLs are checked by
+   * ALLOWED_URI only.
+   */
+  allowUrl?: (url: string) => boolean
 }
 
-/** The body of a post as sanitized HTML: HTML when the content contains tags, otherwise Markdown. */
-export function renderPostBody(content: string): string {
-  return sanitizeHtml(postBodySource(content))
+const URL_ATTRIBUTES = ['href', 'xlink:href', 'src', 'poster', 'data']
+
+/**
+ * DOMPurify hook, before each element is checked (so content moved out of an unwrapped link is still sanitized: it
+ * is put after the link, where the walk goes next, as DOMPurify does with the content of the tags it drops).
+ */
+function filterUrls(node: Node) {
+  const allow = allowUrl
+  if (!allow || node.nodeType !== 1) return
+  const element = node as Element
+  const ok = (url: string) => permitted(url.trim(), allow)
+  const urls = URL_ATTRIBUTES.flatMap((name) => element.getAttribute(name) ?? [])
+  const srcset = element.getAttribute('srcset')
+  if (srcset) urls.push(...srcset.split(',').flatMap((c) => c.trim().split(/\s+/)[0] || []))
+  if (urls.every(ok)) return
+  const parent = element.parentNode
+  if (!parent) return
+  if (element.localName === 'a') {
+    const next = element.nextSibling
+    while (element.firstChild) parent.insertBefore(element.firstChild, next)
+  }
+  parent.removeChild(element)
+}
+
+export function sanitizeHtml(html: string, opts: UrlFilter = {}): string {
+  allowUrl = opts.allowUrl
+  try {
+    return currentPurifier().sanitize(html, SANITIZE_OPTIONS)
+  } finally {
+    allowUrl = undefined
+  }
+}
+
+/**
+ * The body of a post as sanitized HTML: HTML when the content contains tags, otherwise Markdown. With `allowUrl`,
+ * only those URLs stay links and embeds (UrlFilter).
+ */
+export function renderPostBody(content: string, opts: UrlFilter = {}): string {
+  return sanitizeHtml(postBodySource(content), opts)
 }
 
 /**
  * The columns to store whenever a post's body is written or edited: the sanitized HTML and the version of the
- * rules that made it. Views, downloads, the API, webhooks and destinations serve `content_html` as stored.
+ * rules that made it. Views, downloads, the API, webhooks and destinations serve `content_html` as stored. With
+ * `allowUrl`, only those URLs stay links and embeds (UrlFilter); the base rules, and so the version, are the same.
  */
-export function storedPostBody(content: string): { contentHtml: string; sanitizerVersion: number } {
-  return { contentHtml: renderPostBody(content), sanitizerVersion: SANITIZER_VERSION }
+export function storedPostBody(
+  content: string,
+  opts: UrlFilter = {},
+): { contentHtml: string; sanitizerVersion: number } {
+  return { contentHtml: renderPostBody(content, opts), sanitizerVersion: SANITIZER_VERSION }
 }
