@@ -1,7 +1,8 @@
 import { and, desc, eq, notInArray } from 'drizzle-orm'
-import { filterLinks, linkUrls, stripRawHtml, urlSet, type LinkTarget } from './content'
+import { linkUrls, stripRawHtml, urlSet, type LinkTarget } from './content'
 import { editSchema, replaceSection, sectionsOf, splitTitle, type EditInput, type RewriteInput } from './post-editor'
 import { storedPostBody } from '#app/platform/security/sanitize.server'
+import { allowMarkdownLinks } from '#app/platform/markdown/links'
 import { cleanSectionBody } from './posts'
 import { bareDomain } from '#app/features/keywords/serp'
 import type { ScoreResult } from './seo-checklist'
@@ -267,7 +268,7 @@ export async function rewriteSection(
       return false
     }
   }
-  const cleaned = cleanSectionBody(filterLinks(stripRawHtml(answer), allowed))
+  const cleaned = cleanSectionBody(allowMarkdownLinks(stripRawHtml(answer), allowed))
   if (!cleaned) return { ok: false, status: 502, message: 'The section could not be rewritten: the answer was empty.' }
   return writeEdit(post, { ...input, body: replaceSection(body, wanted.section, cleaned) }, 'rewrite')
 }
