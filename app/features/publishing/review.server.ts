@@ -6,6 +6,7 @@ import { getEnv } from '#app/platform/env.server'
 import { mailConfigured, sendMail } from '#app/platform/mail/mail.server'
 import { webhookTargetOf } from './events.server'
 import { requestPublish } from './publications.server'
+import { readClaims, unverifiedCount } from '#app/features/content/evidence'
 
 /**
  * Review before publishing. Auto Pilot publishes by itself only what passes the bar of the user's review mode;
@@ -220,7 +221,8 @@ export type WaitingDraft = {
   title: string
   keyword: string
   seoScore: number | null
-  unsourced: number
+  /** Claims not verified on their sources (issue 32): Auto Pilot does not publish such a draft. */
+  unverified: number
   completedAt: string | null
   autoApproveAt: string | null
 }
@@ -239,9 +241,7 @@ export async function listWaitingDrafts(userId: string, limit = 50): Promise<Wai
     title: p.title || p.keyword,
     keyword: p.keyword,
     seoScore: p.seoScore,
-    unsourced: Array.isArray(p.claims)
-      ? (p.claims as Array<{ sourceUrl?: unknown }>).filter((c) => !c?.sourceUrl).length
-      : 0,
+    unverified: unverifiedCount(readClaims(p.claims)),
     completedAt: p.completedAt?.toISOString() ?? null,
     autoApproveAt:
       settings?.reviewMode === 'auto_approve' && p.completedAt
