@@ -16,6 +16,7 @@ import { PostNotFound } from '#app/features/content/components/post-not-found'
 import { ClaimsPanel } from '#app/features/content/components/claims-panel'
 import { claimsFilterOf, pagesOf, safeHref } from '#app/features/content/claims-view'
 import { readClaims, readEvidence } from '#app/features/content/evidence'
+import { unverifiedClaims } from '#app/features/publishing/publishing'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `${data.post.title} · Rankwell` : 'Blog Post · Rankwell' },
@@ -50,6 +51,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       seoScore: completed ? post.seoScore : null,
       checklist: completed ? ((post.seoChecklist ?? []) as ChecklistItem[]) : [],
       claims: completed ? readClaims(post.claims) : [],
+      // What Auto Pilot's gate counts (the warning says it will not publish the post).
+      blocking: completed ? unverifiedClaims(post.claims) : 0,
       // The research pages (read and not read); the facts stay on the server.
       pages: completed ? pagesOf(readEvidence(post.evidence)) : [],
       hasEvidence: post.evidence !== null,
@@ -196,6 +199,7 @@ export default function BlogPostPage() {
               claims={post.claims}
               pages={post.hasEvidence ? post.pages : null}
               filter={claimsFilter}
+              blocking={post.blocking}
               editHref={`/blogpost/${post.id}/edit`}
             />
           </>

@@ -12,6 +12,7 @@ import {
   PUBLICATION_STATUS_LABELS,
   publishForm,
   PUBLISHING_MESSAGES,
+  unverifiedClaims,
 } from '#app/features/publishing/publishing'
 import { parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
 import { useSchemaForm } from '#app/ui/form'
@@ -35,7 +36,7 @@ import { PostNotFound } from '#app/features/content/components/post-not-found'
 import { ActionButton } from '#app/ui/action-button'
 import { ClaimsPanel } from '#app/features/content/components/claims-panel'
 import { claimsFilterOf, pagesOf, unverifiedWarning } from '#app/features/content/claims-view'
-import { readClaims, readEvidence, unverifiedCount } from '#app/features/content/evidence'
+import { readClaims, readEvidence } from '#app/features/content/evidence'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `Publish “${data.post.title}” · Rankwell` : 'Publish · Rankwell' },
@@ -70,6 +71,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         scheduledPublishAt: post.scheduledPublishAt?.toISOString() ?? null,
         publishedUrl: post.publishedUrl,
         claims: completed ? readClaims(post.claims) : [],
+        // What Auto Pilot's gate counts (the warning says it will not publish the post).
+        blocking: completed ? unverifiedClaims(post.claims) : 0,
         pages: completed ? pagesOf(readEvidence(post.evidence)) : [],
         hasEvidence: post.evidence !== null,
       },
@@ -168,7 +171,7 @@ export default function PublishPage() {
   if (!post) return <PostNotFound />
   const byDestination = new Map(publications.map((p) => [p.destinationId, p]))
   const today = new Date().toISOString().slice(0, 10)
-  const unverified = unverifiedCount(post.claims)
+  const unverified = post.blocking
   // The evidence comes right after the review decision it informs, else after the rest of the page.
   const claimsPanel =
     post.status === 'completed' ? (
@@ -177,6 +180,7 @@ export default function PublishPage() {
         claims={post.claims}
         pages={post.hasEvidence ? post.pages : null}
         filter={data.claimsFilter}
+        blocking={post.blocking}
         editHref={`/blogpost/${post.id}/edit`}
       />
     ) : null

@@ -50,12 +50,18 @@ export function ClaimsPanel({
   claims,
   pages,
   filter: initialFilter,
+  blocking,
   editHref,
 }: {
   claims: Claim[]
   /** The research pages of the post's evidence; null for a post written before evidence was kept. */
   pages: PageView[] | null
   filter: ClaimsFilter
+  /**
+   * How many claims keep Auto Pilot from publishing the post (its gate's count: an older ledger's sourced entry,
+   * shown as unverified because it was never checked, does not).
+   */
+  blocking: number
   /** Where the claims are fixed (the editor), linked from the warning. */
   editHref?: string
 }) {
@@ -118,12 +124,12 @@ export function ClaimsPanel({
           <p className="mt-3 text-sm font-semibold text-slate-900" data-testid="claim-counts">
             {countsLine(counts)}
           </p>
-          {counts.unverified > 0 ? (
+          {blocking > 0 ? (
             <div
               className="mt-3 rounded-lg border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950"
               data-testid="unverified-warning"
             >
-              <p className="font-semibold">{unverifiedWarning(counts.unverified)}</p>
+              <p className="font-semibold">{unverifiedWarning(blocking)}</p>
               <p className="mt-1">
                 {UNVERIFIED_FIX}
                 {editHref ? (
