@@ -6,6 +6,7 @@ import type { TestUser } from '#tests/setup/app'
 import {
   doneWith,
   expect,
+  expectFitsTheScreen,
   expectNoSeriousViolations,
   pageForChecks,
   test,
@@ -302,7 +303,7 @@ test.describe('the evidence a reviewer sees', () => {
     await expect(page.getByTestId('unverified-warning')).toHaveCount(0)
   })
 
-  test('axe: the post page and the review screen with their evidence @no-js', async ({ page }) => {
+  test('axe and fit: the post page and the review screen with their evidence @no-js', async ({ page }) => {
     test.slow()
     const user = await signedIn(page)
     const post = await postWithEvidence(user)
@@ -311,6 +312,8 @@ test.describe('the evidence a reviewer sees', () => {
       const response = await checked.goto(path)
       expect(response?.status()).toBe(200)
       await expect(checked.getByTestId('claims-panel')).toBeVisible()
+      // Without JavaScript the checked page is phone-wide: long quotes and URLs wrap.
+      await expectFitsTheScreen(checked, path)
       await expectNoSeriousViolations(checked, `${path} (${test.info().project.name})`)
     }
     await doneWith(checked, page)
