@@ -13,21 +13,29 @@ import { getPost } from '#app/features/content/posts.server'
 import { postRankings } from '#app/features/rankings/rankings.server'
 import { requireUser } from '#app/features/accounts/session.server'
 import { PostNotFound } from '#app/features/content/components/post-not-found'
+import { ClaimsPanel } from '#app/features/content/components/claims-panel'
+import { claimsFilterOf, pagesOf, safeHref } from '#app/features/content/claims-view'
+import { readClaims, readEvidence } from '#app/features/content/evidence'
+import { unverifiedClaims } from '#app/features/publishing/publishing'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `${data.post.title} · Rankwell` : 'Blog Post · Rankwell' },
   ...(data?.post?.metaDescription ? [{ name: 'description', content: data.post.metaDescription }] : []),
 ]
 
-/** One post of the signed-in user. Unknown ids, malformed ids and other users' posts all read 'No blog post found.' */
+/**
+ * One post of the signed-in user. Unknown ids, malformed ids and other users' posts all read 'No blog post found.'
+ * `?claims=unverified` shows only the unverified claims (the filter without JavaScript).
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const post = await getPost(user.id, params.id ?? '')
-  if (!post) return json({ post: null, rankings: null }, { status: 404 })
+  if (!post) return json({ post: null, rankings: null, claimsFilter: 'all' as const }, { status: 404 })
   const completed = post.status === 'completed'
   const rankings = completed ? await postRankings(user.id, post.id) : null
   return json({
     rankings,
+    claimsFilter: claimsFilterOf(new URL(request.url).searchParams),
     post: {
       id: post.id,
       title: post.title || post.keyword,
@@ -42,7 +50,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       html: completed ? post.contentHtml : '',
       seoScore: completed ? post.seoScore : null,
       checklist: completed ? ((post.seoChecklist ?? []) as ChecklistItem[]) : [],
-      claims: completed ? ((post.claims ?? []) as Array<{ text: string; sourceUrl: string | null }>) : [],
+      claims: completed ? readClaims(post.claims) : [],
+      // What Auto Pilot's gate counts (the warning says it will not publish the post).
+      blocking: completed ? unverifiedClaims(post.claims) : 0,
+      // The research pages (read and not read); the facts stay on the server.
+      pages: completed ? pagesOf(readEvidence(post.evidence)) : [],
+      hasEvidence: post.evidence !== null,
       jsonLd: completed ? ((post.jsonLd ?? []) as unknown[]) : [],
       researchStatus: post.researchStatus,
       brief: completed ? ((post.brief ?? null) as StoredBrief | null) : null,
@@ -63,16 +76,8 @@ type StoredBrief = {
   competitors: Array<{ url: string; title: string; words: number }>
 }
 
-const safeHref = (url: string) => (/^https?:\/\//i.test(url) ? url : undefined)
-
 /** 'Why this post is written this way': the stored brief (a <details>, so it opens without JavaScript). */
-function BriefPanel({
-  brief,
-  claims,
-}: {
-  brief: StoredBrief
-  claims: Array<{ text: string; sourceUrl: string | null }>
-}) {
+function BriefPanel({ brief }: { brief: StoredBrief }) {
   return (
     <details className="mt-4 rounded-lg border border-slate-200 p-4" data-testid="post-brief">
       <summary className="cursor-pointer font-semibold text-slate-900">Why this post is written this way</summary>
@@ -116,30 +121,6 @@ function BriefPanel({
             </ul>
           </div>
         ) : null}
-        {claims.length ? (
-          <div>
-            <strong>Facts and their sources:</strong>
-            <ul className="ml-5 list-disc" data-testid="claim-ledger">
-              {claims.map((c) => (
-                <li key={c.text}>
-                  {c.text}{' '}
-                  {c.sourceUrl && safeHref(c.sourceUrl) ? (
-                    <a
-                      href={safeHref(c.sourceUrl)}
-                      rel="nofollow noreferrer"
-                      target="_blank"
-                      className="text-brand-700 underline"
-                    >
-                      source
-                    </a>
-                  ) : (
-                    <span className="font-medium text-red-700">no source</span>
-                  )}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
         {brief.competitors.length ? (
           <div>
             <strong>What ranks today:</strong>
@@ -166,7 +147,7 @@ function BriefPanel({
 }
 
 export default function BlogPostPage() {
-  const { post, rankings } = useLoaderData<typeof loader>()
+  const { post, rankings, claimsFilter } = useLoaderData<typeof loader>()
   const revalidator = useRevalidator()
   const unfinished = post !== null && (post.status === 'queued' || post.status === 'generating')
   useEffect(() => {
@@ -212,7 +193,15 @@ export default function BlogPostPage() {
               </p>
             ) : null}
             {typeof post.seoScore === 'number' ? <ScorePanel score={post.seoScore} items={post.checklist} /> : null}
-            {post.brief ? <BriefPanel brief={post.brief} claims={post.claims} /> : null}
+            {post.brief ? <BriefPanel brief={post.brief} /> : null}
+            <ClaimsPanel
+              key={post.id}
+              claims={post.claims}
+              pages={post.hasEvidence ? post.pages : null}
+              filter={claimsFilter}
+              blocking={post.blocking}
+              editHref={`/blogpost/${post.id}/edit`}
+            />
           </>
         ) : (
           <PostProgress post={post} redirectTo={`/blogpost/${post.id}`} />

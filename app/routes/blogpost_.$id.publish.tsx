@@ -12,6 +12,7 @@ import {
   PUBLICATION_STATUS_LABELS,
   publishForm,
   PUBLISHING_MESSAGES,
+  unverifiedClaims,
 } from '#app/features/publishing/publishing'
 import { parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
 import { useSchemaForm } from '#app/ui/form'
@@ -33,16 +34,27 @@ import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 import { formatUtcDateTime } from '#app/platform/dates'
 import { PostNotFound } from '#app/features/content/components/post-not-found'
 import { ActionButton } from '#app/ui/action-button'
+import { ClaimsPanel } from '#app/features/content/components/claims-panel'
+import { claimsFilterOf, pagesOf, unverifiedWarning } from '#app/features/content/claims-view'
+import { readClaims, readEvidence } from '#app/features/content/evidence'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `Publish “${data.post.title}” · Rankwell` : 'Publish · Rankwell' },
 ]
 
-/** 'Publish to…' for one post: destinations, schedule, review decision, and the state of every copy. */
+/**
+ * 'Publish to…' for one post: destinations, schedule, review decision, the evidence a reviewer decides on (the claims
+ * and their sources; `?claims=unverified` shows only the unverified ones), and the state of every copy.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const post = await getPost(user.id, params.id ?? '')
-  if (!post) return json({ post: null, destinations: [], publications: [], webhook: null }, { status: 404 })
+  if (!post)
+    return json(
+      { post: null, destinations: [], publications: [], webhook: null, claimsFilter: 'all' as const },
+      { status: 404 },
+    )
+  const completed = post.status === 'completed'
   const [destinations, publications, webhookUrl] = await Promise.all([
     listDestinations(user.id),
     listPublications(user.id, [post.id]),
@@ -58,7 +70,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         seoScore: post.seoScore,
         scheduledPublishAt: post.scheduledPublishAt?.toISOString() ?? null,
         publishedUrl: post.publishedUrl,
+        claims: completed ? readClaims(post.claims) : [],
+        // What Auto Pilot's gate counts (the warning says it will not publish the post).
+        blocking: completed ? unverifiedClaims(post.claims) : 0,
+        pages: completed ? pagesOf(readEvidence(post.evidence)) : [],
+        hasEvidence: post.evidence !== null,
       },
+      claimsFilter: claimsFilterOf(new URL(request.url).searchParams),
       destinations: destinations.map(toView),
       publications,
       webhook: webhookUrl ? { host: new URL(webhookUrl).host } : null,
@@ -153,12 +171,37 @@ export default function PublishPage() {
   if (!post) return <PostNotFound />
   const byDestination = new Map(publications.map((p) => [p.destinationId, p]))
   const today = new Date().toISOString().slice(0, 10)
+  const unverified = post.blocking
+  // The evidence comes right after the review decision it informs, else after the rest of the page.
+  const claimsPanel =
+    post.status === 'completed' ? (
+      <ClaimsPanel
+        key={post.id}
+        claims={post.claims}
+        pages={post.hasEvidence ? post.pages : null}
+        filter={data.claimsFilter}
+        blocking={post.blocking}
+        editHref={`/blogpost/${post.id}/edit`}
+      />
+    ) : null
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <BackLink to={`/blogpost/${post.id}`}>Back to the post</BackLink>
       <PageHeader title="Publish to…" subtitle={post.title} />
       <Toaster toast={actionData?.toast} />
+
+      {post.status === 'completed' && unverified > 0 ? (
+        <p
+          className="mb-6 rounded-xl border-2 border-amber-400 bg-amber-50 p-4 text-sm text-amber-950"
+          data-testid="review-unverified"
+        >
+          <strong className="block text-base">{unverifiedWarning(unverified)}</strong>
+          <Link to="?claims=unverified#claims" className="font-semibold underline">
+            See the unverified claims
+          </Link>
+        </p>
+      ) : null}
 
       {post.reviewStatus === 'waiting' ? (
         <section
@@ -189,6 +232,7 @@ export default function PublishPage() {
           </div>
         </section>
       ) : null}
+      {post.reviewStatus === 'waiting' ? <div className="mb-6">{claimsPanel}</div> : null}
 
       {post.scheduledPublishAt ? (
         <p
@@ -358,6 +402,7 @@ export default function PublishPage() {
           </ul>
         </section>
       ) : null}
+      {post.reviewStatus !== 'waiting' ? claimsPanel : null}
     </div>
   )
 }

@@ -19,6 +19,7 @@ import {
   CONTENT_SETTINGS_MESSAGES,
   contentSettingsSchema,
   TONE_OPTIONS,
+  UNVERIFIED_POLICY_OPTIONS,
   type ContentSettingsValues,
 } from '#app/features/content/content-settings'
 import { parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
@@ -119,6 +120,7 @@ function SettingsForm({
     defaultValue: settings,
   })
   const tone = fields.tone
+  const unverified = fields.unverifiedClaims
   return (
     <Form method="post" className="space-y-6" aria-label="Content settings" {...formProps}>
       <FormMessage message={failed ?? message} tone="error" />
@@ -222,6 +224,48 @@ function SettingsForm({
           meta={fields.avoid}
           hint="One per line. Posts never use them."
         />
+      </fieldset>
+
+      <fieldset className="card space-y-3">
+        <legend className="px-1 text-sm font-semibold text-slate-800">Facts and figures</legend>
+        <p className="text-sm text-slate-600">
+          Every figure, date and quotation in a post is checked against the sentence of the page it cites. Only a figure
+          that page confirms is shown as sourced.
+        </p>
+        <div
+          role="radiogroup"
+          aria-labelledby="unverified-label"
+          aria-describedby={unverified.errors ? unverified.errorId : undefined}
+        >
+          <p id="unverified-label" className="label">
+            When a figure cannot be verified
+          </p>
+          <div className="mt-1 grid gap-2">
+            {UNVERIFIED_POLICY_OPTIONS.map((o) => (
+              <label
+                key={o.value}
+                className="flex cursor-pointer items-start gap-2 rounded-lg border border-slate-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+              >
+                <input
+                  type="radio"
+                  name={unverified.name}
+                  value={o.value}
+                  defaultChecked={unverified.initialValue === o.value}
+                  className="mt-1"
+                />
+                <span>
+                  <span className="block font-medium text-slate-900">{o.label}</span>
+                  <span className="block text-xs text-slate-600">{o.hint}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          {unverified.errors?.[0] ? (
+            <p id={unverified.errorId} className="field-error" role="alert">
+              {unverified.errors[0]}
+            </p>
+          ) : null}
+        </div>
       </fieldset>
 
       <fieldset className="card space-y-5">

@@ -78,9 +78,30 @@ describe('content editor (/blogpost/:id/edit)', () => {
     // The finish is the same as generation's: one CTA line, one Sources list, citations renumbered consistently.
     expect(after.contentMarkdown.split(`**[${CTA.text}](${siteUrl()}${CTA.path})**`)).toHaveLength(2)
     expect(after.contentMarkdown.match(/\n## Sources\n/g)).toHaveLength(1)
-    const cited = [...after.contentMarkdown.matchAll(/\[\[(\d+)\]\(/g)].map((m) => Number(m[1]))
-    const listed = after.contentMarkdown.split('\n## Sources\n')[1]!.match(/^\d+\. /gm)!.length
-    expect(Math.max(...cited)).toBeLessThanOrEqual(listed)
+    // Sources are exactly the cited pages, in order of first citation; deleting every citation of a page in an
+    // edit takes it off the list.
+    const sourcesOf = (md: string) => ({
+      cited: [...new Set([...md.matchAll(/\[\[\d+\]\(([^)#]+)[^)]*\)\]/g)].map((m) => m[1]!))],
+      listed: [...(md.split('\n## Sources\n')[1] ?? '').matchAll(/^\d+\. \[[^\]]*\]\(([^)]+)\)/gm)].map((m) => m[1]!),
+    })
+    const before = sourcesOf(after.contentMarkdown)
+    expect(before.cited.length).toBeGreaterThanOrEqual(1)
+    expect(before.listed).toEqual(before.cited)
+    const first = before.cited[0]!
+    const withoutFirst = splitTitle(after.contentMarkdown)
+      .body.split('\n## Sources\n')[0]!
+      .replace(/\[\[\d+\]\(([^)]+)\)\]/g, (whole, url: string) => (url.startsWith(first) ? '' : whole))
+    expect(
+      (await edit(user, post.id, fieldsOf(after, { title: newTitle, slug: after.slug, body: withoutFirst }))).status,
+    ).toBe(302)
+    const trimmed = sourcesOf((await load(post.id)).contentMarkdown)
+    expect(trimmed.listed).toEqual(trimmed.cited)
+    expect(trimmed.listed).not.toContain(first)
+    await edit(
+      user,
+      post.id,
+      fieldsOf(after, { title: newTitle, slug: after.slug, body: splitTitle(after.contentMarkdown).body }),
+    )
     // The score is the checklist computed from what is stored.
     const brief = post.brief as { targetWords: number }
     const context = (post.steps as { context: { own: Array<{ url: string }> } }).context
@@ -102,7 +123,7 @@ describe('content editor (/blogpost/:id/edit)', () => {
       '@type': 'Article',
       headline: newTitle,
     })
-    expect((await versions(post.id)).map((v) => v.origin)).toEqual(['edit', 'generated'])
+    expect((await versions(post.id)).map((v) => v.origin)).toEqual(['edit', 'edit', 'edit', 'generated'])
     // The exported HTML carries the JSON-LD: Article (with the new headline) and FAQPage.
     const download = await api(`/blogpost/${post.id}/download?format=html`, { as: user, auth: 'cookie' })
     const ld = [...download.text.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map(
@@ -124,7 +145,7 @@ describe('content editor (/blogpost/:id/edit)', () => {
     expect(bad.text).toContain('Slug needs at least one letter or digit.')
     expect(bad.text).toContain('value="!!!"')
     expect((await load(post.id)).contentMarkdown).toBe(after.contentMarkdown)
-    expect(await versions(post.id)).toHaveLength(3)
+    expect(await versions(post.id)).toHaveLength(5)
 
     // Preview without JavaScript: the sanitized HTML of the text, nothing saved.
     const preview = await edit(
@@ -137,7 +158,7 @@ describe('content editor (/blogpost/:id/edit)', () => {
     expect(shown).toContain('<strong>world</strong>')
     expect(shown).not.toContain('<img')
     expect(shown).not.toContain('onerror')
-    expect(await versions(post.id)).toHaveLength(3)
+    expect(await versions(post.id)).toHaveLength(5)
 
     // Another user's post is not found and not changed.
     const other = (await setUp(`other editor ${tag()}`)).user

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { CONTENT_SETTINGS_MESSAGES } from '#app/features/content/content-settings'
+import { unverifiedPolicyOf } from '#app/features/content/content-settings.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { fakeControl, webControl } from '#tests/fakes/client'
 import { api, createTestUser } from '#tests/setup/app'
@@ -145,6 +146,88 @@ describe('content settings API', () => {
     })
     expect(notJson.status).toBe(400)
     expect((await api('/api/settings/content')).status).toBe(401)
+  })
+})
+
+describe('when a figure cannot be verified (issue 32)', () => {
+  const UNVERIFIED_MESSAGE = 'Please choose what happens to a figure that cannot be verified.'
+
+  it('API: rewrite by default; a bad value is a 400 of its field; a choice is kept until changed', async () => {
+    const user = await createTestUser()
+    expect((await api('/api/settings/content', { as: user })).body.settings).toMatchObject({
+      unverifiedClaims: 'rewrite',
+    })
+    expect(await unverifiedPolicyOf(user.id)).toBe('rewrite')
+
+    for (const bad of ['ignore', '', 3, null]) {
+      const res = await api('/api/settings/content', {
+        method: 'PUT',
+        as: user,
+        json: { ...valid(), unverifiedClaims: bad },
+      })
+      // Only the three names: '' and null are refused too (only a field left out keeps the saved choice).
+      expect({ bad, status: res.status }).toEqual({ bad, status: 400 })
+      expect((res.body.errors as Record<string, string[]>).unverifiedClaims).toEqual([UNVERIFIED_MESSAGE])
+    }
+    expect(await stored(user.id)).toBeNull()
+
+    const mark = await api('/api/settings/content', {
+      method: 'PUT',
+      as: user,
+      json: { ...valid(), unverifiedClaims: 'mark' },
+    })
+    expect(mark.status).toBe(200)
+    expect(mark.body.settings).toMatchObject({ unverifiedClaims: 'mark' })
+    expect(await stored(user.id)).toMatchObject({ unverifiedClaims: 'mark' })
+    expect(await unverifiedPolicyOf(user.id)).toBe('mark')
+
+    // A client that does not send the field keeps the saved choice.
+    const without = await api('/api/settings/content', {
+      method: 'PUT',
+      as: user,
+      json: { ...valid(), tone: 'direct' },
+    })
+    expect(without.status).toBe(200)
+    expect(await stored(user.id)).toMatchObject({ unverifiedClaims: 'mark', tone: 'direct' })
+
+    const remove = await api('/api/settings/content', {
+      method: 'PUT',
+      as: user,
+      json: { ...valid(), unverifiedClaims: 'remove' },
+    })
+    expect(remove.status).toBe(200)
+    expect(await unverifiedPolicyOf(user.id)).toBe('remove')
+  })
+
+  it('form: the three choices, rewrite checked by default; a bad value is shown at its field; a choice is saved', async () => {
+    const user = await createTestUser()
+    const page = await api('/settings/content', { as: user, auth: 'cookie' })
+    expect(page.text).toContain('When a figure cannot be verified')
+    expect(page.text).toContain('Rewrite the sentence without the figure')
+    expect(page.text).toContain('Remove the sentence')
+    expect(page.text).toContain('Keep it, marked unverified (Auto Pilot will not publish the post)')
+    expect(page.text).toMatch(/<input[^>]*value="rewrite"[^>]*checked=""|<input[^>]*checked=""[^>]*value="rewrite"/)
+
+    const bad = await api('/settings/content', {
+      method: 'POST',
+      as: user,
+      auth: 'cookie',
+      body: new URLSearchParams({ ...valid(), unverifiedClaims: 'ignore' }),
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.text).toContain(UNVERIFIED_MESSAGE)
+    expect(await stored(user.id)).toBeNull()
+
+    const ok = await api('/settings/content', {
+      method: 'POST',
+      as: user,
+      auth: 'cookie',
+      body: new URLSearchParams({ ...valid(), unverifiedClaims: 'remove' }),
+    })
+    expect(ok.status).toBe(302)
+    expect(await stored(user.id)).toMatchObject({ unverifiedClaims: 'remove' })
+    const after = await api('/settings/content', { as: user, auth: 'cookie' })
+    expect(after.text).toMatch(/<input[^>]*value="remove"[^>]*checked=""|<input[^>]*checked=""[^>]*value="remove"/)
   })
 })
 

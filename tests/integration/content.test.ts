@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { linkUrls } from '#app/features/content/content'
+import { faqFromMarkdown, linkUrls } from '#app/features/content/content'
+import { readClaims, readEvidence } from '#app/features/content/evidence'
 import { scorePost, type ChecklistItem } from '#app/features/content/seo-checklist'
 import { bareDomain, comparableUrl } from '#app/features/keywords/serp'
 import { db, schema } from '#app/platform/db/client.server'
@@ -48,15 +49,30 @@ describe('content engine: research, brief, sources, links, CTA and score', () =>
     expect(brief.targetWords).toBeGreaterThanOrEqual(800)
     expect(brief.targetWords).toBeLessThanOrEqual(2500)
 
-    // Sources: every outbound link to another site is a research URL, and there is a Sources section.
-    const research = new Set(brief.competitors.map((c) => comparableUrl(c.url)))
+    // Sources: every outbound link to another site is a page research read, and the Sources section lists
+    // exactly the cited pages. The fact store keeps the pages not read (the robots-blocked 9th) and why.
+    const evidence = readEvidence(post.evidence)!
+    expect(evidence.pages.find((p) => p.url.includes('/site/9/'))).toMatchObject({
+      status: 'not read',
+      reason: 'robots.txt disallows it',
+    })
+    const read = new Set(evidence.pages.filter((p) => p.status === 'read').map((p) => comparableUrl(p.url)))
+    expect(read.size).toBe(9)
     const outbound = external(md)
     expect(outbound.length).toBeGreaterThanOrEqual(1)
-    for (const url of outbound) expect(research.has(comparableUrl(url))).toBe(true)
+    for (const url of outbound) expect(read.has(comparableUrl(url))).toBe(true)
     expect(md).toMatch(/\n## Sources\n\n1\. \[/)
-    for (const f of brief.facts) expect(research.has(comparableUrl(f.sourceUrl))).toBe(true)
-    for (const c of post.claims as Array<{ sourceUrl: string | null }>)
-      if (c.sourceUrl) expect(research.has(comparableUrl(c.sourceUrl))).toBe(true)
+    const listed = [...md.split('\n## Sources\n')[1]!.matchAll(/^\d+\. \[[^\]]*\]\(([^)]+)\)/gm)].map((m) => m[1]!)
+    const cited = [...md.matchAll(/\[\[\d+\]\(([^)]+)\)\]/g)].map((m) => comparableUrl(m[1]!))
+    expect(listed.map(comparableUrl)).toEqual([...new Set(cited)])
+    for (const f of brief.facts) expect(read.has(comparableUrl(f.sourceUrl))).toBe(true)
+    const claims = readClaims(post.claims)
+    expect(claims.some((c) => c.status === 'verified')).toBe(true)
+    for (const c of claims)
+      if (c.status === 'verified') {
+        expect(read.has(comparableUrl(c.sourceUrl!))).toBe(true)
+        expect(evidence.facts.map((f) => f.sentence)).toContain(c.quote)
+      } else expect(c.sourceUrl).toBeNull()
 
     // Internal links: the published post and sitemap pages, each once, never more than 5.
     const own = linkUrls(md).filter((u) => u.startsWith(siteUrl()) && !u.endsWith(CTA.path))
@@ -91,10 +107,14 @@ describe('content engine: research, brief, sources, links, CTA and score', () =>
     expect(items.find((i) => i.id === 'internal-links')?.passed).toBe(true)
     expect(items.find((i) => i.id === 'faq')?.passed).toBe(true)
 
-    // JSON-LD: Article and FAQPage.
+    // JSON-LD: Article (headline, description, dates, author, publisher) and FAQPage: the FAQ the text shows.
     const ld = post.jsonLd as Array<Record<string, unknown>>
     expect(ld.map((d) => d['@type'])).toEqual(['Article', 'FAQPage'])
     expect(ld[0]).toMatchObject({ '@context': 'https://schema.org', headline: post.title })
+    for (const key of ['description', 'datePublished', 'dateModified', 'author', 'publisher'])
+      expect(ld[0]).toHaveProperty(key)
+    const faq = (ld[1]!.mainEntity as Array<{ name: string; acceptedAnswer: { text: string } }>).map((q) => q.name)
+    expect(faq).toEqual(faqFromMarkdown(md).map((q) => q.question))
 
     // A version was kept; the API and the post page carry the score, checklist, claims and brief.
     const versions = await db.select().from(schema.postVersions).where(eq(schema.postVersions.postId, post.id))

@@ -299,7 +299,7 @@ describe('review before publishing', () => {
   })
   afterAll(async () => receiver.close())
 
-  async function autopilotUser(mode: 'quality' | 'review' | 'auto_approve', approveAfterHours = 24) {
+  async function autopilotUser(mode: 'quality' | 'review' | 'auto_approve' | 'always', approveAfterHours = 24) {
     const user = await createTestUser()
     await db
       .update(schema.autopilotSettings)
@@ -327,7 +327,10 @@ describe('review before publishing', () => {
       seoScore: 95,
       claims: [{ text: '73% of founders', sourceUrl: null }],
     })
-    expect(await gateAutopilotPost(weak.id)).toMatchObject({ status: 'waiting', reasons: ['1 claim has no source'] })
+    expect(await gateAutopilotPost(weak.id)).toMatchObject({
+      status: 'waiting',
+      reasons: ['1 claim is not verified against its source'],
+    })
     expect(await publicationOf(weak.id, destination)).toBeNull()
     const mail = await waitForSmtpMessage({ to: user.email, predicate: (m) => m.subject.includes(weak.title) })
     expect(mail.text).toContain(`/blogpost/${weak.id}`)
@@ -344,6 +347,31 @@ describe('review before publishing', () => {
     })
     expect(approve.status).toBe(302)
     await waitForPublication(weak.id, destination, ['published'])
+  })
+
+  it('holds a post with an unverified claim whatever its score and the mode, and approves it only by hand', async () => {
+    for (const mode of ['always', 'quality', 'auto_approve'] as const) {
+      const user = await autopilotUser(mode, 0)
+      const destination = await addGhost(user)
+      const post = await makePost(user, {
+        source: 'autopilot',
+        seoScore: 100,
+        claims: [
+          { text: '62% were paid late.', status: 'verified', sourceUrl: 'https://a.example/x' },
+          { text: 'Many founders agree.', status: 'rewritten', sourceUrl: null },
+          { text: '73% of founders say so.', status: 'unverified', sourceUrl: null },
+        ],
+      })
+      expect(await gateAutopilotPost(post.id)).toMatchObject({
+        status: 'waiting',
+        reasons: ['1 claim is not verified against its source'],
+      })
+      // Not even once its approval window has passed.
+      await autoApproveDue(new Date(Date.now() + 48 * 3600_000))
+      const [row] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, post.id))
+      expect(row!.reviewStatus).toBe('waiting')
+      expect(await publicationOf(post.id, destination)).toBeNull()
+    }
   })
 
   it('review mode holds every draft; three rejections in a row pause Auto Pilot', async () => {

@@ -13,6 +13,8 @@ import { decryptSecret } from '#app/platform/security/crypto.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { api, appUrl, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
 import { linkUrls } from '#app/features/content/content'
+import { textFragmentUrl } from '#app/features/content/claims'
+import { readClaims, readEvidence } from '#app/features/content/evidence'
 import { RANKINGS_MESSAGES } from '#app/features/rankings/rankings'
 import { scorePost } from '#app/features/content/seo-checklist'
 import { comparableUrl } from '#app/features/keywords/serp'
@@ -485,7 +487,7 @@ describe('refresh suggestions, refresh and digest', () => {
       // Both runs of the job below write the section (either may be the one that lands).
       times: 2,
       body: chatCompletion(
-        `Plans start at a fixed monthly price for most tools [1]. See [this deal](https://evil.example/deal) too.`,
+        `Plans start at a fixed monthly price for most tools [F1]. See [this deal](https://evil.example/deal) too. A survey says 97% of buyers switch [F1].`,
       ),
     })
 
@@ -522,13 +524,20 @@ describe('refresh suggestions, refresh and digest', () => {
     const heading = /^## (.*pricing plans.*)$/im.exec(md)?.[1] ?? ''
     expect(covers(heading, `pricing plans ${tag}`)).toBe(true)
     expect(md.indexOf(`## ${heading}`)).toBeLessThan(md.indexOf('## Conclusion'))
-    // Citations to the research (new research first), the merged Sources list, no foreign link, an internal link.
-    const context = (after!.steps as { context: { sources: Array<{ url: string }>; own: Array<{ url: string }> } })
-      .context
-    const research = new Set(context.sources.map((x) => comparableUrl(x.url)))
-    expect(md).toContain(`for most tools [[1](${context.sources[0]!.url})]`)
+    // Citations of today's facts (to the sentence), the Sources list, no foreign link, an internal link; a
+    // figure the cited fact does not state is not kept as sourced.
+    const context = (after!.steps as { context: { own: Array<{ url: string }> } }).context
+    const evidence = readEvidence(after!.evidence)!
+    const research = new Set(evidence.pages.filter((p) => p.status === 'read').map((x) => comparableUrl(x.url)))
+    const f1 = evidence.facts.find((f) => f.id === 'F1')!
+    expect(md).toContain(`for most tools [[1](${textFragmentUrl(f1.url, f1.sentence)})]`)
     expect(md).toMatch(/\n## Sources\n\n1\. \[/)
     expect(md).not.toContain('evil.example')
+    expect(md).not.toContain('97%')
+    expect(readClaims(after!.claims).find((c) => c.original?.includes('97%'))).toMatchObject({
+      status: 'removed',
+      sourceUrl: null,
+    })
     const links = linkUrls(md)
     expect(links).toContain(ownPage)
     for (const url of links.filter((u) => !u.startsWith(`https://${domain}/`)))

@@ -1,4 +1,5 @@
 import { comparableUrl } from '#app/features/keywords/serp'
+import { plainText as markdownPlainText } from '#app/platform/markdown/links'
 import type { Claim, Evidence, Fact, UnverifiedPolicy } from './evidence'
 
 /**
@@ -298,7 +299,7 @@ export function checkClaims(
     }
     const rewrite = opts.policy === 'rewrite' ? opts.rewrites?.[plain] : undefined
     if (rewrite !== undefined) {
-      const clean = plainSentence(rewrite.replace(/\[\s*F\d+[^\]]*\]/gi, '')).replace(/https?:\/\/\S+|www\.\S+/gi, '')
+      const clean = plainText(rewrite.replace(/\[\s*F\d+[^\]]*\]/gi, ''))
       if (clean && !isClaim(clean)) {
         claims.push({ ...base, text: clean.slice(0, 400), status: 'rewritten', original: plain.slice(0, 400), reason })
         return clean
@@ -331,8 +332,8 @@ function dedupe(claims: Claim[]): Claim[] {
 
 /** Model text as plain text for fields that are never Markdown (the stored brief, JSON-LD): no syntax, no URLs. */
 export function plainText(text: string): string {
-  return plainSentence(text)
-    .replace(/<?\b(?:https?:\/\/|www\.)[^\s<>]+>?/gi, '')
+  return markdownPlainText(text.replace(CITATION_LINK, ''))
+    .replace(/<?\b(?:https?:\/\/|www\.)[^\s<>]*[^\s<>.,;:!?)\]]>?/gi, '')
     .replace(/\s+/g, ' ')
     .replace(/\s+([.,;:!?])/g, '$1')
     .trim()

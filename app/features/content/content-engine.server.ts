@@ -2,13 +2,13 @@ import { and, desc, eq, isNotNull, ne } from 'drizzle-orm'
 import {
   buildJsonLd,
   stripRawHtml,
-  filterLinks,
   finishArticle,
   linkUrls,
   urlSet,
   type Source,
 } from './content'
 import { checkClaims, citeFacts, numberCitations, textFragmentUrl } from './claims'
+import { allowMarkdownLinks } from '#app/platform/markdown/links'
 import { readEvidence, type Claim, type Evidence, type UnverifiedPolicy } from './evidence'
 import { MAX_INTERNAL_LINKS, pickInternalLinks, postText, type LinkTarget } from './internal-links'
 import { scorePost, type ScoreResult } from './seo-checklist'
@@ -200,11 +200,6 @@ export function storedEvidence(post: { evidence: unknown; steps: unknown }): Evi
   }
 }
 
-/** The model's (or an editor's) Markdown with only the links `allowed` accepts. */
-function allowLinks(markdown: string, allowed: (url: string) => boolean): string {
-  return filterLinks(markdown, allowed)
-}
-
 /** What the user chose for figures that cannot be verified (content settings; 'rewrite' by default). */
 export async function unverifiedPolicy(userId: string): Promise<UnverifiedPolicy> {
   const [row] = await db
@@ -231,6 +226,11 @@ export type Finished = {
   sources: Source[]
   /** Sentences that wait for a rewrite (policy 'rewrite'): finish again with `rewrites` for them. */
   pending: string[]
+  /**
+   * The links the stored HTML may keep (`storedPostBody(markdown, { allowUrl })`): the pages read, the user's own
+   * site and pages, the call to action; undefined for an author's edit (their links are theirs).
+   */
+  allowUrl: ((url: string) => boolean) | undefined
 }
 
 /**
@@ -278,7 +278,7 @@ export function finishPost(input: {
     }
   }
   // Links of the model (and of an editor) that point elsewhere are removed; a link to a page read is a citation.
-  let body = allowLinks(stripRawHtml(stripFinish(input.markdown)), input.authorLinks ? () => true : allowed)
+  let body = allowMarkdownLinks(stripRawHtml(stripFinish(input.markdown)), input.authorLinks ? () => true : allowed)
   body = citeLinkedPages(citeFacts(body, evidence), readSet)
   const checked = checkClaims(body, evidence, { policy: input.policy, rewrites: input.rewrites })
   const numbered = numberCitations(dedupeLinks(checked.markdown), evidence)
@@ -314,7 +314,16 @@ export function finishPost(input: {
     modifiedAt: input.modifiedAt,
     business: { name: input.business?.name ?? 'Rankwell', url: input.business?.website ?? null },
   })
-  return { markdown, claims: checked.claims, score, jsonLd, sources, pending: checked.pending }
+  const ctaUrl = cta?.url ? urlSet([cta.url]) : () => false
+  return {
+    markdown,
+    claims: checked.claims,
+    score,
+    jsonLd,
+    sources,
+    pending: checked.pending,
+    allowUrl: input.authorLinks ? undefined : (url: string) => allowed(url) || ctaUrl(url),
+  }
 }
 
 /** A link to a page read (not a citation, not an image) becomes its text and a citation of that page. */

@@ -4,6 +4,7 @@ import {
   CONTENT_SETTINGS_MESSAGES,
   isOwnPage,
   toneOf,
+  toUnverifiedPolicy,
   type ContentSettingsInput,
   type ContentSettingsValues,
 } from './content-settings'
@@ -11,6 +12,7 @@ import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { extractPage, PAGE_MAX_BYTES, USER_AGENT } from './research.server'
 import { guardedGet } from '#app/platform/security/ssrf.server'
+import type { UnverifiedPolicy } from './evidence'
 
 /**
  * Reading and saving a user's business context and voice (/settings/content and /api/settings/content). A writing
@@ -19,7 +21,10 @@ import { guardedGet } from '#app/platform/security/ssrf.server'
  */
 export const SAMPLE_TIMEOUT_MS = 5_000
 
-export type ContentSettingsView = ContentSettingsValues & { updatedAt: string | null }
+export type ContentSettingsView = ContentSettingsValues & {
+  unverifiedClaims: UnverifiedPolicy
+  updatedAt: string | null
+}
 
 /** The user's row with their content settings (null when none were saved): one read for the screen and the engine. */
 export async function userWithContentSettings(userId: string) {
@@ -55,8 +60,22 @@ export async function getContentSettings(userId: string): Promise<ContentSetting
     website: row.user.website ?? '',
     ...voiceOf(s),
     writingSampleUrl: s?.writingSampleUrl ?? '',
+    unverifiedClaims: toUnverifiedPolicy(s?.unverifiedClaims),
     updatedAt: s?.updatedAt.toISOString() ?? null,
   }
+}
+
+/**
+ * What the user chose for a figure, date or quotation that cannot be verified on the page it cites: 'rewrite' (the
+ * default, also when nothing was saved), 'remove' or 'mark'. For the content pipeline.
+ */
+export async function unverifiedPolicyOf(userId: string): Promise<UnverifiedPolicy> {
+  const [row] = await db
+    .select({ policy: schema.contentSettings.unverifiedClaims })
+    .from(schema.contentSettings)
+    .where(eq(schema.contentSettings.userId, userId))
+    .limit(1)
+  return toUnverifiedPolicy(row?.policy)
 }
 
 /** The main text of a page of the user's own site, or null when it cannot be read. */
@@ -112,6 +131,7 @@ export async function saveContentSettings(userId: string, input: ContentSettings
     avoid: input.avoid,
     writingSample,
     writingSampleUrl: input.writingSampleUrl || null,
+    unverifiedClaims: input.unverifiedClaims ?? current.unverifiedClaims,
     updatedAt: new Date(),
   }
   await db.transaction(async (tx) => {

@@ -1,5 +1,6 @@
 import { safeText } from '#app/platform/security/safe-text'
 import { z } from 'zod'
+import { UNVERIFIED_POLICIES, type UnverifiedPolicy } from './evidence'
 
 /**
  * Business context and voice (issue 14): what every post knows about the business behind it. One zod schema for
@@ -20,6 +21,31 @@ export const TONE_OPTIONS: ReadonlyArray<{ value: Tone; label: string; hint: str
 /** A stored tone, or the default when none was saved (or it is no longer offered). */
 export function toneOf(value: string | null | undefined): Tone {
   return (TONES as readonly string[]).includes(value ?? '') ? (value as Tone) : TONES[0]
+}
+
+/**
+ * What happens to a figure, date or quotation that cannot be verified on the page it cites (issue 32): the first is
+ * the default. 'mark' keeps it, marked unverified, and Auto Pilot does not publish such a post.
+ */
+export const UNVERIFIED_POLICY_OPTIONS: ReadonlyArray<{ value: UnverifiedPolicy; label: string; hint: string }> = [
+  {
+    value: 'rewrite',
+    label: 'Rewrite the sentence without the figure',
+    hint: 'The post keeps its point, without a number it cannot back up.',
+  },
+  { value: 'remove', label: 'Remove the sentence', hint: 'The sentence is taken out of the post.' },
+  {
+    value: 'mark',
+    label: 'Keep it, marked unverified (Auto Pilot will not publish the post)',
+    hint: 'You check it yourself, then edit the post or publish it as it is.',
+  },
+]
+
+/** A stored policy, or the default ('rewrite') when none was saved. */
+export function toUnverifiedPolicy(value: string | null | undefined): UnverifiedPolicy {
+  return (UNVERIFIED_POLICIES as readonly string[]).includes(value ?? '')
+    ? (value as UnverifiedPolicy)
+    : UNVERIFIED_POLICIES[0]
 }
 
 export const CONTENT_SETTINGS_LIMITS = {
@@ -87,6 +113,12 @@ export const contentSettingsSchema = z
     avoid: text('Words and claims to avoid', L.avoid),
     writingSample: text('Writing sample', L.writingSample),
     writingSampleUrl: httpUrl('Sample page URL', 'https://example.com/blog/my-post'),
+    /** Left out (an API client that does not know it): the saved choice stays. */
+    unverifiedClaims: z
+      .enum(UNVERIFIED_POLICIES, {
+        errorMap: () => ({ message: 'Please choose what happens to a figure that cannot be verified.' }),
+      })
+      .optional(),
   })
   .superRefine((v, ctx) => {
     if (v.ctaUrl && !v.ctaText)

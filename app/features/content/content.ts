@@ -17,22 +17,6 @@ export type Source = { url: string; title: string }
 
 const LINK_RE = /(!?)\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g
 
-/**
- * Keeps links whose URL `allowed` accepts (http(s) only) and turns every other link into its plain text; images
- * from elsewhere are dropped, raw HTML anchors and images are unwrapped/removed. Fragment links (#…) stay.
- */
-export function filterLinks(markdown: string, allowed: (url: string) => boolean): string {
-  const ok = (url: string) => url.startsWith('#') || (/^https?:\/\//i.test(url) && allowed(url))
-  return markdown
-    .replace(LINK_RE, (whole, bang: string, text: string, url: string) => {
-      if (ok(url)) return whole
-      return bang ? '' : text
-    })
-    .replace(/<a\b[^>]*>([\s\S]*?)<\/a>/gi, '$1')
-    .replace(/<img\b[^>]*>/gi, '')
-    .replace(/^\[[^\]]+\]:\s*\S+.*$/gm, '')
-}
-
 /** The URLs of the Markdown links (not images). */
 export function linkUrls(markdown: string): string[] {
   return [...markdown.matchAll(LINK_RE)].filter((m) => !m[1]).map((m) => m[3]!)

@@ -1,8 +1,9 @@
 import { and, desc, eq, notInArray } from 'drizzle-orm'
-import { filterLinks, linkUrls, stripRawHtml, urlSet } from './content'
+import { linkUrls, stripRawHtml, urlSet } from './content'
 import type { LinkTarget } from './internal-links'
 import { editSchema, replaceSection, sectionsOf, splitTitle, type EditInput, type RewriteInput } from './post-editor'
 import { storedPostBody } from '#app/platform/security/sanitize.server'
+import { allowMarkdownLinks } from '#app/platform/markdown/links'
 import { cleanSectionBody } from './posts'
 import { bareDomain } from '#app/features/keywords/serp'
 import type { ScoreResult } from './seo-checklist'
@@ -268,7 +269,7 @@ export async function rewriteSection(
       return false
     }
   }
-  const cleaned = cleanSectionBody(filterLinks(stripRawHtml(answer), allowed))
+  const cleaned = cleanSectionBody(allowMarkdownLinks(stripRawHtml(answer), allowed))
   if (!cleaned) return { ok: false, status: 502, message: 'The section could not be rewritten: the answer was empty.' }
   return writeEdit(post, { ...input, body: replaceSection(body, wanted.section, cleaned) }, 'rewrite')
 }

@@ -325,7 +325,8 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     if (rewrites) finished = finish(rewrites.data)
   }
   const markdown = finished.markdown
-  const body = storedPostBody(markdown)
+  // Sanitized once, and every href and src held to the same allowlist as the Markdown.
+  const body = storedPostBody(markdown, { allowUrl: finished.allowUrl })
   const html = body.contentHtml
   const usage = sumUsage([brief, ...sections, ...(rewrites ? [rewrites] : [])])
   const modelMs = brief.ms + Math.max(0, ...sections.map((s) => s.ms)) + (rewrites?.ms ?? 0)

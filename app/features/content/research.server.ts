@@ -149,6 +149,8 @@ export function factSentences(text: string, max = FACTS_PER_PAGE): Array<{ sente
   parts.forEach((s, at) => {
     const sentence = clean(s)
     if (sentence.length < 25 || sentence.length > 400) return
+    // A sentence with an address in it is not a fact we quote (it is how pages smuggle links into posts).
+    if (/https?:\/\/|\bwww\.|\b[a-z0-9-]+\.(?:com|net|org|io|example)\/\S/i.test(sentence)) return
     const kinds = factKinds(sentence)
     if (!kinds.length || found.some((f) => f.sentence === sentence)) return
     found.push({ sentence, kinds, at })

@@ -231,7 +231,8 @@ export type WaitingDraft = {
   title: string
   keyword: string
   seoScore: number | null
-  unsourced: number
+  /** Claims not verified on their sources (issue 32): Auto Pilot does not publish such a draft. */
+  unverified: number
   completedAt: string | null
   autoApproveAt: string | null
 }
@@ -251,7 +252,7 @@ export async function listWaitingDrafts(userId: string, limit = 50): Promise<Wai
     keyword: p.keyword,
     seoScore: p.seoScore,
     /** Claims not verified on their source (such a draft is never approved automatically). */
-    unsourced: unverifiedClaims(p.claims),
+    unverified: unverifiedClaims(p.claims),
     completedAt: p.completedAt?.toISOString() ?? null,
     autoApproveAt:
       settings?.reviewMode === 'auto_approve' && p.completedAt && unverifiedClaims(p.claims) === 0

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
-import { filterLinks, stripRawHtml, urlSet, type Source } from '#app/features/content/content'
+import { stripRawHtml, urlSet, type Source } from '#app/features/content/content'
 import { isUuid } from '#app/platform/security/ids'
 import { sectionsOf, splitTitle } from '#app/features/content/post-editor'
 import { cleanSectionBody } from '#app/features/content/posts'
@@ -41,6 +41,7 @@ import { AiOutputError, chatJson, chatText } from '#app/platform/ai/openai.serve
 import { failureReason } from '#app/features/content/posts-pipeline.server'
 import { evidenceOf, readUrls, research as runResearch, type Research } from '#app/features/content/research.server'
 import { storedPostBody } from '#app/platform/security/sanitize.server'
+import { allowMarkdownLinks } from '#app/platform/markdown/links'
 
 /**
  * What the rankings data says to do: refresh suggestions (found weekly), the refresh of a post itself, and the
@@ -329,7 +330,7 @@ export async function refreshPost(suggestionId: string) {
   const allowedUrl = urlSet([...readUrls(competitors), ...linking.own.map((o) => o.url)])
   const allowed = (url: string) => allowedUrl(url) || (site !== null && domainOf(url) === site)
   const added = plan.sections.flatMap((section, i) => {
-    const body = cleanSectionBody(filterLinks(stripRawHtml(bodies[i]!), allowed))
+    const body = cleanSectionBody(allowMarkdownLinks(stripRawHtml(bodies[i]!), allowed))
     return body ? [`## ${section.heading}\n\n${body}`] : []
   })
   if (added.length === 0) throw new AiOutputError('every new section came back empty')

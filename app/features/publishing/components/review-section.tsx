@@ -12,6 +12,7 @@ import {
 import { formatUtcDateTime } from '#app/platform/dates'
 import { ActionButton } from '#app/ui/action-button'
 import { PausedDestinations } from './paused-destinations'
+import { unverifiedWarning } from '#app/features/content/claims-view'
 
 export type ReviewSectionData = {
   settings: { reviewMode: ReviewMode; minScore: number; approveAfterHours: number }
@@ -20,7 +21,7 @@ export type ReviewSectionData = {
     title: string
     keyword: string
     seoScore: number | null
-    unsourced: number
+    unverified: number
     autoApproveAt: string | null
   }>
   destinations: Array<{ id: string; name: string; paused: boolean; pausedReason: string | null; autopilot: boolean }>
@@ -128,9 +129,16 @@ export function ReviewSection({
                 </Link>
                 <p className="text-slate-600">
                   {d.keyword} · SEO score {d.seoScore ?? 'not scored'}
-                  {d.unsourced ? ` · ${d.unsourced} unsourced claim${d.unsourced === 1 ? '' : 's'}` : ''}
                   {d.autoApproveAt ? ` · published automatically ${when(d.autoApproveAt)}` : ''}
                 </p>
+                {d.unverified ? (
+                  <p className="font-semibold text-amber-900" data-testid="draft-unverified">
+                    {unverifiedWarning(d.unverified)}{' '}
+                    <Link to={`/blogpost/${d.id}/publish?claims=unverified#claims`} className="underline">
+                      See the claims
+                    </Link>
+                  </p>
+                ) : null}
               </div>
               <div className="flex flex-wrap gap-2">
                 <ActionButton
