@@ -1,12 +1,5 @@
 import { and, desc, eq, isNotNull, ne } from 'drizzle-orm'
-import {
-  buildJsonLd,
-  stripRawHtml,
-  finishArticle,
-  linkUrls,
-  urlSet,
-  type Source,
-} from './content'
+import { buildJsonLd, stripRawHtml, finishArticle, linkUrls, urlSet, type Source } from './content'
 import { checkClaims, citeFacts, numberCitations, textFragmentUrl } from './claims'
 import { allowMarkdownLinks } from '#app/platform/markdown/links'
 import { readEvidence, type Claim, type Evidence, type UnverifiedPolicy } from './evidence'

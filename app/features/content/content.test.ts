@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  buildJsonLd,
-  faqFromMarkdown,
-  finishArticle,
-  jsonLdScript,
-} from './content'
+import { buildJsonLd, faqFromMarkdown, finishArticle, jsonLdScript } from './content'
 import { pickInternalLinks } from './internal-links'
-
 
 describe('content finish', () => {
   it('picks relevant own pages, never the post itself, each once', () => {
