@@ -206,16 +206,6 @@ export function storedEvidence(post: { evidence: unknown; steps: unknown }): Evi
   }
 }
 
-/** What the user chose for figures that cannot be verified (content settings; 'rewrite' by default). */
-export async function unverifiedPolicy(userId: string): Promise<UnverifiedPolicy> {
-  const [row] = await db
-    .select({ policy: schema.contentSettings.unverifiedClaims })
-    .from(schema.contentSettings)
-    .where(eq(schema.contentSettings.userId, userId))
-    .limit(1)
-  return row?.policy ?? 'rewrite'
-}
-
 function domainName(url: string) {
   try {
     return new URL(url).hostname
