@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  buildJsonLd,
-  faqFromMarkdown,
-  finishArticle,
-  jsonLdScript,
-  pickInternalLinks,
-} from './content'
-
+import { buildJsonLd, faqFromMarkdown, finishArticle, jsonLdScript, pickInternalLinks } from './content'
 
 describe('content finish', () => {
   it('picks relevant own pages, never the post itself, each once', () => {
