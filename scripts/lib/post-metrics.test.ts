@@ -46,7 +46,7 @@ describe('post metrics (npm run eval:posts)', () => {
   it('finds URLs in JSON-LD strings, not the vocabulary', () => {
     expect(
       jsonUrls([{ '@context': 'https://schema.org', text: 'See https://evil.example/x and www.evil.example/w.' }]),
-    ).toEqual(['https://evil.example/x', 'www.evil.example/w.'])
+    ).toEqual(['https://evil.example/x', 'www.evil.example/w'])
   })
 
   it('normalises figures: 73% = 73 percent = 0.73, 7.3 million = 7,300,000', () => {

@@ -115,7 +115,9 @@ function decodeEntities(text: string): string {
 export function htmlUrls(html: string): string[] {
   const out: string[] = []
   for (const m of html.matchAll(/<[a-z][^>]*>/gi)) {
-    for (const a of m[0].matchAll(/\s(href|src|srcset|poster|action|formaction)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
+    for (const a of m[0].matchAll(
+      /\s(href|src|srcset|poster|action|formaction)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/gi,
+    )) {
       const value = decodeEntities((a[3] ?? a[4] ?? a[5] ?? '').trim())
       if (a[1]!.toLowerCase() === 'srcset') out.push(...value.split(',').map((s) => s.trim().split(/\s+/)[0]!))
       else out.push(value)
@@ -134,7 +136,9 @@ export function jsonUrls(value: unknown): string[] {
   const out: string[] = []
   const walk = (v: unknown, key: string) => {
     if (typeof v === 'string') {
-      if (key !== '@context') out.push(...(v.match(/(?:\bhttps?:\/\/|\bwww\.)[^\s<>"'`)\]]+/gi) ?? []))
+      if (key !== '@context')
+        for (const url of v.match(/(?:\bhttps?:\/\/|\bwww\.)[^\s<>"'`)\]]+/gi) ?? [])
+          out.push(url.replace(/[.,;:!?]+$/, ''))
     } else if (Array.isArray(v)) v.forEach((x) => walk(x, key))
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k)
   }

@@ -182,9 +182,7 @@ export function claimRewrites(value: Json, schema: unknown, misbehaving: boolean
       const ids = Array.isArray(idSchema.enum) ? idSchema.enum.filter((e): e is string => typeof e === 'string') : []
       const template = v.find(isObject)
       const list =
-        ids.length && template
-          ? ids.map((id, i) => ({ ...((v[i] ?? template) as { [key: string]: Json }), id }))
-          : v
+        ids.length && template ? ids.map((id, i) => ({ ...((v[i] ?? template) as { [key: string]: Json }), id })) : v
       return list.map((item) => walk(item, items))
     }
     if (!isObject(v)) return v
