@@ -1099,7 +1099,9 @@ describe('issue 32: a model that cites facts, a misbehaving one, and the misbeha
     expect(md).toContain(OBEYED_INSTRUCTION)
     for (const form of Object.values(EVIL_LINK_FORMS)) expect(md).toContain(form)
     // Each form is one that Markdown renders as a link or an image (marked, GFM): all of them are there.
-    expect(new Set(markdownUrls(md).filter((u) => u.includes('evil.example')))).toEqual(new Set(EVIL_URLS))
+    expect(new Set(markdownUrls(md).filter((u) => u.includes('evil.example')))).toEqual(
+      new Set([...EVIL_URLS, 'https://evil.example/promo']),
+    )
     // It still cites a listed fact as a well-behaved model would.
     expect(markers(md).length).toBeGreaterThanOrEqual(2)
   })
