@@ -1,25 +1,24 @@
 import { and, desc, eq, isNotNull, ne } from 'drizzle-orm'
 import {
-  applyCitations,
   buildJsonLd,
   stripRawHtml,
-  extractClaims,
   filterLinks,
   finishArticle,
   linkUrls,
   pickInternalLinks,
   urlSet,
-  type Claim,
   type LinkTarget,
   type Source,
 } from './content'
+import { checkClaims, citeFacts, numberCitations, textFragmentUrl } from './claims'
+import { readEvidence, type Claim, type Evidence, type UnverifiedPolicy } from './evidence'
 import { scorePost, type ScoreResult } from './seo-checklist'
 import { bareDomain, comparableUrl } from '#app/features/keywords/serp'
 import type { Brief, BriefInput, BusinessContext } from './brief-prompts.server'
 import { userWithContentSettings, voiceOf } from './content-settings.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { linkSimilarity } from './embeddings.server'
-import { researchUrls, sitemapUrls, type Research } from './research.server'
+import { evidenceOf, sitemapUrls, type Research } from './research.server'
 
 /**
  * The content engine around the model calls: the business context and voice of a user, the pages a post may link
@@ -113,10 +112,11 @@ function titleFromUrl(url: string): string {
   }
 }
 
-/** The brief's view of the research: the top 10 numbered S1…, with what was read of each page. */
+/** The brief's view of the research: the top 10 numbered S1…, with what was read of each page and its facts by id. */
 export function briefResearch(research: Research | null): BriefInput['research'] {
   if (!research?.serp) return { status: 'none', sources: [], peopleAlsoAsk: [], relatedSearches: [] }
   const pages = new Map(research.pages.map((p) => [comparableUrl(p.url), p]))
+  const evidence = evidenceOf(research)
   return {
     status: research.status,
     sources: research.serp.items.slice(0, 10).map((item, i) => {
@@ -127,7 +127,11 @@ export function briefResearch(research: Research | null): BriefInput['research']
         url: item.url,
         title: ok ? page.title : item.title,
         headings: ok ? page.headings.map((h) => `${h.level === 2 ? 'H2' : 'H3'} ${h.text}`).slice(0, 12) : [],
-        facts: ok ? page.facts : [],
+        facts: ok
+          ? evidence.facts
+              .filter((f) => comparableUrl(f.url) === comparableUrl(page.url))
+              .map((f) => ({ id: f.id, sentence: f.sentence }))
+          : [],
         words: ok ? page.words : 0,
       }
     }),
@@ -136,22 +140,93 @@ export function briefResearch(research: Research | null): BriefInput['research']
   }
 }
 
-/** The part of a brief the finish needs: its sections' facts (and its FAQ, for JSON-LD). */
-export type BriefFacts = Pick<Brief, 'sections'> & Partial<Pick<Brief, 'faq'>>
-
-/** Facts of a brief section with their source number (S3 → 3), unknown sources dropped. */
-export function sectionFacts(brief: BriefFacts, index: number, sourceCount: number) {
-  return (brief.sections[index]?.facts ?? []).flatMap((f) => {
-    const n = Number(/^S(\d+)$/.exec(f.source)?.[1])
-    return n >= 1 && n <= sourceCount ? [{ text: f.text, n }] : []
+/** The facts a brief section cites (by id), as the section prompt lists them; unknown ids are dropped. */
+export function sectionFacts(brief: Pick<Brief, 'sections'>, index: number, evidence: Evidence) {
+  const byId = new Map(evidence.facts.map((f) => [f.id, f]))
+  const ids = [...new Set(brief.sections[index]?.facts ?? [])]
+  return ids.flatMap((id) => {
+    const f = byId.get(id.trim().toUpperCase())
+    return f ? [{ id: f.id, sentence: f.sentence }] : []
   })
 }
 
-/** Every fact of a brief with its source URL: the brief's part of the claim ledger. */
-export function briefClaims(brief: BriefFacts, sources: Source[]): Claim[] {
-  return brief.sections.flatMap((_, i) =>
-    sectionFacts(brief, i, sources.length).map((f) => ({ text: f.text, sourceUrl: sources[f.n - 1]!.url })),
+/** The facts a brief uses, with their page: what 'Facts and their sources' shows (the store's words, never the model's). */
+export function briefFacts(brief: Pick<Brief, 'sections'>, evidence: Evidence) {
+  const ids = new Set(brief.sections.flatMap((_, i) => sectionFacts(brief, i, evidence).map((f) => f.id)))
+  return evidence.facts
+    .filter((f) => ids.has(f.id))
+    .map((f) => ({ id: f.id, text: f.sentence, sourceUrl: f.url, evidenceUrl: textFragmentUrl(f.url, f.sentence) }))
+}
+
+/**
+ * Two fact stores as one (a refresh: today's research and what the post was written from): the pages of both
+ * (today's answer wins), today's facts with their ids, the earlier facts renumbered after them.
+ */
+export function mergeEvidence(fresh: Evidence, earlier: Evidence | null): Evidence {
+  if (!earlier) return fresh
+  const pages = new Map(earlier.pages.map((p) => [comparableUrl(p.url), p]))
+  for (const p of fresh.pages) {
+    const before = pages.get(comparableUrl(p.url))
+    pages.set(comparableUrl(p.url), p.status === 'read' || !before ? p : before)
+  }
+  const seen = new Set(fresh.facts.map((f) => `${comparableUrl(f.url)}|${f.sentence}`))
+  const older = earlier.facts.filter((f) => !seen.has(`${comparableUrl(f.url)}|${f.sentence}`))
+  return {
+    pages: [...pages.values()],
+    facts: [...fresh.facts, ...older.map((f, i) => ({ ...f, id: `F${fresh.facts.length + i + 1}` }))],
+  }
+}
+
+/**
+ * The fact store of a stored post: its `evidence`, or for a post written before issue 32 the one rebuilt from its
+ * research, with the pages it cited then kept as read (their claims stay unverified: no facts were kept).
+ */
+export function storedEvidence(post: { evidence: unknown; steps: unknown }): Evidence {
+  const stored = readEvidence(post.evidence)
+  if (stored) return stored
+  const context = ((post.steps ?? {}) as { context?: { research?: Research | null; sources?: Source[] } }).context
+  const rebuilt = evidenceOf(context?.research ?? null)
+  const legacy = (context?.sources ?? []).filter(
+    (s) => !rebuilt.pages.some((p) => comparableUrl(p.url) === comparableUrl(s.url)),
   )
+  return {
+    facts: rebuilt.facts,
+    pages: [
+      ...rebuilt.pages,
+      ...legacy.map((s, i) => ({
+        url: s.url,
+        title: s.title || s.url,
+        domain: domainName(s.url),
+        rank: rebuilt.pages.length + i + 1,
+        status: 'read' as const,
+        reason: null,
+        fetchedAt: null,
+      })),
+    ],
+  }
+}
+
+/** The model's (or an editor's) Markdown with only the links `allowed` accepts. */
+function allowLinks(markdown: string, allowed: (url: string) => boolean): string {
+  return filterLinks(markdown, allowed)
+}
+
+/** What the user chose for figures that cannot be verified (content settings; 'rewrite' by default). */
+export async function unverifiedPolicy(userId: string): Promise<UnverifiedPolicy> {
+  const [row] = await db
+    .select({ policy: schema.contentSettings.unverifiedClaims })
+    .from(schema.contentSettings)
+    .where(eq(schema.contentSettings.userId, userId))
+    .limit(1)
+  return row?.policy ?? 'rewrite'
+}
+
+function domainName(url: string) {
+  try {
+    return new URL(url).hostname
+  } catch {
+    return url
+  }
 }
 
 export type Finished = {
@@ -160,12 +235,17 @@ export type Finished = {
   score: ScoreResult
   jsonLd: Array<Record<string, unknown>>
   sources: Source[]
+  /** Sentences that wait for a rewrite (policy 'rewrite'): finish again with `rewrites` for them. */
+  pending: string[]
 }
 
 /**
- * The deterministic end of the pipeline: links the model wrote to anything but the research or the user's own
- * pages are removed, citation markers become numbered links, the internal links, the CTA and the 'Sources'
- * section are added; then the claim ledger, the score and the JSON-LD.
+ * The deterministic end of the pipeline (and of every edit): links to anything but the pages read and the user's
+ * own pages are removed (an author's own links stay), fact markers become citation links to the fact's sentence,
+ * links to pages read become citations, every figure and quotation is checked against the fact it cites (the
+ * unverified ones rewritten, removed or marked: `policy`), citations are numbered by page in order of first use,
+ * the internal links, the CTA and the 'Sources' section (exactly the cited pages) are added; then the claim
+ * ledger, the score and the JSON-LD (plain text; its FAQPage is the FAQ shown in the text).
  */
 export function finishPost(input: {
   markdown: string
@@ -174,13 +254,11 @@ export function finishPost(input: {
   slug: string
   metaDescription: string
   language: string
-  research: Research | null
-  /**
-   * The numbered sources citation markers refer to; by default the research's top 10 (a refreshed post keeps the
-   * sources it already cites after the new research's).
-   */
-  sources?: Source[]
-  brief: BriefFacts | null
+  /** The fact store: the pages read (the only ones a post may cite or link to) and their facts. */
+  evidence: Evidence
+  policy: UnverifiedPolicy
+  /** Rewrites of `pending` sentences (plain text → the rewritten sentence). */
+  rewrites?: Record<string, string>
   targetWords: number | null
   own: LinkTarget[]
   internal: LinkTarget[]
@@ -188,46 +266,37 @@ export function finishPost(input: {
   publishedUrl: string | null
   publishedAt: Date | null
   modifiedAt: Date | null
-  /** An author's edit: their own http(s) links stay (the model's are held to the research and the own site). */
+  /** An author's edit: their own http(s) links stay (the model's are held to the pages read and the own site). */
   authorLinks?: boolean
-  /** JSON-LD's FAQPage from the text's FAQ section (an edited post) rather than the brief's. */
-  faqFromText?: boolean
 }): Finished {
-  const sources: Source[] =
-    input.sources ?? (input.research?.serp?.items ?? []).slice(0, 10).map((i) => ({ url: i.url, title: i.title }))
-  const researchSet = urlSet([...researchUrls(input.research), ...sources.map((s) => s.url)])
+  const evidence = input.evidence
+  const read = evidence.pages.filter((p) => p.status === 'read')
+  const readSet = urlSet(read.map((p) => p.url))
   const ownSet = urlSet(input.own.map((o) => o.url))
   const site = input.business?.website ? bareDomain(new URL(input.business.website).host) : null
   const cta = input.business?.ctaText ? { text: input.business.ctaText, url: input.business.ctaUrl } : null
   const allowed = (url: string) => {
-    if (researchSet(url) || ownSet(url)) return true
+    if (readSet(url) || ownSet(url)) return true
     try {
       return site !== null && bareDomain(new URL(url).host) === site
     } catch {
       return false
     }
   }
-  // Links of the model (and of an editor) that point elsewhere are removed; each target is linked once.
-  // Citation links of an earlier finish become markers again, so that an edited text is renumbered consistently.
-  const text = uncite(stripFinish(input.markdown), sources)
-  let body = dedupeLinks(filterLinks(stripRawHtml(text), input.authorLinks ? () => true : allowed))
-  const factSources = input.brief ? briefClaims(input.brief, sources).map((c) => c.sourceUrl!) : []
-  const cited = applyCitations(body, sources, factSources)
-  body = cited.markdown
-  const markdown = finishArticle(body, {
+  // Links of the model (and of an editor) that point elsewhere are removed; a link to a page read is a citation.
+  let body = allowLinks(stripRawHtml(stripFinish(input.markdown)), input.authorLinks ? () => true : allowed)
+  body = citeLinkedPages(citeFacts(body, evidence), readSet)
+  const checked = checkClaims(body, evidence, { policy: input.policy, rewrites: input.rewrites })
+  const numbered = numberCitations(dedupeLinks(checked.markdown), evidence)
+  const titles = new Map(read.map((p) => [comparableUrl(p.url), p.title]))
+  const sources = numbered.cited.map((url) => ({ url, title: titles.get(comparableUrl(url)) || url }))
+  const markdown = finishArticle(numbered.markdown, {
     internal: input.internal.filter(
       (t) => !input.publishedUrl || comparableUrl(t.url) !== comparableUrl(input.publishedUrl),
     ),
     cta: cta && (!cta.url || /^https?:\/\//i.test(cta.url)) ? cta : null,
-    sources: cited.used,
+    sources,
   })
-  const claims = mergeClaims(
-    extractClaims(
-      markdown,
-      sources.map((s) => s.url),
-    ),
-    input.brief ? briefClaims(input.brief, sources) : [],
-  )
   const score = scorePost({
     keyword: input.keyword,
     title: input.title,
@@ -238,10 +307,9 @@ export function finishPost(input: {
     language: input.language,
     ownPages: input.own.map((o) => o.url),
     siteHost: site,
-    claims,
+    claims: checked.claims,
   })
   const jsonLd = buildJsonLd({
-    faq: input.faqFromText ? undefined : input.brief?.faq?.map((f) => ({ question: f.question, answer: f.answer })),
     title: input.title,
     description: input.metaDescription,
     markdown,
@@ -252,7 +320,18 @@ export function finishPost(input: {
     modifiedAt: input.modifiedAt,
     business: { name: input.business?.name ?? 'Rankwell', url: input.business?.website ?? null },
   })
-  return { markdown, claims, score, jsonLd, sources: cited.used }
+  return { markdown, claims: checked.claims, score, jsonLd, sources, pending: checked.pending }
+}
+
+/** A link to a page read (not a citation, not an image) becomes its text and a citation of that page. */
+function citeLinkedPages(markdown: string, isRead: (url: string) => boolean): string {
+  return markdown.replace(
+    /(?<![![])\[([^\]\n]+)\]\(\s*<?([^)\s>]+)>?(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g,
+    (whole, text: string, url: string) => {
+      if (/^\d+$/.test(text) || !/^https?:\/\//i.test(url) || !isRead(url)) return whole
+      return `${text} [[0](${url.split('#')[0]})]`
+    },
+  )
 }
 
 /** Removes what finishPost adds (Related reading line, CTA line, Sources section) so an edit can be finished again. */
@@ -262,14 +341,6 @@ export function stripFinish(markdown: string): string {
     .replace(/\n\*\*Related reading:\*\*[^\n]*\n?/g, '\n')
     .replace(/\n\*\*\[[^\]\n]+\]\([^)\n]+\)\*\*\s*$/g, '\n')
     .trimEnd()
-}
-
-/** `[[n](url)]` citation links to a research source become the marker `[k]` (k: the source's research number). */
-export function uncite(markdown: string, sources: Source[]): string {
-  return markdown.replace(/\[\[(\d{1,2})\]\(\s*([^)\s]+)\s*\)\]/g, (whole, _n: string, url: string) => {
-    const at = sources.findIndex((s) => comparableUrl(s.url) === comparableUrl(url))
-    return at < 0 ? whole : `[${at + 1}]`
-  })
 }
 
 /** A target linked more than once keeps its first link; the others become plain text. */
@@ -282,12 +353,6 @@ function dedupeLinks(markdown: string): string {
     seen.add(key)
     return whole
   })
-}
-
-function mergeClaims(a: Claim[], b: Claim[]): Claim[] {
-  const out = [...a]
-  for (const c of b) if (!out.some((x) => x.text === c.text)) out.push(c)
-  return out
 }
 
 export { linkUrls, pickInternalLinks }

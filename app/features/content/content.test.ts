@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  applyCitations,
   buildJsonLd,
-  extractClaims,
   faqFromMarkdown,
   filterLinks,
   finishArticle,
@@ -25,26 +23,6 @@ describe('content finish', () => {
     expect(out).toContain('evil')
     expect(out).not.toContain('evil.example')
     expect(out).toContain('click')
-  })
-
-  it('turns [n] markers into numbered links by first use and drops unknown ones', () => {
-    const sources = research.map((url, i) => ({ url, title: `S${i + 1}` }))
-    const { markdown, used } = applyCitations('Fact two [2]. Fact one [1]. Again [2]. Bogus [7].', sources)
-    expect(markdown).toBe(
-      'Fact two [[1](https://b.example/stats)]. Fact one [[2](https://a.example/guide)]. Again [[1](https://b.example/stats)]. Bogus .',
-    )
-    expect(used.map((s) => s.url)).toEqual(['https://b.example/stats', 'https://a.example/guide'])
-  })
-
-  it('records figures and quotations with the source they cite, or none', () => {
-    const claims = extractClaims(
-      'Teams save 20% of their time [[1](https://a.example/guide)]. About 1,200 firms agree. A plain sentence here.\n\n## Sources\n\n1. [x](https://a.example/guide)',
-      research,
-    )
-    expect(claims).toEqual([
-      { text: 'Teams save 20% of their time.', sourceUrl: 'https://a.example/guide' },
-      { text: 'About 1,200 firms agree.', sourceUrl: null },
-    ])
   })
 
   it('picks relevant own pages, never the post itself, each once', () => {

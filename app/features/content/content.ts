@@ -1,6 +1,7 @@
 import { comparableUrl } from '#app/features/keywords/serp'
 import { headings, markdownText } from './seo-checklist'
 import { faqJsonLd } from '#app/platform/seo/json-ld'
+import { plainText } from './claims'
 
 /**
  * The deterministic steps of the content engine that come after the model: links (only research sources and the
@@ -8,7 +9,6 @@ import { faqJsonLd } from '#app/platform/seo/json-ld'
  * section and JSON-LD. Pure and isomorphic.
  */
 export type Source = { url: string; title: string }
-export type Claim = { text: string; sourceUrl: string | null }
 export type LinkTarget = { url: string; title: string }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -41,69 +41,6 @@ export function linkUrls(markdown: string): string[] {
 export function urlSet(urls: string[]) {
   const set = new Set(urls.map(comparableUrl))
   return (url: string) => set.has(comparableUrl(url))
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Citations and sources
-// ---------------------------------------------------------------------------------------------------------------
-
-/**
- * Citation markers `[n]` (n = a source number the writer was given, not followed by a link) become numbered links
- * to that source, renumbered 1…k in order of first use; markers of unknown sources are removed. `extra` sources
- * (facts of the brief) are numbered after the cited ones. Returns the text and the sources in their new order.
- */
-export function applyCitations(
-  markdown: string,
-  sources: Source[],
-  extra: string[] = [],
-): { markdown: string; used: Source[] } {
-  const order: number[] = []
-  const marker = /(?<!\[)\[(\d{1,2})\](?![(\]])/g
-  for (const m of markdown.matchAll(marker)) {
-    const n = Number(m[1])
-    if (n >= 1 && n <= sources.length && !order.includes(n)) order.push(n)
-  }
-  const text = markdown.replace(marker, (_w, d: string) => {
-    const n = Number(d)
-    const at = order.indexOf(n)
-    return at < 0 ? '' : `[[${at + 1}](${sources[n - 1]!.url})]`
-  })
-  const used = order.map((n) => sources[n - 1]!)
-  for (const url of extra) {
-    const s = sources.find((x) => comparableUrl(x.url) === comparableUrl(url))
-    if (s && !used.some((u) => comparableUrl(u.url) === comparableUrl(s.url))) used.push(s)
-  }
-  return { markdown: text, used }
-}
-
-const FIGURE_RE =
-  /(?:^|[\s(“"'$€£])(?:\d[\d,.]*\s*(?:%|percent|per cent)|[$€£]\s?\d[\d,.]*|\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s*(?:million|billion|times|x)\b|\d{2,}(?:\.\d+)?(?=\s+[a-z]))/i
-const QUOTE_RE = /[“"]([^”"]{12,}?)[”"]/
-
-/**
- * The claim ledger of an article: every sentence of its prose with a figure or a quotation, with the research
- * source it cites (a link to one of `sources` in the same sentence) or null when it cites none. The 'Sources'
- * section and headings are not claims.
- */
-export function extractClaims(markdown: string, sources: string[]): Claim[] {
-  const isSource = urlSet(sources)
-  const body = markdown.split(/^##\s+Sources\s*$/m)[0]!
-  const out: Claim[] = []
-  for (const block of body.split(/\n{2,}/)) {
-    if (/^\s{0,3}#/.test(block)) continue
-    for (const raw of block.split(/(?<=[.!?])\s+(?=[A-Z“"])/)) {
-      const plain = markdownText(raw)
-        .replace(/\[\d+\]/g, '')
-        .replace(/\s+/g, ' ')
-        .replace(/\s+([.,;:!?])/g, '$1')
-        .trim()
-      if (!plain) continue
-      if (!FIGURE_RE.test(plain) && !QUOTE_RE.test(plain)) continue
-      const cited = linkUrls(raw).find((u) => isSource(u)) ?? null
-      if (!out.some((c) => c.text === plain)) out.push({ text: plain.slice(0, 300), sourceUrl: cited })
-    }
-  }
-  return out
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -257,14 +194,12 @@ export function faqFromMarkdown(markdown: string): Array<{ question: string; ans
   }
   const faq = sections.find((x) => x.named && x.items.length) ?? sections.find((x) => !x.otherH3 && x.items.length >= 2)
   return (faq?.items ?? []).flatMap((item) => {
-    const answer = markdownText(item.answer.join('\n')).replace(/\s+/g, ' ').trim()
-    return answer ? [{ question: item.question, answer }] : []
+    const answer = plainText(item.answer.join('\n'))
+    return answer ? [{ question: plainText(item.question), answer }] : []
   })
 }
 
 export type JsonLdInput = {
-  /** The FAQ as the brief planned it; without it the FAQ is read from the Markdown's headings. */
-  faq?: Array<{ question: string; answer: string }>
   title: string
   description: string
   markdown: string
@@ -278,18 +213,22 @@ export type JsonLdInput = {
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : undefined)
 
-/** schema.org `Article` (and `FAQPage` when the article has an FAQ) as JSON-LD objects. */
+/**
+ * schema.org `Article` (and `FAQPage` when the article has an FAQ) as JSON-LD objects, every string plain text: the
+ * headline, the description, the dates, the author and the publisher (Google's Article rich-result properties);
+ * the FAQPage's questions and answers are exactly the FAQ the text shows.
+ */
 export function buildJsonLd(input: JsonLdInput): Array<Record<string, unknown>> {
   const org = {
     '@type': 'Organization',
-    name: input.business.name,
+    name: plainText(input.business.name),
     ...(input.business.url ? { url: input.business.url } : {}),
   }
   const article: Record<string, unknown> = {
     '@context': 'https://schema.org',
     '@type': 'Article',
-    headline: input.title.slice(0, 110),
-    description: input.description,
+    headline: plainText(input.title).slice(0, 110),
+    description: plainText(input.description),
     inLanguage: input.language,
     keywords: input.keyword,
     ...(iso(input.publishedAt) ? { datePublished: iso(input.publishedAt) } : {}),
@@ -298,7 +237,7 @@ export function buildJsonLd(input: JsonLdInput): Array<Record<string, unknown>> 
     publisher: org,
     ...(input.url ? { mainEntityOfPage: { '@type': 'WebPage', '@id': input.url }, url: input.url } : {}),
   }
-  const faq = input.faq?.length ? input.faq : faqFromMarkdown(input.markdown)
+  const faq = faqFromMarkdown(input.markdown)
   const out = [article]
   if (faq.length) out.push(faqJsonLd(faq))
   return out

@@ -1,18 +1,18 @@
 import { and, desc, eq, notInArray } from 'drizzle-orm'
-import { filterLinks, linkUrls, stripRawHtml, urlSet, type LinkTarget, type Source } from './content'
+import { filterLinks, linkUrls, stripRawHtml, urlSet, type LinkTarget } from './content'
 import { editSchema, replaceSection, sectionsOf, splitTitle, type EditInput, type RewriteInput } from './post-editor'
 import { storedPostBody } from '#app/platform/security/sanitize.server'
 import { cleanSectionBody } from './posts'
 import { bareDomain } from '#app/features/keywords/serp'
 import type { ScoreResult } from './seo-checklist'
 import { apiErrors } from '#app/platform/forms/submission'
-import { rewritePrompt, type Brief } from './brief-prompts.server'
-import { businessContext, finishPost, stripFinish } from './content-engine.server'
+import { rewritePrompt } from './brief-prompts.server'
+import { businessContext, finishPost, storedEvidence, stripFinish } from './content-engine.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { chatText } from '#app/platform/ai/openai.server'
 import { failureReason } from './posts-pipeline.server'
 import { getPost } from './posts.server'
-import { researchUrls, type Research } from './research.server'
+import type { Evidence } from './evidence'
 
 /**
  * The editor of a finished post: title, slug, meta description and Markdown body. Every save runs the same
@@ -25,9 +25,8 @@ const posts = schema.blogPosts
 
 type Stored = NonNullable<Awaited<ReturnType<typeof getPost>>>
 type Context = {
-  research: Research | null
-  /** The numbered sources of a refreshed post (new research, then what it cited before); else the research's. */
-  sources?: Source[]
+  /** The fact store the post was written from (pages read and their facts). */
+  evidence: Evidence
   own: LinkTarget[]
   internal: LinkTarget[]
   targetWords: number
@@ -38,17 +37,11 @@ function storedContext(post: Stored): Context {
   const c = steps.context ?? {}
   const brief = post.brief as { targetWords?: number } | null
   return {
-    research: c.research ?? null,
-    sources: c.sources,
+    evidence: storedEvidence(post),
     own: c.own ?? [],
     internal: c.internal ?? [],
     targetWords: c.targetWords ?? brief?.targetWords ?? 0,
   }
-}
-
-function storedBrief(post: Stored): Brief | null {
-  const steps = (post.steps ?? {}) as { brief?: { data?: Brief } }
-  return steps.brief?.data ?? null
 }
 
 export type Versions = Array<{ id: string; origin: string; title: string; seoScore: number | null; createdAt: string }>
@@ -128,9 +121,9 @@ async function writeEdit(post: Stored, input: EditInput, origin: 'edit' | 'rewri
     slug: input.slug,
     metaDescription: input.metaDescription,
     language: post.language || 'English',
-    research: context.research,
-    sources: context.sources,
-    brief: storedBrief(post),
+    evidence: context.evidence,
+    // The author's sentences are never rewritten or removed: an unverified figure is kept, marked, unsourced.
+    policy: 'mark',
     targetWords: context.targetWords || null,
     own: context.own,
     internal: context.internal,
@@ -140,7 +133,6 @@ async function writeEdit(post: Stored, input: EditInput, origin: 'edit' | 'rewri
     modifiedAt: now,
     // The author's own links stay; only the model's are held to the research and the user's site.
     authorLinks: true,
-    faqFromText: true,
   })
   // Sanitized once, here, with the version of the rules that made it (served as stored).
   const body = storedPostBody(finished.markdown)
@@ -263,8 +255,7 @@ export async function rewriteSection(
   }
   const keep = urlSet([
     ...linkUrls(section.body),
-    ...researchUrls(context.research),
-    ...(context.sources ?? []).map((x) => x.url),
+    ...context.evidence.pages.filter((p) => p.status === 'read').map((p) => p.url),
     ...context.own.map((o) => o.url),
   ])
   const site = business?.website ? bareDomain(new URL(business.website).host) : null

@@ -10,16 +10,28 @@ import {
   briefPrompt,
   briefSchema,
   briefSectionPrompt,
+  claimRewritesJsonSchema,
+  claimRewritesPrompt,
+  claimRewritesSchema,
   type Brief,
   type BriefInput,
   type BusinessContext,
 } from './brief-prompts.server'
-import { briefResearch, finishPost, linkingContext, sectionFacts, targetWords } from './content-engine.server'
+import {
+  briefFacts,
+  briefResearch,
+  finishPost,
+  linkingContext,
+  sectionFacts,
+  targetWords,
+  unverifiedPolicy,
+} from './content-engine.server'
+import { plainText } from './claims'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { AiNotConfiguredError, AiOutputError, chatJson, chatText, type AiUsage } from '#app/platform/ai/openai.server'
 import { PROMPT_VERSION } from './prompts.server'
-import { research as runResearch, type Research } from './research.server'
+import { evidenceOf, readUrls, research as runResearch, type Research } from './research.server'
 
 /**
  * The generation of one post, as the worker runs it:
@@ -44,6 +56,7 @@ const stepSchema = <T extends z.ZodTypeAny>(data: T) =>
   z.object({ data, usage: usageSchema, model: z.string(), ms: z.number(), at: z.string() })
 const briefStep = stepSchema(briefSchema)
 const sectionStep = stepSchema(z.string())
+const rewritesStep = stepSchema(z.record(z.string()))
 
 /** What research and the user's settings gave the post (checkpointed: a retry writes from the same material). */
 type Context = {
@@ -66,8 +79,15 @@ export type GenerationOutcome =
 function readCheckpoints(steps: unknown) {
   const record = (steps ?? {}) as Record<string, unknown>
   if (record.version !== PROMPT_VERSION)
-    return { fresh: true, context: undefined, brief: undefined, sections: new Map<number, StepRecord<string>>() }
+    return {
+      fresh: true,
+      context: undefined,
+      brief: undefined,
+      rewrites: undefined,
+      sections: new Map<number, StepRecord<string>>(),
+    }
   const brief = briefStep.safeParse(record.brief)
+  const rewrites = rewritesStep.safeParse(record.rewrites)
   const context = record.context && typeof record.context === 'object' ? (record.context as Context) : undefined
   const sections = new Map<number, StepRecord<string>>()
   for (const [key, value] of Object.entries(record)) {
@@ -75,7 +95,13 @@ function readCheckpoints(steps: unknown) {
     const parsed = match ? sectionStep.safeParse(value) : null
     if (match && parsed?.success) sections.set(Number(match[1]), parsed.data)
   }
-  return { fresh: false, context, brief: brief.success ? (brief.data as StepRecord<Brief>) : undefined, sections }
+  return {
+    fresh: false,
+    context,
+    brief: brief.success ? (brief.data as StepRecord<Brief>) : undefined,
+    rewrites: rewrites.success ? (rewrites.data as StepRecord<Record<string, string>>) : undefined,
+    sections,
+  }
 }
 
 /** Adds one step's output to blog_posts.steps (an atomic jsonb merge, safe for parallel sections). */
@@ -178,7 +204,8 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     research: briefResearch(context.research),
     business: context.business,
   }
-  const sourceCount = input.research.sources.length
+  // The fact store: the pages read and their facts, cited by id (F1…).
+  const evidence = evidenceOf(context.research)
 
   // Round trip 1: the brief (with the title, introduction, outline, facts with sources, FAQ and conclusion).
   let brief = saved.brief
@@ -190,7 +217,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     brief = record(
       await chatJson({
         ...prompt,
-        jsonSchema: briefJsonSchema(sourceCount),
+        jsonSchema: briefJsonSchema(evidence.facts.map((f) => f.id)),
         parse: briefSchema,
         maxRetries: 0,
         timeoutMs: callTimeoutMs(),
@@ -213,7 +240,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
       const links = context.internal.filter((_, i) => i % b.sections.length === index)
       const step = record(
         await chatText({
-          ...briefSectionPrompt({ ...input, brief: b, index, facts: sectionFacts(b, index, sourceCount), links }),
+          ...briefSectionPrompt({ ...input, brief: b, index, facts: sectionFacts(b, index, evidence), links }),
           maxRetries: 0,
           timeoutMs: callTimeoutMs(),
         }),
@@ -241,43 +268,87 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     conclusionHeading: b.conclusionHeading,
     conclusion: b.conclusion,
   })
-  const finished = finishPost({
-    markdown: assembled,
-    keyword: post.keyword,
-    title,
-    slug,
-    metaDescription,
-    language: input.language,
-    research: context.research,
-    brief: b,
-    targetWords: context.targetWords,
-    own: context.own,
-    internal: context.internal,
-    business: context.business,
-    publishedUrl: post.publishedUrl,
-    publishedAt: new Date(),
-    modifiedAt: null,
-  })
+  const policy = await unverifiedPolicy(post.userId)
+  const finish = (rewrites?: Record<string, string>) =>
+    finishPost({
+      markdown: assembled,
+      keyword: post.keyword,
+      title,
+      slug,
+      metaDescription,
+      language: input.language,
+      evidence,
+      policy,
+      rewrites,
+      targetWords: context.targetWords,
+      own: context.own,
+      internal: context.internal,
+      business: context.business,
+      publishedUrl: post.publishedUrl,
+      publishedAt: new Date(),
+      modifiedAt: null,
+    })
+  let finished = finish(saved.rewrites?.data)
+  const assembleMs = Date.now() - assembleStarted
+
+  // Round trip 3, only when figures could not be verified and the user wants them rewritten: one call for all.
+  let rewrites = saved.rewrites
+  let rewriteMs = 0
+  const notes: string[] = []
+  if (finished.pending.length) {
+    const t = Date.now()
+    const sentences = finished.pending.slice(0, 40)
+    try {
+      const answer = await chatJson({
+        ...claimRewritesPrompt({ keyword: post.keyword, language: input.language, sentences }),
+        jsonSchema: claimRewritesJsonSchema(),
+        parse: claimRewritesSchema,
+        maxRetries: 0,
+        timeoutMs: callTimeoutMs(),
+      })
+      const byId = new Map(answer.data.rewrites.map((r) => [r.id.trim().toUpperCase(), r.text]))
+      const data = { ...(rewrites?.data ?? {}) }
+      sentences.forEach((sentence, i) => {
+        const text = byId.get(`C${i + 1}`)
+        if (text !== undefined) data[sentence] = text
+      })
+      rewrites = record({ ...answer, data })
+      await checkpoint(postId, 'rewrites', rewrites)
+    } catch (error) {
+      // The sentences stay removed (never shown as sourced); the post is not failed for them.
+      console.error('[posts] the rewrite of unverified figures failed:', (error as Error).message)
+      notes.push(
+        `${sentences.length} sentence${sentences.length === 1 ? '' : 's'} with figures we could not verify ${sentences.length === 1 ? 'was' : 'were'} removed: the rewrite did not answer.`,
+      )
+    }
+    rewriteMs = Date.now() - t
+    if (rewrites) finished = finish(rewrites.data)
+  }
   const markdown = finished.markdown
   const body = storedPostBody(markdown)
   const html = body.contentHtml
-  const usage = sumUsage([brief, ...sections])
-  const modelMs = brief.ms + Math.max(0, ...sections.map((s) => s.ms))
+  const usage = sumUsage([brief, ...sections, ...(rewrites ? [rewrites] : [])])
+  const modelMs = brief.ms + Math.max(0, ...sections.map((s) => s.ms)) + (rewrites?.ms ?? 0)
   const storedBrief = {
+    // The model's words are plain text here (no links survive); the facts are the store's own sentences.
     searchIntent: b.searchIntent,
-    reader: b.reader,
-    angle: b.angle,
+    reader: plainText(b.reader),
+    angle: plainText(b.angle),
     targetWords: context.targetWords,
-    outline: b.sections.map((s) => ({ heading: s.heading, subheadings: s.subheadings, keyPoints: s.keyPoints })),
-    questions: b.faq.map((f) => f.question),
-    facts: b.sections.flatMap((_, i) =>
-      sectionFacts(b, i, sourceCount).map((f) => ({ text: f.text, sourceUrl: input.research.sources[f.n - 1]!.url })),
-    ),
+    outline: b.sections.map((s) => ({
+      heading: plainText(s.heading),
+      subheadings: s.subheadings.map(plainText),
+      keyPoints: s.keyPoints.map(plainText),
+    })),
+    questions: b.faq.map((f) => plainText(f.question)),
+    facts: briefFacts(b, evidence),
     researchStatus: input.research.status,
-    researchNotes: context.research?.notes ?? [
-      'Written without search data: no keyword market was known for this post.',
+    researchNotes: [
+      ...(context.research?.notes ?? ['Written without search data: no keyword market was known for this post.']),
+      ...notes,
     ],
-    competitors: input.research.sources.map((s) => ({ url: s.url, title: s.title, words: s.words })),
+    competitors: input.research.sources.map((s) => ({ url: s.url, title: plainText(s.title), words: s.words })),
+    pagesRead: readUrls(context.research).length,
     peopleAlsoAsk: input.research.peopleAlsoAsk,
     internalLinks: context.internal,
     linkMethod: context.linkMethod ?? 'terms',
@@ -289,13 +360,14 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     briefMs,
     sectionsMs,
     sectionMs: sections.map((s) => s.ms),
-    assembleMs: Date.now() - assembleStarted,
+    assembleMs,
+    rewriteMs,
     /** This attempt, from pick-up to the final write. */
     totalMs: Date.now() - started,
     /** The model's own time along the critical path (brief + slowest section), including reused steps. */
     modelCriticalPathMs: modelMs,
-    sequentialModelCalls: 2,
-    modelCalls: 1 + sections.length,
+    sequentialModelCalls: rewrites ? 3 : 2,
+    modelCalls: 1 + sections.length + (rewrites ? 1 : 0),
     /** The embeddings call runs alongside research (not on the model's critical path). */
     embeddingCalls: context.linkMethod === 'embeddings' ? 1 : 0,
     embeddingTokens: context.embeddingTokens ?? 0,
@@ -320,6 +392,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
       seoScore: finished.score.score,
       seoChecklist: finished.score.items,
       claims: finished.claims,
+      evidence,
       jsonLd: finished.jsonLd,
       model: brief.model,
       promptVersion: PROMPT_VERSION,

@@ -8,7 +8,7 @@
  *   2. the body of every section, all requested in parallel (they only depend on the brief).
  * This module holds what they share: the version, the lengths and the writer's persona.
  */
-export const PROMPT_VERSION = 'posts-2026.2'
+export const PROMPT_VERSION = 'posts-2026.3'
 
 /** Length of an article when nothing else is asked for. */
 export const DEFAULT_TARGET_WORDS = 1500
@@ -31,5 +31,5 @@ export const writer = (language: string) =>
   [
     'You are an experienced SEO content writer and editor.',
     `Write everything in ${language}, for real readers first and search engines second.`,
-    'Be specific and practical: concrete steps, examples and numbers where they help; no filler, no hype, no claims you cannot support.',
+    'Be specific and practical: concrete steps and examples; no filler, no hype; a figure, date or quotation only from the facts you are given, with its fact id.',
   ].join(' ')

@@ -7,6 +7,8 @@ import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { getSerp } from '#app/features/keywords/serp.server'
 import { guardedGet } from '#app/platform/security/ssrf.server'
+import { isClaim } from './claims'
+import type { Evidence, Fact, FactKind } from './evidence'
 
 /**
  * Research before writing: the keyword's Google top 10 (DataForSEO SERP, via getSerp) and what the ranking pages
@@ -22,7 +24,9 @@ export const ROBOTS_TIMEOUT_MS = 1_500
 export const SERP_BUDGET_MS = 2_500
 export const PAGE_MAX_BYTES = 1_500_000
 const PAGES_TO_READ = 10
-const FACTS_PER_PAGE = 3
+const FACTS_PER_PAGE = 6
+/** The shape of a research result: a cached one of another version is not used. */
+export const RESEARCH_VERSION = 2
 
 export type ResearchPage = {
   rank: number
@@ -33,9 +37,13 @@ export type ResearchPage = {
   reason?: string
   words: number
   headings: Array<{ level: 2 | 3; text: string }>
-  facts: string[]
+  /** The page's fact sentences, verbatim, with ids (F1… across the pages read); none for a page not read. */
+  facts: Fact[]
+  /** When the page was fetched (ISO); null when it was not. */
+  fetchedAt?: string | null
 }
 export type Research = {
+  version?: number
   status: 'full' | 'partial' | 'none'
   notes: string[]
   serp: SerpResult | null
@@ -117,17 +125,39 @@ export function extractPage(html: string) {
   return { title: title.slice(0, 300), headings, text, words }
 }
 
-/** Sentences that state a figure (a percentage, an amount, a count): candidate facts, with their page as source. */
-export function figureSentences(text: string, max = FACTS_PER_PAGE): string[] {
-  const out: string[] = []
-  for (const s of text.split(/(?<=[.!?])\s+|\n+/)) {
+const MONTH =
+  /\b(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?\s+\d{1,2}\b|\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\b/
+const NAME = /(?<=\S\s+)(?:[A-Z][\p{Ll}]+|[A-Z]{2,})(?:\s+(?:of\s+|de\s+|&\s+)?(?:[A-Z][\p{Ll}]+|[A-Z]{2,}))+/u
+
+/** What kind of fact a sentence states: figures (and dates), names, quotations; [] when none. */
+export function factKinds(sentence: string): FactKind[] {
+  const kinds: FactKind[] = []
+  if (isClaim(sentence) && /\d/.test(sentence)) kinds.push('figure')
+  if (/\b(1[6-9]|20)\d{2}\b/.test(sentence) || MONTH.test(sentence)) kinds.push('date')
+  if (NAME.test(sentence)) kinds.push('name')
+  if (/[“"][^”"\n]{12,}[”"]/.test(sentence)) kinds.push('quote')
+  return kinds
+}
+
+/**
+ * The sentences of a page that state a fact (a figure, a date, a name or a quotation), verbatim: the page's part
+ * of the fact store. Sentences with figures first, then the others, in page order.
+ */
+export function factSentences(text: string, max = FACTS_PER_PAGE): Array<{ sentence: string; kinds: FactKind[] }> {
+  const found: Array<{ sentence: string; kinds: FactKind[]; at: number }> = []
+  const parts = text.split(/(?<=[.!?][”"]?)\s+|\n+/)
+  parts.forEach((s, at) => {
     const sentence = clean(s)
-    if (sentence.length < 25 || sentence.length > 300) continue
-    if (!/(^|[\s($€£])\d[\d,.]*\s*(%|percent|per cent|million|billion|k\b)?/i.test(sentence)) continue
-    if (!out.includes(sentence)) out.push(sentence)
-    if (out.length >= max) break
-  }
-  return out
+    if (sentence.length < 25 || sentence.length > 400) return
+    const kinds = factKinds(sentence)
+    if (!kinds.length || found.some((f) => f.sentence === sentence)) return
+    found.push({ sentence, kinds, at })
+  })
+  const rank = (f: { kinds: FactKind[] }) => (f.kinds.includes('figure') ? 0 : f.kinds.includes('quote') ? 1 : 2)
+  return found
+    .sort((a, b) => rank(a) - rank(b) || a.at - b.at)
+    .slice(0, max)
+    .map(({ sentence, kinds }) => ({ sentence, kinds }))
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -198,7 +228,9 @@ async function readPage(
       title: page.title || item.title,
       words: page.words,
       headings: page.headings,
-      facts: figureSentences(page.text),
+      // Ids are given once every page is read (F1… in rank order).
+      facts: factSentences(page.text).map((f) => ({ id: '', url: item.url, ...f })),
+      fetchedAt: new Date().toISOString(),
     }
   } catch (error) {
     const code = (error as { code?: string }).code
@@ -231,7 +263,7 @@ export async function research(q: { keyword: string; countryCode: string; langua
       ),
     )
     .limit(1)
-  if (hit) return hit.result as Research
+  if (hit && (hit.result as Research).version === RESEARCH_VERSION) return hit.result as Research
 
   const fetchedAt = new Date().toISOString()
   const answer = await getSerp({ ...q, depth: 10, maxAgeDays: 7, budgetMs: SERP_BUDGET_MS })
@@ -243,6 +275,7 @@ export async function research(q: { keyword: string; countryCode: string; langua
           ? 'Written without search data: no SERP provider (DataForSEO) is configured.'
           : `Written without search data: the search results could not be read (${answer.reason}).`,
       ],
+      version: RESEARCH_VERSION,
       serp: null,
       pages: [],
       medianWords: null,
@@ -260,6 +293,8 @@ export async function research(q: { keyword: string; countryCode: string; langua
   }
   const top = answer.serp.items.slice(0, PAGES_TO_READ)
   const pages = await Promise.all(top.map((item) => readPage(item, robots)))
+  let factNumber = 0
+  for (const page of pages) page.facts = page.facts.map((f) => ({ ...f, id: `F${++factNumber}` }))
   const ok = pages.filter((p) => p.status === 'ok')
   const notes: string[] = []
   const failed = pages.filter((p) => p.status !== 'ok')
@@ -273,6 +308,7 @@ export async function research(q: { keyword: string; countryCode: string; langua
   if (!top.length) notes.push('Google showed no organic results for this keyword.')
   const status: Research['status'] = ok.length >= Math.max(1, Math.ceil(top.length / 2)) ? 'full' : 'partial'
   const result: Research = {
+    version: RESEARCH_VERSION,
     status,
     notes,
     serp: answer.serp,
@@ -290,9 +326,37 @@ export async function research(q: { keyword: string; countryCode: string; langua
   return result
 }
 
-/** Every URL the research found (the SERP's results): the only third-party pages a post may link to. */
-export function researchUrls(r: Research | null): string[] {
-  return r?.serp ? r.serp.items.map((i) => i.url) : []
+/**
+ * The fact store of a research: every page (read, or not read and why) and the facts of the pages read. Research
+ * cached before issue 32 (facts as plain sentences, no ids) is read too: its facts get ids here.
+ */
+export function evidenceOf(r: Research | null): Evidence {
+  if (!r) return { pages: [], facts: [] }
+  const facts: Fact[] = []
+  const pages = r.pages.map((p) => {
+    const read = p.status === 'ok'
+    if (read)
+      for (const f of p.facts as Array<Fact | string>) {
+        const sentence = typeof f === 'string' ? f : f.sentence
+        const id = typeof f === 'string' || !f.id ? `F${facts.length + 1}` : f.id
+        facts.push({ id, url: p.url, sentence, kinds: typeof f === 'string' ? factKinds(f) : f.kinds })
+      }
+    return {
+      url: p.url,
+      title: p.title,
+      domain: p.domain,
+      rank: p.rank,
+      status: read ? ('read' as const) : ('not read' as const),
+      reason: read ? null : (p.reason ?? (p.status === 'skipped' ? 'skipped' : 'could not be read')),
+      fetchedAt: read ? (p.fetchedAt ?? r.fetchedAt) : null,
+    }
+  })
+  return { pages, facts }
+}
+
+/** The pages research actually read: the only third-party pages a post may link to or cite. */
+export function readUrls(r: Research | null): string[] {
+  return (r?.pages ?? []).filter((p) => p.status === 'ok').map((p) => p.url)
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -23,8 +23,8 @@ export type ScoreInput = {
   ownPages: string[]
   /** The user's own site host (internal links are links to it or to `ownPages`). */
   siteHost: string | null
-  /** The claim ledger: figures and quotations with their source (null = unsourced). */
-  claims: Array<{ text: string; sourceUrl: string | null }>
+  /** The claim ledger: an 'unverified' claim (or, in rows before issue 32, one without a source) counts against. */
+  claims: Array<{ text: string; sourceUrl: string | null; status?: string; original?: string | null }>
 }
 
 export const TITLE_MAX = 60
@@ -189,7 +189,7 @@ export function scorePost(input: ScoreInput): ScoreResult {
   const external = new Set(outbound.filter((l) => !isInternal(l.url)).map((l) => comparableUrl(l.url)))
   const words = wordCount(markdown)
   const images = all.filter((l) => l.image)
-  const unsourced = input.claims.filter((c) => !c.sourceUrl)
+  const unsourced = input.claims.filter((c) => (c.status ? c.status === 'unverified' : !c.sourceUrl))
   const english = /^english$/i.test(input.language.trim()) || /^en\b/i.test(input.language.trim())
   const titleLength = [...input.title.trim()].length
   const metaLength = [...input.metaDescription.trim()].length
@@ -285,11 +285,11 @@ export function scorePost(input: ScoreInput): ScoreResult {
     'No unsourced figures or quotations',
     unsourced.length === 0,
     unsourced.length
-      ? `Add a source to, or remove: ${unsourced
+      ? `${unsourced.length} unverified: cite a page that states it, or remove: ${unsourced
           .slice(0, 3)
           .map((c) => `"${c.text.slice(0, 60)}"`)
           .join('; ')}${unsourced.length > 3 ? ` and ${unsourced.length - 3} more` : ''}.`
-      : 'Every figure and quotation needs a citation to one of the sources.',
+      : 'Every figure and quotation needs a citation to a page that was read and says it.',
   )
   if (english) {
     const flesch = fleschReadingEase(markdown)

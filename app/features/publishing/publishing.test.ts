@@ -7,7 +7,7 @@ import {
   passesQualityGate,
   publishForm,
   reviewSettingsForm,
-  unsourcedClaims,
+  unverifiedClaims,
 } from './publishing'
 
 describe('destination forms', () => {
@@ -82,14 +82,26 @@ describe('the settings page form', () => {
 })
 
 describe('publishing rules', () => {
-  it('passes the bar only with a score at least N and no unsourced claim', () => {
+  it('passes the bar only with a score at least N and no unverified claim', () => {
     expect(passesQualityGate({ seoScore: 80, claims: [{ text: 'a', sourceUrl: 'https://s' }] }, 80).passes).toBe(true)
+    const ledger = [
+      { text: '62% were late.', status: 'verified', sourceUrl: 'https://s' },
+      { text: 'Many founders agree.', status: 'rewritten', sourceUrl: null },
+      { text: '', status: 'removed', sourceUrl: null },
+    ]
+    expect(passesQualityGate({ seoScore: 90, claims: ledger }, 80).passes).toBe(true)
+    expect(
+      passesQualityGate(
+        { seoScore: 100, claims: [...ledger, { text: '73%', status: 'unverified', sourceUrl: null }] },
+        0,
+      ).reasons,
+    ).toEqual(['1 claim is not verified against its source'])
     expect(passesQualityGate({ seoScore: 79, claims: [] }, 80).reasons).toEqual(['its SEO score is 79, below 80'])
     expect(passesQualityGate({ seoScore: null, claims: null }, 0).reasons).toEqual(['the post has no SEO score yet'])
     expect(passesQualityGate({ seoScore: 99, claims: [{ text: '73%', sourceUrl: null }, {}] }, 80).reasons).toEqual([
-      '2 claims have no source',
+      '2 claims are not verified against their source',
     ])
-    expect(unsourcedClaims('nonsense')).toBe(0)
+    expect(unverifiedClaims('nonsense')).toBe(0)
   })
 
   it('validates publish requests and review settings', () => {

@@ -19,10 +19,10 @@ export const REVIEW_MODES = ['quality', 'review', 'auto_approve', 'always'] as c
 export type ReviewMode = (typeof REVIEW_MODES)[number]
 
 export const REVIEW_MODE_LABELS: Record<ReviewMode, string> = {
-  quality: 'Publish automatically when the SEO score is at least N and no claim is unsourced',
+  quality: 'Publish automatically when the SEO score is at least N and every figure is verified',
   review: 'Review every post before it is published',
   auto_approve: 'Approve automatically after H hours unless I reject',
-  always: 'Publish every post automatically, without review',
+  always: 'Publish every post automatically, without review (except posts with unverified figures)',
 }
 
 export const PUBLICATION_STATUS_LABELS = {
@@ -296,12 +296,23 @@ export function passesQualityGate(
   const reasons: string[] = []
   if (post.seoScore === null) reasons.push('the post has no SEO score yet')
   else if (post.seoScore < minScore) reasons.push(`its SEO score is ${post.seoScore}, below ${minScore}`)
-  const unsourced = unsourcedClaims(post.claims)
-  if (unsourced > 0) reasons.push(`${unsourced} claim${unsourced === 1 ? ' has' : 's have'} no source`)
+  const unverified = unverifiedClaims(post.claims)
+  if (unverified > 0) reasons.push(unverifiedReason(unverified))
   return { passes: reasons.length === 0, reasons }
 }
 
-export function unsourcedClaims(claims: unknown): number {
+export const unverifiedReason = (n: number) =>
+  `${n} claim${n === 1 ? ' is' : 's are'} not verified against ${n === 1 ? 'its' : 'their'} source`
+
+/**
+ * How many claims of a ledger are not verified: 'unverified' ones (issue 32), and in older ledgers any entry
+ * without a source. Auto Pilot publishes no post with one, whatever its score or the review mode.
+ */
+export function unverifiedClaims(claims: unknown): number {
   if (!Array.isArray(claims)) return 0
-  return claims.filter((c) => !c || typeof c !== 'object' || !(c as { sourceUrl?: unknown }).sourceUrl).length
+  return claims.filter((c) => {
+    if (!c || typeof c !== 'object') return true
+    const claim = c as { sourceUrl?: unknown; status?: unknown }
+    return typeof claim.status === 'string' ? claim.status === 'unverified' : !claim.sourceUrl
+  }).length
 }

@@ -1,5 +1,12 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm'
-import { passesQualityGate, PUBLISHING_MESSAGES, type PublishTarget, type ReviewSettings } from './publishing'
+import {
+  passesQualityGate,
+  PUBLISHING_MESSAGES,
+  unverifiedClaims,
+  unverifiedReason,
+  type PublishTarget,
+  type ReviewSettings,
+} from './publishing'
 import { findAutopilotSettings, pauseAutopilot } from '#app/features/autopilot/settings/settings.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
@@ -53,7 +60,9 @@ export async function gateAutopilotPost(postId: string): Promise<GateOutcome> {
   if (post.reviewStatus) return { status: 'skipped', reason: `already ${post.reviewStatus}` }
 
   const gate = passesQualityGate(post, settings.minScore)
-  if (settings.reviewMode === 'always' || (settings.reviewMode === 'quality' && gate.passes)) {
+  // A figure that could not be verified on its source stops Auto Pilot in every mode: a person decides.
+  const unverified = unverifiedClaims(post.claims)
+  if (unverified === 0 && (settings.reviewMode === 'always' || (settings.reviewMode === 'quality' && gate.passes))) {
     const claimed = await setReview(post.id, 'approved', null)
     if (!claimed) return { status: 'skipped', reason: 'decided by another worker' }
     return publishApproved(post)
@@ -63,7 +72,9 @@ export async function gateAutopilotPost(postId: string): Promise<GateOutcome> {
   const reasons =
     settings.reviewMode === 'quality'
       ? gate.reasons
-      : [settings.reviewMode === 'review' ? 'you review every post' : 'drafts wait for your approval']
+      : unverified > 0
+        ? [unverifiedReason(unverified)]
+        : [settings.reviewMode === 'review' ? 'you review every post' : 'drafts wait for your approval']
   await tellReviewWaiting(post, settings, reasons).catch((error: Error) =>
     console.error('[publishing] review e-mail failed', error.message),
   )
@@ -239,12 +250,11 @@ export async function listWaitingDrafts(userId: string, limit = 50): Promise<Wai
     title: p.title || p.keyword,
     keyword: p.keyword,
     seoScore: p.seoScore,
-    unsourced: Array.isArray(p.claims)
-      ? (p.claims as Array<{ sourceUrl?: unknown }>).filter((c) => !c?.sourceUrl).length
-      : 0,
+    /** Claims not verified on their source (such a draft is never approved automatically). */
+    unsourced: unverifiedClaims(p.claims),
     completedAt: p.completedAt?.toISOString() ?? null,
     autoApproveAt:
-      settings?.reviewMode === 'auto_approve' && p.completedAt
+      settings?.reviewMode === 'auto_approve' && p.completedAt && unverifiedClaims(p.claims) === 0
         ? new Date(p.completedAt.getTime() + settings.approveAfterHours * 3600_000).toISOString()
         : null,
   }))
@@ -258,7 +268,10 @@ export async function countWaitingDrafts(userId: string) {
   return row?.n ?? 0
 }
 
-/** In 'approve automatically after H hours' mode, drafts whose window passed are approved (one worker each). */
+/**
+ * In 'approve automatically after H hours' mode, drafts whose window passed are approved (one worker each), except
+ * drafts with a claim not verified on its source (a person decides those).
+ */
 export async function autoApproveDue(now = new Date()) {
   const due = await db.execute<{ id: string; user_id: string }>(sql`
     update ${schema.blogPosts} p set review_status = 'approved'
@@ -266,6 +279,9 @@ export async function autoApproveDue(now = new Date()) {
     where s.user_id = p.user_id and s.review_mode = 'auto_approve' and s.enabled
       and p.review_status = 'waiting' and p.source = 'autopilot'
       and p.completed_at <= ${now.toISOString()}::timestamptz - make_interval(hours => s.approve_after_hours)
+      and not exists (
+        select 1 from jsonb_array_elements(case when jsonb_typeof(p.claims) = 'array' then p.claims else '[]'::jsonb end) c
+        where c->>'status' = 'unverified' or (c->>'status' is null and coalesce(c->>'sourceUrl', '') = ''))
       and p.id in (select id from ${schema.blogPosts} where review_status = 'waiting' for update skip locked)
     returning p.id, p.user_id`)
   let published = 0

@@ -27,16 +27,19 @@ import {
   briefResearch,
   finishPost,
   linkingContext,
+  mergeEvidence,
   sectionFacts,
+  storedEvidence,
   stripFinish,
   targetWords,
+  unverifiedPolicy,
 } from '#app/features/content/content-engine.server'
 import { db, schema, sqlClient } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { mailConfigured, sendMail } from '#app/platform/mail/mail.server'
 import { AiOutputError, chatJson, chatText } from '#app/platform/ai/openai.server'
 import { failureReason } from '#app/features/content/posts-pipeline.server'
-import { research as runResearch, researchUrls, type Research } from '#app/features/content/research.server'
+import { evidenceOf, readUrls, research as runResearch, type Research } from '#app/features/content/research.server'
 import { storedPostBody } from '#app/platform/security/sanitize.server'
 
 /**
@@ -277,7 +280,9 @@ export async function refreshPost(suggestionId: string) {
     research: briefResearch(competitors),
     business: linking.business,
   }
-  const sourceCount = input.research.sources.length
+  // Today's fact store (the competitors' pages read), then what the post was written from.
+  const fresh = evidenceOf(competitors)
+  const evidence = mergeEvidence(fresh, storedEvidence(post))
   const queries = s.queries as StrikingQuery[]
   const current = stripFinish(post.contentMarkdown)
   const existing = sectionsOf(splitTitle(current).body).map((x) => x.heading)
@@ -285,7 +290,10 @@ export async function refreshPost(suggestionId: string) {
   // Round trip 1: what the refresh adds. Round trip 2: every new section at once.
   const planned = await chatJson({
     ...refreshBriefPrompt({ ...input, title: post.title, headings: existing, queries }),
-    jsonSchema: refreshBriefJsonSchema(sourceCount, queries.length || null),
+    jsonSchema: refreshBriefJsonSchema(
+      fresh.facts.map((f) => f.id),
+      queries.length || null,
+    ),
     parse: refreshBriefSchema,
     maxRetries: 0,
     timeoutMs: CALL_TIMEOUT_MS,
@@ -305,7 +313,7 @@ export async function refreshPost(suggestionId: string) {
           ...input,
           brief: plan,
           index,
-          facts: sectionFacts(plan, index, sourceCount),
+          facts: sectionFacts(plan, index, fresh),
           links: linking.internal.filter((_, i) => i % plan.sections.length === index),
           existingHeadings: existing,
           words: REFRESH_SECTION_WORDS,
@@ -318,21 +326,13 @@ export async function refreshPost(suggestionId: string) {
   )
 
   // The model's links are held to the research and the user's own pages; the post's own links stay as they are.
-  const allowedUrl = urlSet([...researchUrls(competitors), ...linking.own.map((o) => o.url)])
+  const allowedUrl = urlSet([...readUrls(competitors), ...linking.own.map((o) => o.url)])
   const allowed = (url: string) => allowedUrl(url) || (site !== null && domainOf(url) === site)
   const added = plan.sections.flatMap((section, i) => {
     const body = cleanSectionBody(filterLinks(stripRawHtml(bodies[i]!), allowed))
     return body ? [`## ${section.heading}\n\n${body}`] : []
   })
   if (added.length === 0) throw new AiOutputError('every new section came back empty')
-  // New research first (the brief's S1… are its top 10), then the sources the post already cited.
-  const fresh: Source[] = input.research.sources.map((x) => ({ url: x.url, title: x.title }))
-  const sources = [
-    ...fresh,
-    ...citedSources(post.contentMarkdown).filter(
-      (c) => !fresh.some((f) => comparableUrl(f.url) === comparableUrl(c.url)),
-    ),
-  ]
   const now = new Date()
   const finished = finishPost({
     markdown: insertBeforeClosing(current, added.join('\n\n')),
@@ -341,9 +341,10 @@ export async function refreshPost(suggestionId: string) {
     slug: post.slug,
     metaDescription: post.metaDescription,
     language,
-    research: competitors,
-    sources,
-    brief: plan,
+    evidence,
+    // No third round trip here: an unverified figure of the new sections is removed (or kept marked, if the user
+    // chose that), never shown as sourced.
+    policy: (await unverifiedPolicy(post.userId)) === 'mark' ? 'mark' : 'remove',
     targetWords: input.targetWords,
     own: linking.own,
     internal: linking.internal,
@@ -352,14 +353,11 @@ export async function refreshPost(suggestionId: string) {
     publishedAt: post.publishedAt ?? post.completedAt ?? post.createdAt,
     modifiedAt: now,
     authorLinks: true,
-    faqFromText: true,
   })
   // Sanitized once, here, like every save of the editor.
   const body = storedPostBody(finished.markdown)
-  // What the editor finishes a later save with: this research, these numbered sources and the added facts.
+  // What the editor finishes a later save with (the fact store is the post's `evidence`).
   const context = {
-    research: competitors,
-    sources,
     own: linking.own,
     internal: linking.internal,
     targetWords: input.targetWords,
@@ -408,6 +406,7 @@ export async function refreshPost(suggestionId: string) {
         seoScore: finished.score.score,
         seoChecklist: finished.score.items,
         claims: finished.claims,
+        evidence,
         jsonLd: finished.jsonLd,
         steps: sql`coalesce(${schema.blogPosts.steps}, '{}'::jsonb) || ${JSON.stringify({ context, brief: { data: plan } })}::jsonb`,
         reviewStatus: 'waiting',
