@@ -166,20 +166,29 @@ export function misbehavingBrief(value: Json): Json {
   return out
 }
 
+/** The ids of the sentences a rewrite prompt lists, as `C1: <sentence>` lines (or `- [C1] <sentence>`). */
+export function listedSentenceIds(prompt: string): string[] {
+  const ids = [...prompt.matchAll(/^[ \t]*(?:[-*][ \t]+)?\[?(C\d+)\]?:?[ \t]+\S/gm)].map((m) => m[1]!)
+  return [...new Set(ids)]
+}
+
 /**
  * The rewrite of claims (a json_schema whose name says 'rewrite'): items with an `id` and a `text`. Like a model
- * that follows the instruction, one item per id of the schema's enum (when the ids are an enum), in order; when
- * misbehaving, the first rewrite still states a figure.
+ * that follows the instruction: one item per id (the schema's enum, else the `C1:` lines of the prompt), in order,
+ * each one sentence without a figure; when misbehaving, the first rewrite still states a figure.
  */
-export function claimRewrites(value: Json, schema: unknown, misbehaving: boolean): Json {
+export function claimRewrites(value: Json, schema: unknown, misbehaving: boolean, promptIds: string[] = []): Json {
   let figured = false
   const walk = (v: Json, s: unknown): Json => {
     const node = isObject(s) ? s : {}
     if (Array.isArray(v)) {
       const items = isObject(node.items) ? node.items : {}
       const props = isObject(items.properties) ? items.properties : {}
-      const idSchema = isObject(props.id) ? props.id : {}
-      const ids = Array.isArray(idSchema.enum) ? idSchema.enum.filter((e): e is string => typeof e === 'string') : []
+      const idSchema = isObject(props.id) ? props.id : null
+      const enumIds = Array.isArray(idSchema?.enum)
+        ? idSchema.enum.filter((e): e is string => typeof e === 'string')
+        : []
+      const ids = idSchema ? (enumIds.length ? enumIds : promptIds) : []
       const template = v.find(isObject)
       const list =
         ids.length && template ? ids.map((id, i) => ({ ...((v[i] ?? template) as { [key: string]: Json }), id })) : v
@@ -189,9 +198,12 @@ export function claimRewrites(value: Json, schema: unknown, misbehaving: boolean
     const props = isObject(node.properties) ? node.properties : {}
     const out: { [key: string]: Json } = {}
     for (const [key, child] of Object.entries(v as { [key: string]: Json })) out[key] = walk(child, props[key])
-    if (misbehaving && !figured && typeof out.text === 'string' && 'id' in out) {
-      out.text = `${out.text} ${FIGURE_IN_REWRITE}`
-      figured = true
+    if (typeof out.text === 'string' && 'id' in out) {
+      out.text = out.text.split(/(?<=[.!?])\s+/)[0]!.trim()
+      if (misbehaving && !figured) {
+        out.text = `${out.text} ${FIGURE_IN_REWRITE}`
+        figured = true
+      }
     }
     return out
   }

@@ -1209,6 +1209,44 @@ describe('issue 32: a model that cites facts, a misbehaving one, and the misbeha
     const figured = await rewrites('misbehaving invoice software')
     expect(figured.map((r) => r.id)).toEqual(['C1', 'C2', 'C3', 'C4'])
     expect(figured.filter((r) => r.text.includes(FIGURE_IN_REWRITE))).toHaveLength(1)
+
+    // Ids as plain strings: the ids of the prompt's `C1: …` lines, one rewrite each.
+    const listed = await client.chat.completions.create({
+      model: env.OPENAI_MODEL,
+      messages: [
+        {
+          role: 'user',
+          content:
+            'Keyword: "invoice software"\nThese sentences state a figure:\nC1: 73% of founders agree.\nC2: Teams lose 4.2 million hours.\n\nRewrite each one.',
+        },
+      ],
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'claim_rewrites',
+          strict: true,
+          schema: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['rewrites'],
+            properties: {
+              rewrites: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['id', 'text'],
+                  properties: { id: { type: 'string' }, text: { type: 'string' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    })
+    const byLine = JSON.parse(listed.choices[0]!.message.content!) as { rewrites: Array<{ id: string; text: string }> }
+    expect(byLine.rewrites.map((r) => r.id)).toEqual(['C1', 'C2'])
+    expect(byLine.rewrites.every((r) => r.text.length > 0 && !/\d/.test(r.text))).toBe(true)
   })
 
   it('serves the misbehaving research pages: a 500, a hang past research’s 2.5 s, robots.txt, a hostile page', async () => {

@@ -27,6 +27,7 @@ import {
   factIdEnum,
   isMisbehaving,
   listedFacts,
+  listedSentenceIds,
   misbehavingBrief,
   misbehavingSection,
   sampleDistinct,
@@ -543,7 +544,7 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
       // Issue 32: the rewrite of claims answers one item per claim id; a misbehaving model's brief links to
       // evil.example in its free text, and one of its rewrites keeps a figure (./claims.ts).
       const name = typeof rf.json_schema.name === 'string' ? rf.json_schema.name : ''
-      if (/rewrite/i.test(name)) value = claimRewrites(value, schema, misbehaving)
+      if (/rewrite/i.test(name)) value = claimRewrites(value, schema, misbehaving, listedSentenceIds(prompt))
       else if (misbehaving) value = misbehavingBrief(value)
       return { content: JSON.stringify(value), finishReason: 'stop' }
     }
