@@ -51,7 +51,7 @@ describe('post metrics (npm run eval:posts)', () => {
 
   it('normalises figures: 73% = 73 percent = 0.73, 7.3 million = 7,300,000', () => {
     expect(figuresOf('73% and 73 percent and 0.73')).toEqual([0.73, 0.73, 0.73])
-    expect(figuresOf('7.3 million or 7,300,000 [F3] [2]')).toEqual([7300000, 7300000])
+    expect(figuresOf('7.3 million or 7,300,000 [F3] [2] [0 ]')).toEqual([7300000, 7300000])
     expect(figuresIn('A 2025 study: 73% of founders [F2]', 'In 2025, 73 percent of founders said so.')).toBe(true)
     expect(figuresIn('73% of founders', '45% of marketers')).toBe(false)
   })

@@ -218,7 +218,7 @@ export function internalLinkRelevance(markdown: string, keyword: string, site: S
 /** Numbers of a text, normalised: 73% = 73 percent = 0.73; 7.3 million = 7,300,000; 5,000 = 5000. */
 export function figuresOf(text: string): number[] {
   const scale: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 }
-  const clean = text.replace(/\[(?:F?\d+)\]/g, ' ')
+  const clean = text.replace(/\[\s*(?:F?\d+)\s*\]/g, ' ')
   const out: number[] = []
   for (const m of clean.matchAll(
     /(\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(%|percent\b|per cent\b)|\s+(thousand|million|billion|trillion)\b)?/gi,
