@@ -325,7 +325,7 @@ export function finishPost(input: {
 /** A link to a page read (not a citation, not an image) becomes its text and a citation of that page. */
 function citeLinkedPages(markdown: string, isRead: (url: string) => boolean): string {
   return markdown.replace(
-    /(?<![![])\[([^\]\n]+)\]\(\s*<?([^)\s>]+)>?(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g,
+    /(?<![![])\[([^[\]\n]+)\]\(\s*<?([^)\s>]+)>?(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g,
     (whole, text: string, url: string) => {
       if (/^\d+$/.test(text) || !/^https?:\/\//i.test(url) || !isRead(url)) return whole
       return `${text} [[0](${url.split('#')[0]})]`
