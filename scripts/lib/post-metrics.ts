@@ -27,6 +27,8 @@ export type PostForMetrics = {
   jsonLd: unknown
   claims: unknown
   evidence: unknown
+  /** Where the post itself is live (JSON-LD's url and mainEntityOfPage name it). */
+  publishedUrl?: string | null
 }
 
 export type SiteContext = {
@@ -248,7 +250,7 @@ export function postMetrics(post: PostForMetrics, site: SiteContext): PostMetric
   const citations = citationLinks(post.contentMarkdown)
   const unreadCitations = [...new Set(citations.filter((c) => !readKeys.has(pageKey(c.page))).map((c) => c.page))]
 
-  const allowed = allowedUrl(read, site)
+  const allowed = allowedUrl(read, { siteUrls: [...site.siteUrls, ...(post.publishedUrl ? [post.publishedUrl] : [])] })
   const urls = [...htmlUrls(post.contentHtml), ...markdownUrls(post.contentMarkdown), ...jsonUrls(post.jsonLd)]
   const offList = [...new Set(urls.filter((u) => !allowed(u)))]
 
