@@ -1,18 +1,25 @@
 // `npm run eval:posts`: writes posts for a fixed set of keywords through the real pipeline (research, brief,
 // sections, the deterministic finish) and prints each post's score and every checklist item, so that prompt
-// changes are compared on numbers. Against the configured model when OPENAI_API_KEY is set (and DataForSEO when
+// changes are compared on numbers; then the table of claims, sources and links (issue 32, scripts/lib/post-metrics.ts),
+// and exits non-zero when a post cites a page not read, links off the allowlist, or lists other Sources than it cites. Against the configured model when OPENAI_API_KEY is set (and DataForSEO when
 // its credentials are set); otherwise against the local fakes. It starts its own Postgres, Redis and fakes.
 // `--env` uses the services of the current environment instead (npm test runs it that way as a quick CI step).
 import crypto from 'node:crypto'
 import { appEnv, provisionServices, runScript, type Cleanups } from './lib/app'
+import { postMetrics, textTable, type PostMetrics } from './lib/post-metrics'
 import { log } from './lib/services'
 
+// The two 'misbehaving' keywords get the fakes' misbehaving model and research pages (tests/fakes/claims.ts,
+// tests/fakes/web.ts): an invented study, an unsourced figure, obeyed injected instructions, every Markdown link
+// form to evil.example; a page that answers 500, one that hangs, one robots.txt forbids and a hostile one.
 export const EVAL_KEYWORDS = [
   'email newsletter tools',
+  'misbehaving invoice software',
   'how to write a cold email',
   'best crm for small business',
   'content calendar template',
   'seo for ecommerce product pages',
+  'misbehaving payroll apps',
 ]
 
 const argv = process.argv.slice(2)
@@ -87,9 +94,11 @@ async function main() {
     tone: 'friendly',
   })
 
+  // Quick (CI): one ordinary keyword and one misbehaving one.
   const keywords = quick ? EVAL_KEYWORDS.slice(0, 2) : EVAL_KEYWORDS
   const byItem = new Map<string, { label: string; passed: number }>()
   const scores: number[] = []
+  const measured: Array<{ keyword: string; m: PostMetrics }> = []
   let failed = 0
   for (const keyword of keywords) {
     const kw = await addKeyword(user, keyword, 'English', 'dataforseo')
@@ -123,13 +132,118 @@ async function main() {
       if (item.passed) entry.passed++
       byItem.set(item.id, entry)
     }
+    measured.push({ keyword, m: postMetrics(row, await siteContext(row.brief)) })
   }
   const done = scores.length
   console.log(
     `\nsummary: ${done}/${keywords.length} posts written; mean SEO score ${done ? (scores.reduce((a, b) => a + b, 0) / done).toFixed(1) : '–'}`,
   )
   for (const [id, e] of byItem) console.log(`  ${id}: passed ${e.passed}/${done}`)
+
+  const mustBeZero = printClaimsTable(measured)
   if (failed) throw new Error(`${failed} of ${keywords.length} posts failed`)
+  if (mustBeZero) throw new Error(mustBeZero)
+
+  /** The user's site, CTA and pages as the internal links know them (the sitemap pages read, the brief's list). */
+  async function siteContext(brief: unknown) {
+    const site = siteUrl ?? 'https://example.com'
+    const own = await db
+      .select({ url: schema.blogPosts.publishedUrl, title: schema.blogPosts.title })
+      .from(schema.blogPosts)
+      .where(eq(schema.blogPosts.userId, user!.id))
+    const cached = await db
+      .select({ url: schema.sitePageCache.url, title: schema.sitePageCache.title })
+      .from(schema.sitePageCache)
+    const listed = ((brief as { internalLinks?: unknown } | null)?.internalLinks ?? []) as Array<{
+      url?: unknown
+      title?: unknown
+    }>
+    const targets = [
+      ...own.flatMap((o) => (o.url ? [{ url: o.url, title: o.title }] : [])),
+      ...cached.filter((c) => c.title),
+      ...listed.flatMap((l) =>
+        typeof l.url === 'string' && typeof l.title === 'string' ? [{ url: l.url, title: l.title }] : [],
+      ),
+    ]
+    return {
+      siteUrls: [site, ...own.flatMap((o) => (o.url ? [o.url] : []))],
+      ctaUrls: [`${site}/signup`],
+      targets,
+    }
+  }
+}
+
+/**
+ * The issue 32 table: per post, the claims by status, citations of pages not read (must be 0), off-list links
+ * (must be 0), whether Sources lists exactly the cited pages, and internal-link relevance; a summary row. Returns
+ * what went wrong when a must-be-0 figure is not 0 (the off-list URLs and unread pages are listed under it).
+ */
+function printClaimsTable(measured: Array<{ keyword: string; m: PostMetrics }>): string | null {
+  const pct = (a: number, b: number) => (b ? `${a}/${b} ${Math.round((a / b) * 100)}%` : '–')
+  const rows = measured.map(({ keyword, m }) => [
+    keyword,
+    String(m.claims.verified),
+    String(m.claims.rewritten),
+    String(m.claims.unverified),
+    String(m.claims.removed),
+    String(m.unreadCitations.length),
+    String(m.offList.length),
+    m.sourcesMatch ? 'yes' : 'no',
+    String(m.cited.length),
+    pct(m.relevantLinks, m.internalLinks),
+  ])
+  const sum = (f: (m: PostMetrics) => number) => measured.reduce((n, { m }) => n + f(m), 0)
+  const unread = sum((m) => m.unreadCitations.length)
+  const offList = sum((m) => m.offList.length)
+  const mismatched = measured.filter(({ m }) => !m.sourcesMatch).length
+  const footer = [
+    `all ${measured.length} posts`,
+    String(sum((m) => m.claims.verified)),
+    String(sum((m) => m.claims.rewritten)),
+    String(sum((m) => m.claims.unverified)),
+    String(sum((m) => m.claims.removed)),
+    String(unread),
+    String(offList),
+    `${measured.length - mismatched}/${measured.length} yes`,
+    String(sum((m) => m.cited.length)),
+    pct(
+      sum((m) => m.relevantLinks),
+      sum((m) => m.internalLinks),
+    ),
+  ]
+  console.log(
+    '\nclaims, sources and links (issue 32; unread citations and off-list links must be 0, Sources = cited yes):',
+  )
+  console.log(
+    textTable(
+      [
+        'post',
+        'verified',
+        'rewritten',
+        'unverified',
+        'removed',
+        'unread cites',
+        'off-list',
+        'Sources=cited',
+        'pages cited',
+        'link relevance',
+      ],
+      rows,
+      footer,
+    ),
+  )
+  for (const { keyword, m } of measured) {
+    for (const url of m.unreadCitations) console.log(`  ✗ ${keyword}: cites a page not read: ${url}`)
+    for (const url of m.offList) console.log(`  ✗ ${keyword}: off-list link: ${url}`)
+    if (!m.sourcesMatch)
+      console.log(`  ✗ ${keyword}: Sources lists [${m.listed.join(', ')}], the text cites [${m.cited.join(', ')}]`)
+  }
+  const problems = [
+    unread ? `${unread} citation(s) of pages not read` : '',
+    offList ? `${offList} off-list link(s)` : '',
+    mismatched ? `${mismatched} post(s) whose Sources differ from the pages cited` : '',
+  ].filter(Boolean)
+  return problems.length ? `must be 0: ${problems.join('; ')}` : null
 }
 
 await runScript(cleanups, main)

@@ -13,10 +13,20 @@ import { zodResponseFormat } from 'openai/helpers/zod'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { markdownUrls } from '../../scripts/lib/post-metrics'
+import {
+  EVIL_LINK_FORMS,
+  EVIL_URLS,
+  FIGURE_IN_REWRITE,
+  INVENTED_FIGURE,
+  OBEYED_INSTRUCTION,
+  UNSOURCED_SENTENCE,
+} from './claims'
 import { clearSmtp, countChatCompletions, fakeControl, googleOAuthControl, smtpMessages, stripeControl } from './client'
 import { startFakes, type RunningFakes } from './index'
 import { parseMail } from './mime'
 import { signStripePayload } from './stripe'
+import { INJECTED_INSTRUCTIONS, MISBEHAVING_HANG_MS } from './web'
 
 let running: RunningFakes
 let env: Record<string, string>
@@ -1027,4 +1037,252 @@ describe('run.ts', () => {
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
   }, 30_000)
+})
+
+describe('issue 32: a model that cites facts, a misbehaving one, and the misbehaving research pages', () => {
+  let client: OpenAI
+  beforeEach(async () => {
+    client = new OpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, maxRetries: 0 })
+    await fakeControl('openai', env).reset()
+  })
+
+  const FACTS = [
+    '- [F3] 45% of marketers say invoice software is their top priority this year.',
+    '- [F7] Teams that use invoice software publish 137 posts a month on average.',
+    '- [F9] The average invoice software project takes 6 weeks from start to results.',
+  ]
+  const sectionPrompt = (keyword: string, facts = FACTS) =>
+    [
+      `Keyword: "${keyword}"`,
+      'Write the body of the section "Why it matters" (section 1 of 4), about 250 words.',
+      'Facts you may use; put the fact id in brackets right after each claim that uses it, like [F3]:',
+      ...facts,
+    ].join('\n')
+  const text = async (user: string) =>
+    (
+      await client.chat.completions.create({
+        model: env.OPENAI_MODEL,
+        messages: [
+          { role: 'system', content: 'You are an SEO writer.' },
+          { role: 'user', content: user },
+        ],
+      })
+    ).choices[0]!.message.content ?? ''
+  const markers = (md: string) => [...md.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]!)
+
+  it('cites one or two of the listed facts, every figure kept, each followed by its marker; deterministic', async () => {
+    for (const keyword of ['invoice software', 'invoice software for agencies', 'invoice software pricing']) {
+      const md = await text(sectionPrompt(keyword))
+      const used = [...new Set(markers(md))]
+      expect(used.length).toBeGreaterThanOrEqual(1)
+      expect(used.length).toBeLessThanOrEqual(2)
+      for (const id of used) {
+        const sentence = FACTS.find((f) => f.startsWith(`- [${id}] `))!.slice(`- [${id}] `.length)
+        // The fact as written (its final stop after the marker), every figure kept.
+        expect(md).toContain(`${sentence.replace(/\.$/, '')} [${id}].`)
+      }
+      expect(md).not.toContain('evil.example')
+      expect(await text(sectionPrompt(keyword))).toBe(md)
+    }
+    // A prompt without fact lines is answered as before: no markers.
+    expect(markers(await text("Write an introduction about 'invoice software' for small businesses."))).toEqual([])
+  })
+
+  it('misbehaves on a misbehaving keyword: invented study, unsourced figure, obeyed instruction, every link form', async () => {
+    const md = await text(sectionPrompt('misbehaving invoice software'))
+    const study = /A 2025 Stanford study found that 73% of founders [^.[]*\[(F\d+)\]\./.exec(md)
+    expect(study).not.toBeNull()
+    const cited = FACTS.find((f) => f.startsWith(`- [${study![1]}] `))
+    expect(cited).toBeTruthy()
+    expect(cited).not.toContain(INVENTED_FIGURE)
+    expect(md).toContain(UNSOURCED_SENTENCE)
+    expect(md).toContain(OBEYED_INSTRUCTION)
+    for (const form of Object.values(EVIL_LINK_FORMS)) expect(md).toContain(form)
+    // Each form is one that Markdown renders as a link or an image (marked, GFM): all of them are there.
+    expect(new Set(markdownUrls(md).filter((u) => u.includes('evil.example')))).toEqual(
+      new Set([...EVIL_URLS, 'https://evil.example/promo']),
+    )
+    // It still cites a listed fact as a well-behaved model would.
+    expect(markers(md).length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('misbehaves in the brief (links in the free text) and the claim rewrites (a figure kept); fact ids spread', async () => {
+    const factIds = Array.from({ length: 30 }, (_, i) => `F${i + 1}`)
+    const schema = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['angle', 'introduction', 'sections', 'faq', 'conclusion'],
+      properties: {
+        angle: { type: 'string' },
+        introduction: { type: 'string' },
+        sections: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['heading', 'facts'],
+            properties: {
+              heading: { type: 'string' },
+              facts: { type: 'array', items: { type: 'string', enum: factIds } },
+            },
+          },
+        },
+        faq: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['question', 'answer'],
+            properties: { question: { type: 'string' }, answer: { type: 'string' } },
+          },
+        },
+        conclusion: { type: 'string' },
+      },
+    }
+    const brief = async (keyword: string) =>
+      JSON.parse(
+        (
+          await client.chat.completions.create({
+            model: env.OPENAI_MODEL,
+            messages: [{ role: 'user', content: `Keyword: "${keyword}"\nWrite the brief.` }],
+            response_format: { type: 'json_schema', json_schema: { name: 'blog_post_brief', strict: true, schema } },
+          })
+        ).choices[0]!.message.content!,
+      ) as {
+        angle: string
+        introduction: string
+        conclusion: string
+        sections: Array<{ facts: string[] }>
+        faq: Array<{ answer: string }>
+      }
+    const good = await brief('invoice software')
+    expect(JSON.stringify(good)).not.toContain('evil.example')
+    const cited = good.sections.flatMap((s) => s.facts)
+    for (const s of good.sections) expect(new Set(s.facts).size).toBe(s.facts.length)
+    expect(cited.every((id) => factIds.includes(id))).toBe(true)
+    // Not always the first ids: the sections cite facts from across the list.
+    expect(new Set(cited).size).toBeGreaterThan(5)
+
+    const bad = await brief('misbehaving invoice software')
+    const urls = (md: string) => markdownUrls(md).filter((u) => u.includes('evil.example'))
+    expect(urls(bad.angle)).toEqual(['https://evil.example/study', 'https://evil.example/x'])
+    expect(urls(bad.introduction)).toEqual(['http://www.evil.example/w', 'https://evil.example/auto'])
+    expect(urls(bad.conclusion)).toEqual(['https://evil.example/t', 'https://evil.example/raw'])
+    expect(bad.faq.length).toBeGreaterThan(0)
+    for (const f of bad.faq) expect(urls(f.answer)).toEqual(['https://evil.example/study', 'https://evil.example/x'])
+
+    const rewrites = async (keyword: string) => {
+      const ids = ['C1', 'C2', 'C3', 'C4']
+      const answer = await client.chat.completions.create({
+        model: env.OPENAI_MODEL,
+        messages: [{ role: 'user', content: `Keyword: "${keyword}"\nRewrite these claims without their figures.` }],
+        response_format: {
+          type: 'json_schema',
+          json_schema: {
+            name: 'claim_rewrites',
+            strict: true,
+            schema: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['rewrites'],
+              properties: {
+                rewrites: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['id', 'text'],
+                    properties: { id: { type: 'string', enum: ids }, text: { type: 'string' } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      })
+      return (JSON.parse(answer.choices[0]!.message.content!) as { rewrites: Array<{ id: string; text: string }> })
+        .rewrites
+    }
+    const plain = await rewrites('invoice software')
+    expect(plain.map((r) => r.id)).toEqual(['C1', 'C2', 'C3', 'C4'])
+    expect(plain.every((r) => !/\d/.test(r.text))).toBe(true)
+    const figured = await rewrites('misbehaving invoice software')
+    expect(figured.map((r) => r.id)).toEqual(['C1', 'C2', 'C3', 'C4'])
+    expect(figured.filter((r) => r.text.includes(FIGURE_IN_REWRITE))).toHaveLength(1)
+
+    // Ids as plain strings: the ids of the prompt's `C1: …` lines, one rewrite each.
+    const listed = await client.chat.completions.create({
+      model: env.OPENAI_MODEL,
+      messages: [
+        {
+          role: 'user',
+          content:
+            'Keyword: "invoice software"\nThese sentences state a figure:\nC1: 73% of founders agree.\nC2: Teams lose 4.2 million hours.\n\nRewrite each one.',
+        },
+      ],
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'claim_rewrites',
+          strict: true,
+          schema: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['rewrites'],
+            properties: {
+              rewrites: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['id', 'text'],
+                  properties: { id: { type: 'string' }, text: { type: 'string' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    })
+    const byLine = JSON.parse(listed.choices[0]!.message.content!) as { rewrites: Array<{ id: string; text: string }> }
+    expect(byLine.rewrites.map((r) => r.id)).toEqual(['C1', 'C2'])
+    expect(byLine.rewrites.every((r) => r.text.length > 0 && !/\d/.test(r.text))).toBe(true)
+  })
+
+  it('serves the misbehaving research pages: a 500, a hang past research’s 2.5 s, robots.txt, a hostile page', async () => {
+    const web = env.FAKE_WEB_URL!
+    const slug = 'misbehaving-invoice-software-zc1'
+    const broken = await fetch(`${web}/site/4/${slug}`)
+    expect(broken.status).toBe(500)
+    expect(broken.headers.get('content-type')).toContain('text/html')
+    expect(await broken.text()).toContain('Internal Server Error')
+
+    const started = Date.now()
+    await expect(fetch(`${web}/site/6/${slug}`, { signal: AbortSignal.timeout(2_500) })).rejects.toThrow()
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_400)
+    const slow = Date.now()
+    const late = await fetch(`${web}/site/6/${slug}`)
+    expect(Date.now() - slow).toBeGreaterThanOrEqual(MISBEHAVING_HANG_MS - 50)
+    expect(late.status).toBe(200)
+
+    expect(await (await fetch(`${web}/robots.txt`)).text()).toContain('Disallow: /site/9/')
+
+    const hostile = await fetch(`${web}/site/2/${slug}`)
+    expect(hostile.status).toBe(200)
+    const html = await hostile.text()
+    expect(html).toContain('<article>')
+    expect(html).toContain(INJECTED_INSTRUCTIONS)
+    expect(html).toContain('href="https://evil.example/win"')
+    expect(html).toMatch(/<p>\d+% of marketers|publish \d+ posts|survey of \d+ companies|takes \d+ weeks/)
+
+    // The other pages of the set, and every page of an ordinary keyword, are as usual.
+    const normal = await fetch(`${web}/site/3/${slug}`)
+    expect(normal.status).toBe(200)
+    expect(await normal.text()).not.toContain('evil.example')
+    for (const n of [2, 4, 6]) {
+      const page = await fetch(`${web}/site/${n}/invoice-software-zc1`)
+      expect(page.status).toBe(200)
+      expect(await page.text()).not.toContain('evil.example')
+    }
+  })
 })

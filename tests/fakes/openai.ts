@@ -6,6 +6,8 @@
  * - response_format json_object → {"result": "..."}
  * - tool_choice forcing a function → tool_calls with arguments generated from its parameters schema
  * - stream: true → SSE chunks, optional usage chunk, `data: [DONE]`
+ * - issue 32 (./claims.ts): a section prompt's facts (`- [F3] <sentence>`) are cited as `[F3]`; a brief's fact ids
+ *   are picked across the enum; a prompt containing 'misbehaving' gets a model that invents, links and obeys
  * Control API: see http.ts (`/__control/requests|reset|enqueue|latency`).
  */
 import { randomBytes } from 'node:crypto'
@@ -20,6 +22,17 @@ import {
   type FakeOptions,
   type FakeRequest,
 } from './http'
+import {
+  claimRewrites,
+  factIdEnum,
+  isMisbehaving,
+  listedFacts,
+  listedSentenceIds,
+  misbehavingBrief,
+  misbehavingSection,
+  sampleDistinct,
+  withFacts,
+} from './claims'
 import { keywordVariants } from './keywords'
 import { markdownArticle, mainPhrase, rngFrom, sentence, sentences, slugify, titleCase, type Rng } from './text'
 
@@ -383,6 +396,10 @@ export function generateFromSchema(schemaIn: unknown, ctx: GenCtx, name = '', in
       const items: Json[] = []
       const seen = new Set<string>()
       const arrayCtx: GenCtx = { ...child, salt: ctx.rng.int(0, 12) }
+      // Fact ids (issue 32: the brief cites research facts by id from an enum 'F1'…): a model picks the facts that
+      // fit each section, not always the first ones, so different sections cite different pages.
+      const factIds = factIdEnum(schema.items)
+      if (factIds && prefix.length === 0) return sampleDistinct(ctx.rng, factIds, Math.min(count, factIds.length))
       for (let i = 0; i < count; i++) {
         const itemSchema = i < prefix.length ? prefix[i] : schema.items
         let value = generateFromSchema(itemSchema, arrayCtx, name, i, name)
@@ -495,6 +512,7 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
     ])
     const rng = rngFrom(seedMaterial)
     const rf = isRecord(body.response_format) ? body.response_format : undefined
+    const misbehaving = isMisbehaving(messages.map((m) => (isRecord(m) ? contentText(m.content) : '')).join('\n'))
 
     // Forced tool call
     const tools = Array.isArray(body.tools) ? body.tools.filter(isRecord) : []
@@ -522,7 +540,12 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
 
     if (rf?.type === 'json_schema' && isRecord(rf.json_schema)) {
       const schema = isRecord(rf.json_schema.schema) ? rf.json_schema.schema : { type: 'object', properties: {} }
-      const value = generateFromSchema(schema, { rng, phrase, root: schema, depth: 0, refDepth: 0, salt: 0 })
+      let value = generateFromSchema(schema, { rng, phrase, root: schema, depth: 0, refDepth: 0, salt: 0 })
+      // Issue 32: the rewrite of claims answers one item per claim id; a misbehaving model's brief links to
+      // evil.example in its free text, and one of its rewrites keeps a figure (./claims.ts).
+      const name = typeof rf.json_schema.name === 'string' ? rf.json_schema.name : ''
+      if (/rewrite/i.test(name)) value = claimRewrites(value, schema, misbehaving, listedSentenceIds(prompt))
+      else if (misbehaving) value = misbehavingBrief(value)
       return { content: JSON.stringify(value), finishReason: 'stop' }
     }
     if (rf?.type === 'json_object') {
@@ -531,7 +554,14 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
     const maxTokens = Number(body.max_completion_tokens ?? body.max_tokens)
     let target = rng.int(170, 260)
     if (Number.isFinite(maxTokens) && maxTokens > 0) target = Math.max(8, Math.min(target, Math.floor(maxTokens * 0.6)))
-    return { content: markdownArticle(rng, phrase, target), finishReason: 'stop' }
+    let content = markdownArticle(rng, phrase, target)
+    // Issue 32 (./claims.ts): a section prompt's facts (`- [F3] …`) are used and cited; a misbehaving model adds
+    // an invented study, an unsourced figure, an obeyed instruction and links in every form to an article-sized
+    // answer.
+    const facts = listedFacts(prompt)
+    if (facts.length) content = withFacts(content, facts, rng)
+    if (misbehaving && target >= 120) content = misbehavingSection(content, facts, phrase)
+    return { content, finishReason: 'stop' }
   }
 
   function validate(body: unknown): OpenAIErrorBody | undefined {

@@ -193,16 +193,6 @@ export function storedEvidence(post: { evidence: unknown; steps: unknown }): Evi
   }
 }
 
-/** What the user chose for figures that cannot be verified (content settings; 'rewrite' by default). */
-export async function unverifiedPolicy(userId: string): Promise<UnverifiedPolicy> {
-  const [row] = await db
-    .select({ policy: schema.contentSettings.unverifiedClaims })
-    .from(schema.contentSettings)
-    .where(eq(schema.contentSettings.userId, userId))
-    .limit(1)
-  return row?.policy ?? 'rewrite'
-}
-
 function domainName(url: string) {
   try {
     return new URL(url).hostname
@@ -322,7 +312,7 @@ export function finishPost(input: {
 /** A link to a page read (not a citation, not an image) becomes its text and a citation of that page. */
 function citeLinkedPages(markdown: string, isRead: (url: string) => boolean): string {
   return markdown.replace(
-    /(?<![![])\[([^\]\n]+)\]\(\s*<?([^)\s>]+)>?(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g,
+    /(?<![![])\[([^[\]\n]+)\]\(\s*<?([^)\s>]+)>?(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g,
     (whole, text: string, url: string) => {
       if (/^\d+$/.test(text) || !/^https?:\/\//i.test(url) || !isRead(url)) return whole
       return `${text} [[0](${url.split('#')[0]})]`

@@ -24,10 +24,10 @@ import {
   linkingContext,
   sectionFacts,
   targetWords,
-  unverifiedPolicy,
 } from './content-engine.server'
 import { plainText } from './claims'
 import { db, schema } from '#app/platform/db/client.server'
+import { unverifiedPolicyOf } from './content-settings.server'
 import { getEnv } from '#app/platform/env.server'
 import { AiNotConfiguredError, AiOutputError, chatJson, chatText, type AiUsage } from '#app/platform/ai/openai.server'
 import { PROMPT_VERSION } from './prompts.server'
@@ -268,7 +268,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     conclusionHeading: b.conclusionHeading,
     conclusion: b.conclusion,
   })
-  const policy = await unverifiedPolicy(post.userId)
+  const policy = await unverifiedPolicyOf(post.userId)
   const finish = (rewrites?: Record<string, string>) =>
     finishPost({
       markdown: assembled,

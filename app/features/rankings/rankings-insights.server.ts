@@ -32,9 +32,9 @@ import {
   storedEvidence,
   stripFinish,
   targetWords,
-  unverifiedPolicy,
 } from '#app/features/content/content-engine.server'
 import { db, schema, sqlClient } from '#app/platform/db/client.server'
+import { unverifiedPolicyOf } from '#app/features/content/content-settings.server'
 import { getEnv } from '#app/platform/env.server'
 import { mailConfigured, sendMail } from '#app/platform/mail/mail.server'
 import { AiOutputError, chatJson, chatText } from '#app/platform/ai/openai.server'
@@ -345,7 +345,7 @@ export async function refreshPost(suggestionId: string) {
     evidence,
     // No third round trip here: an unverified figure of the new sections is removed (or kept marked, if the user
     // chose that), never shown as sourced.
-    policy: (await unverifiedPolicy(post.userId)) === 'mark' ? 'mark' : 'remove',
+    policy: (await unverifiedPolicyOf(post.userId)) === 'mark' ? 'mark' : 'remove',
     targetWords: input.targetWords,
     own: linking.own,
     internal: linking.internal,
