@@ -273,6 +273,7 @@ export function finishPost(input: {
     ),
     cta: cta && (!cta.url || /^https?:\/\//i.test(cta.url)) ? cta : null,
     sources,
+    placeInline: !input.authorLinks,
   })
   const score = scorePost({
     keyword: input.keyword,

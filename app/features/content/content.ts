@@ -44,9 +44,14 @@ export function finishArticle(
     sources: Source[]
     relatedLabel?: string
     sourcesHeading?: string
+    /**
+     * Place internal links in the text (a new post). An author's edit keeps the links they left: a link they
+     * deleted does not come back inline (the 'Related reading' line still offers the missing ones).
+     */
+    placeInline?: boolean
   },
 ): string {
-  const linked = placeInternalLinks(markdown, opts.internal)
+  const linked = opts.placeInline === false ? markdown : placeInternalLinks(markdown, opts.internal)
   const present = new Set(linkUrls(linked).map(comparableUrl))
   const inline = opts.internal.filter((t) => present.has(comparableUrl(t.url)))
   const missing =
