@@ -9,6 +9,7 @@ import { SubmitButton } from '#app/ui/submit-button'
 import { Toaster, type Toast } from '#app/ui/toaster'
 import {
   approveForm,
+  httpUrlOrNull,
   PUBLICATION_STATUS_LABELS,
   publishForm,
   PUBLISHING_MESSAGES,
@@ -290,11 +291,11 @@ export default function PublishPage() {
                       {pub ? (
                         <span className="block text-slate-700" data-testid={`publication-${d.kind}`}>
                           {PUBLICATION_STATUS_LABELS[pub.status]}
-                          {pub.remoteUrl && pub.status === 'published' ? (
+                          {httpUrlOrNull(pub.remoteUrl) && pub.status === 'published' ? (
                             <>
                               {' · '}
                               <a
-                                href={pub.remoteUrl}
+                                href={httpUrlOrNull(pub.remoteUrl)!}
                                 className="break-all text-brand-700 hover:underline"
                                 rel="noreferrer"
                                 target="_blank"

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
-import { PUBLISHING_MESSAGES, type PublishTarget } from './publishing'
+import { httpUrlOrNull, plainField, PUBLISHING_MESSAGES, type PublishTarget } from './publishing'
 import { pauseAutopilot } from '#app/features/autopilot/settings/settings.server'
 import { enqueuePublication } from '#app/features/publishing/jobs/publishing.server'
 import { DecryptError } from '#app/platform/security/crypto.server'
@@ -42,16 +42,19 @@ async function ownedDestinations(userId: string, ids: string[]) {
     .where(and(eq(schema.destinations.userId, userId), inArray(schema.destinations.id, ids)))
 }
 
-/** The article a destination receives: sanitized HTML, plus the post's JSON-LD when it has one. */
+/**
+ * The article a destination receives: sanitized HTML, plus the post's JSON-LD when it has one; the title and the
+ * excerpt as plain text (no tags: a CMS stores an editor's title unfiltered and themes print it raw).
+ */
 export function articleOf(post: Post): RemoteArticle {
   const jsonLd = post.jsonLd
     ? `\n<script type="application/ld+json">${JSON.stringify(post.jsonLd).replace(/</g, '\\u003c')}</script>`
     : ''
   return {
-    title: post.title,
+    title: plainField(post.title),
     slug: post.slug,
     html: `${post.contentHtml}${jsonLd}`,
-    excerpt: post.metaDescription,
+    excerpt: plainField(post.metaDescription),
   }
 }
 
@@ -265,7 +268,9 @@ export async function processPublication(
         remoteUrl: deleted ? null : pub.remoteUrl,
       })
     }
-    const result = await client.publish(articleOf(post), pub.remoteId)
+    const answer = await client.publish(articleOf(post), pub.remoteId)
+    // The site's answer is data: a link that is not http(s) (`javascript:…`) is never stored or shown.
+    const result = { ...answer, remoteUrl: httpUrlOrNull(answer.remoteUrl) }
     await destinationSucceeded(destination)
     const outcome = await finish(pub, { status: 'published', ...result })
     if (outcome.status === 'published') await afterPublished(post, result.remoteUrl, pub.action === 'update')

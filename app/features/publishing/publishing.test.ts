@@ -1,6 +1,8 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { parseSubmission } from '#app/platform/forms/submission'
 import {
+  httpUrlOrNull,
+  plainField,
   approveForm,
   destinationForm,
   destinationPageForm,
@@ -150,5 +152,22 @@ describe('publishing rules', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+})
+
+describe('what a remote site gets and gives back', () => {
+  it('sends titles and excerpts without tags', () => {
+    expect(plainField('<script>alert(1)</script>How to <b>invoice</b> clients')).toBe('How to invoice clients')
+    expect(plainField('Pay <img src=x onerror=alert(1)>late? 3 < 5 and 5 > 3')).toBe('Pay late? 3 < 5 and 5 > 3')
+    expect(plainField('A <!-- note --> title\n  here')).toBe('A title here')
+  })
+
+  it('keeps only http(s) links the site answers with', () => {
+    expect(httpUrlOrNull('https://blog.example/p/1')).toBe('https://blog.example/p/1')
+    expect(httpUrlOrNull('javascript:alert(1)')).toBeNull()
+    expect(httpUrlOrNull('JaVaScRiPt:alert(1)')).toBeNull()
+    expect(httpUrlOrNull('data:text/html,x')).toBeNull()
+    expect(httpUrlOrNull('/relative')).toBeNull()
+    expect(httpUrlOrNull(null)).toBeNull()
   })
 })

@@ -316,3 +316,27 @@ export function unverifiedClaims(claims: unknown): number {
     return typeof claim.status === 'string' ? claim.status === 'unverified' : !claim.sourceUrl
   }).length
 }
+
+/** A URL a remote site answered with, if it is http(s); anything else (`javascript:`, `data:`, junk) is null. */
+export function httpUrlOrNull(url: string | null | undefined): string | null {
+  if (!url) return null
+  try {
+    const u = new URL(url)
+    return u.protocol === 'http:' || u.protocol === 'https:' ? url : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * A title or an excerpt as plain text for a remote site: tags (and what script and style elements hold) removed,
+ * whitespace collapsed; `<`, `>` that do not make a tag stay as the text they are.
+ */
+export function plainField(text: string): string {
+  return text
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<\/?[a-z][^<>]*>/gi, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
