@@ -155,6 +155,9 @@ describe('auto pilot cycle', () => {
       [
         'content_html',
         'content_markdown',
+        // Issue 33: the body a site publishes under its own title field.
+        'body_html',
+        'body_markdown',
         'created_at',
         'id',
         'keyword',
@@ -175,6 +178,10 @@ describe('auto pilot cycle', () => {
     expect(post.title).toBeTruthy()
     expect(post.content_markdown.length).toBeGreaterThan(100)
     expect(post.content_html).toContain('<')
+    expect(post.content_html).toMatch(/^<h1/)
+    expect(post.body_html).not.toContain('<h1')
+    expect(post.content_html.endsWith(post.body_html!)).toBe(true)
+    expect(post.body_markdown).not.toMatch(/^# /)
     expect(post.language).toBe('English')
     expect(delivery!.headers['webhook-id']).toBe(postMessageId(post.id!, 'post.published'))
 

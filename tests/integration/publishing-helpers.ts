@@ -23,8 +23,8 @@ export async function makePost(
       slug: `how-to-publish-everywhere-${tag}`,
       metaDescription:
         'A guide to publishing a post on every platform where a founder blog lives, with care and review.',
-      contentMarkdown: `## Why it matters ${tag}\n\nPublishing is the last step.`,
-      contentHtml: `<h2>Why it matters ${tag}</h2><p>Publishing is the last step.</p>`,
+      contentMarkdown: `# How to publish everywhere ${tag}\n\n## Why it matters ${tag}\n\nPublishing is the last step.`,
+      contentHtml: `<h1>How to publish everywhere ${tag}</h1>\n<h2>Why it matters ${tag}</h2><p>Publishing is the last step.</p>`,
       seoScore: 90,
       claims: [],
       completedAt: new Date(),

@@ -83,6 +83,8 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
     expect(remote).toMatchObject({ status: 'publish', slug: post.slug })
     expect(remote.title.raw).toBe(post.title)
     expect(remote.content.raw).toContain('Publishing is the last step.')
+    // One title: in WordPress's title field, not again as an H1 of the body.
+    expect(remote.content.raw).not.toContain('<h1')
     expect(remote.excerpt.raw).toBe(post.metaDescription)
     expect(remote.categories).toHaveLength(2)
     expect(remote.tags).toHaveLength(1)

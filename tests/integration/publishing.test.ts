@@ -144,6 +144,20 @@ describe('destinations', () => {
 })
 
 describe('publishing to Ghost and Webflow', () => {
+  it('sends a hostile title and excerpt as plain text', async () => {
+    const user = await createTestUser()
+    const destination = await addGhost(user)
+    const post = await makePost(user, {
+      title: '<script>alert(1)</script>Pay <b>on time</b> <img src=x onerror=alert(2)>',
+      metaDescription: 'Get paid <a href="https://evil.example">now</a>, every time you send an invoice to a client.',
+    })
+    expect((await publish(user, post.id, [destination])).status).toBe(202)
+    expect((await waitForPublication(post.id, destination, ['published', 'failed'])).status).toBe('published')
+    const remote = (await ghostPosts()).find((p) => p.slug === post.slug)!
+    expect(remote.title).toBe('Pay on time')
+    expect(remote.custom_excerpt).toBe('Get paid now, every time you send an invoice to a client.')
+  })
+
   it('publishes, updates, unpublishes and re-creates a post deleted by hand only after confirmation (Ghost)', async () => {
     const user = await createTestUser()
     const destination = await addGhost(user)
@@ -156,6 +170,7 @@ describe('publishing to Ghost and Webflow', () => {
     expect(remote).toHaveLength(1)
     expect(remote[0]).toMatchObject({ status: 'published', custom_excerpt: post.metaDescription })
     expect(String(remote[0]!.html)).toContain('Publishing is the last step.')
+    expect(String(remote[0]!.html)).not.toContain('<h1')
     expect(published.remoteUrl).toBe(`${ghostUrl()}/${post.slug}/`)
     const [stored] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, post.id))
     expect(stored!.publishedUrl).toBe(published.remoteUrl)

@@ -191,3 +191,16 @@ export function statusLabel(status: PostStatus): string | null {
 export function downloadName(slug: string, extension: 'md' | 'html'): string {
   return `${slugify(slug) || 'blog-post'}.${extension}`
 }
+
+/**
+ * A post's HTML as a site's body: without the leading `<h1>` (the title travels in the CMS's own title field, and
+ * themes print it as the page's heading: sending it in the body too made two identical H1s).
+ */
+export function bodyWithoutTitle(html: string): string {
+  return html.replace(/^\s*<h1\b[^>]*>[\s\S]*?<\/h1>\s*/i, '')
+}
+
+/** A post's Markdown without its leading `# title` line. */
+export function markdownWithoutTitle(markdown: string): string {
+  return markdown.replace(/^\s*#(?!#)[^\n]*\n+/, '')
+}

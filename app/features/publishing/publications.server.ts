@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { httpUrlOrNull, plainField, PUBLISHING_MESSAGES, type PublishTarget } from './publishing'
 import { pauseAutopilot } from '#app/features/autopilot/settings/settings.server'
+import { bodyWithoutTitle } from '#app/features/content/posts'
 import { enqueuePublication } from '#app/features/publishing/jobs/publishing.server'
 import { DecryptError } from '#app/platform/security/crypto.server'
 import { db, schema } from '#app/platform/db/client.server'
@@ -43,7 +44,7 @@ async function ownedDestinations(userId: string, ids: string[]) {
 }
 
 /**
- * The article a destination receives: sanitized HTML, plus the post's JSON-LD when it has one; the title and the
+ * The article a destination receives: sanitized HTML without the title's H1, plus the post's JSON-LD when it has one; the title and the
  * excerpt as plain text (no tags: a CMS stores an editor's title unfiltered and themes print it raw).
  */
 export function articleOf(post: Post): RemoteArticle {
@@ -53,7 +54,7 @@ export function articleOf(post: Post): RemoteArticle {
   return {
     title: plainField(post.title),
     slug: post.slug,
-    html: `${post.contentHtml}${jsonLd}`,
+    html: `${bodyWithoutTitle(post.contentHtml)}${jsonLd}`,
     excerpt: plainField(post.metaDescription),
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { parseSubmission } from '#app/platform/forms/submission'
+import { bodyWithoutTitle, markdownWithoutTitle } from '#app/features/content/posts'
 import {
   httpUrlOrNull,
   plainField,
@@ -160,6 +161,13 @@ describe('what a remote site gets and gives back', () => {
     expect(plainField('<script>alert(1)</script>How to <b>invoice</b> clients')).toBe('How to invoice clients')
     expect(plainField('Pay <img src=x onerror=alert(1)>late? 3 < 5 and 5 > 3')).toBe('Pay late? 3 < 5 and 5 > 3')
     expect(plainField('A <!-- note --> title\n  here')).toBe('A title here')
+  })
+
+  it('sends the body without the title: the title goes in its own field', () => {
+    expect(bodyWithoutTitle('<h1 id="t">Pay on time</h1>\n<p>Intro.</p><h2>Why</h2>')).toBe('<p>Intro.</p><h2>Why</h2>')
+    expect(bodyWithoutTitle('<p>No title.</p><h1>Later</h1>')).toBe('<p>No title.</p><h1>Later</h1>')
+    expect(markdownWithoutTitle('# Pay on time\n\nIntro.\n\n## Why')).toBe('Intro.\n\n## Why')
+    expect(markdownWithoutTitle('## Why\n\nText.')).toBe('## Why\n\nText.')
   })
 
   it('keeps only http(s) links the site answers with', () => {

@@ -8,6 +8,7 @@ import {
   removeWebhookDeliveryJob,
 } from '#app/features/autopilot/settings/jobs/webhook-delivery.server'
 import { findAutopilotSettings } from './settings.server'
+import { bodyWithoutTitle, markdownWithoutTitle } from '#app/features/content/posts'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { observeProvider } from '#app/platform/observability/metrics.server'
@@ -34,7 +35,15 @@ export type PostEventType = 'post.published' | 'post.updated' | 'post.unpublishe
 export function postEventBody(type: PostEventType, post: Post, now = new Date()) {
   const appUrl = getEnv().APP_URL.replace(/\/+$/, '')
   const content =
-    type === 'post.unpublished' ? {} : { content_markdown: post.contentMarkdown, content_html: post.contentHtml }
+    type === 'post.unpublished'
+      ? {}
+      : {
+          content_markdown: post.contentMarkdown,
+          content_html: post.contentHtml,
+          // The body a site publishes under its own title field (the post without its H1 title).
+          body_markdown: markdownWithoutTitle(post.contentMarkdown),
+          body_html: bodyWithoutTitle(post.contentHtml),
+        }
   return JSON.stringify({
     type,
     timestamp: now.toISOString(),
