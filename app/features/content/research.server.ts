@@ -168,10 +168,10 @@ export function factSentences(text: string, max = FACTS_PER_PAGE): Array<{ sente
 
 const allowPrivate = () => getEnv().WEBHOOK_ALLOW_PRIVATE_NETWORKS
 
-type Robots = { isAllowed(url: string, ua?: string): boolean | undefined }
+export type Robots = { isAllowed(url: string, ua?: string): boolean | undefined }
 
 /** robots.txt of an origin: 4xx means everything is allowed; an error or 5xx means nothing is (Google's rules). */
-async function robotsFor(origin: string): Promise<Robots | 'unreachable'> {
+export async function robotsFor(origin: string): Promise<Robots | 'unreachable'> {
   const url = `${origin}/robots.txt`
   try {
     const res = await guardedGet(url, {

@@ -1,14 +1,13 @@
 import crypto from 'node:crypto'
 import { and, eq, inArray } from 'drizzle-orm'
 import { parse, type DefaultTreeAdapterMap } from 'parse5'
-import robotsParser from 'robots-parser'
 import { bareDomain, comparableUrl } from '#app/features/keywords/serp'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { guardedGet } from '#app/platform/security/ssrf.server'
 import { cosine, embed, LINK_MIN_SIMILARITY } from './embeddings.server'
 import { overlap, targetText, terms, type LinkTarget } from './internal-links'
-import { PAGE_TIMEOUT_MS, ROBOTS_TIMEOUT_MS, USER_AGENT } from './research.server'
+import { PAGE_TIMEOUT_MS, robotsFor, USER_AGENT, type Robots as ResearchRobots } from './research.server'
 
 /**
  * The user's own site as internal links see it (issue 32, item 6): the URLs of its sitemap.xml (cached daily), and
@@ -145,25 +144,7 @@ export function sitePageText(page: { title: string; description: string; heading
   return [page.description, ...page.headings.filter((h) => h !== page.title)].filter(Boolean).join('. ').slice(0, 1500)
 }
 
-type Robots = { isAllowed(url: string, ua?: string): boolean | undefined } | 'unreachable'
-
-/** robots.txt of an origin: 4xx means everything is allowed; an error or 5xx means nothing is. */
-async function robotsFor(origin: string): Promise<Robots> {
-  const url = `${origin}/robots.txt`
-  try {
-    const res = await guardedGet(url, {
-      timeoutMs: ROBOTS_TIMEOUT_MS,
-      maxBytes: 500_000,
-      headers: { 'User-Agent': USER_AGENT, Accept: 'text/plain' },
-      allowPrivate: allowPrivate(),
-    })
-    if (res.status >= 200 && res.status < 300) return robotsParser(url, res.body)
-    if (res.status >= 400 && res.status < 500) return robotsParser(url, '')
-    return 'unreachable'
-  } catch {
-    return 'unreachable'
-  }
-}
+type Robots = ResearchRobots | 'unreachable'
 
 type PageRow = typeof schema.sitePageCache.$inferInsert
 
