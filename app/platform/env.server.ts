@@ -31,6 +31,29 @@ const schema = z.object({
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
   /** Embeddings model (same OpenAI-compatible API) for internal-link relevance and the cannibalisation check. */
   OPENAI_EMBEDDING_MODEL: z.string().default('text-embedding-3-small'),
+  /** Issue 33: the Images API model (same OpenAI-compatible API and base URL) for generated post images. */
+  OPENAI_IMAGE_MODEL: z.string().default('gpt-image-1'),
+  /** Issue 33: stock photos (the user's choice of image source): Unsplash and/or Pexels, each when its key is set. */
+  UNSPLASH_ACCESS_KEY: optional,
+  UNSPLASH_API_URL: z.string().url().default('https://api.unsplash.com'),
+  PEXELS_API_KEY: optional,
+  PEXELS_API_URL: z.string().url().default('https://api.pexels.com/v1'),
+  /**
+   * Issue 33: where post images are stored. Unset: in Postgres (table image_files, each file at most
+   * IMAGE_MAX_BYTES). Set S3_BUCKET for an S3-compatible bucket (AWS, R2, MinIO…) through the AWS SDK.
+   */
+  S3_BUCKET: optional,
+  S3_ENDPOINT: optional,
+  S3_REGION: z.string().default('auto'),
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  /** Path-style bucket addressing (MinIO and most S3-compatible servers); virtual-hosted style when false. */
+  S3_FORCE_PATH_STYLE: z
+    .string()
+    .optional()
+    .transform((v) => v !== 'false' && v !== '0'),
+  /** Issue 33: the largest stored image file (bytes, after compression). */
+  IMAGE_MAX_BYTES: z.coerce.number().int().positive().default(600_000),
   DATAFORSEO_LOGIN: optional,
   DATAFORSEO_PASSWORD: optional,
   DATAFORSEO_API_URL: z.string().url().default('https://api.dataforseo.com/v3'),
@@ -91,8 +114,11 @@ const schema = z.object({
   ANALYTICS_GA4_ID: optional,
   /** First retry delay of a failed publication (doubles on each of its 5 attempts). */
   PUBLISH_RETRY_BASE_MS: z.coerce.number().int().positive().default(10_000),
-  /** How long a worker's claim on a publication holds before another worker may take it over (crash recovery). */
-  PUBLISH_CLAIM_LEASE_MS: z.coerce.number().int().positive().default(120_000),
+  /**
+   * How long a worker's claim on a publication holds without a heartbeat before another worker may take it over
+   * (crash recovery; issue 33: the holder renews it every third of this, so a dead worker's claim expires quickly).
+   */
+  PUBLISH_CLAIM_LEASE_MS: z.coerce.number().int().positive().default(15_000),
   /** How often the publishing sweep runs (scheduled posts, review windows, lost jobs). */
   PUBLISH_SWEEP_EVERY_MS: z.coerce.number().int().positive().default(60_000),
   /** Webflow's Data API (v2) base URL; tests and offline development point it at a local fake. */

@@ -5,10 +5,12 @@
 import { sql } from 'drizzle-orm'
 import {
   boolean,
+  customType,
   index,
   integer,
   jsonb,
   pgEnum,
+  primaryKey,
   pgTable,
   text,
   timestamp,
@@ -84,6 +86,13 @@ export const blogPosts = pgTable(
     /** A publication planned for later (issue 15): when, and where ('webhook' or destination ids). */
     scheduledPublishAt: timestamp('scheduled_publish_at', { withTimezone: true }),
     scheduledTargets: jsonb('scheduled_targets'),
+    /**
+     * Issue 33: the user deleted the post while it had live copies. It is hidden everywhere and deleted for good
+     * once each copy was taken down as the user chose (unpublished, deleted there, or left).
+     */
+    deletingAt: timestamp('deleting_at', { withTimezone: true }),
+    /** Issue 33: the Markdown as it was last sent to a destination (the diff of 'Update the live copy' and review). */
+    liveMarkdown: text('live_markdown'),
     /** Last edit by the user in the editor (issue 14). */
     editedAt: timestamp('edited_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -152,6 +161,10 @@ export const contentSettings = pgTable('content_settings', {
   unverifiedClaims: text('unverified_claims', { enum: ['rewrite', 'remove', 'mark'] })
     .notNull()
     .default('rewrite'),
+  /** Issue 33: where a post's images come from: 'generated' (Images API), 'stock' (a photo provider) or 'none'. */
+  imageSource: text('image_source', { enum: ['generated', 'stock', 'none'] })
+    .notNull()
+    .default('generated'),
   updatedAt: updatedAt(),
 })
 
@@ -189,3 +202,59 @@ export const sitePageCache = pgTable('site_page_cache', {
   fetchedOn: text('fetched_on').notNull(),
   createdAt: createdAt(),
 })
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' })
+
+/**
+ * Issue 33: a post's images: one featured image and the in-post figures its brief asks for, each with alt text
+ * written from the content. The files (WebP and a JPEG fallback) are in `image_files` or in an S3-compatible bucket.
+ * Replacing or regenerating an image makes a new row (a new id), so each destination uploads each image once.
+ */
+export const postImages = pgTable(
+  'post_images',
+  {
+    id: id(),
+    userId: ownerId(),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: 'cascade' }),
+    /** 'featured' (one per post) or 'figure' (in the body, after the H2 section numbered `position`, from 0). */
+    role: text('role', { enum: ['featured', 'figure'] }).notNull(),
+    position: integer('position').notNull().default(0),
+    source: text('source', { enum: ['generated', 'stock'] }).notNull(),
+    alt: text('alt').notNull(),
+    /** What was asked for: the image prompt (generated) or the search query (stock). */
+    prompt: text('prompt').notNull().default(''),
+    /** The Images API model that made it (generated). */
+    model: text('model'),
+    /** Stock photos: { provider, photographer, photographerUrl, photoUrl }, shown as their terms require. */
+    credit: jsonb('credit'),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    /** Where the files are: 'postgres' (image_files) or 's3' (the bucket, keys images/<id>.webp and .jpg). */
+    storage: text('storage', { enum: ['postgres', 's3'] }).notNull(),
+    webpBytes: integer('webp_bytes').notNull(),
+    jpegBytes: integer('jpeg_bytes').notNull(),
+    /** SHA-256 (hex) of the JPEG file. */
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('post_images_slot_idx').on(t.postId, t.role, t.position),
+    index('post_images_user_idx').on(t.userId),
+  ],
+)
+
+/** The image files kept in Postgres (the default storage; size-bounded by IMAGE_MAX_BYTES). */
+export const imageFiles = pgTable(
+  'image_files',
+  {
+    imageId: uuid('image_id')
+      .notNull()
+      .references(() => postImages.id, { onDelete: 'cascade' }),
+    format: text('format', { enum: ['webp', 'jpeg'] }).notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.imageId, t.format] })],
+)

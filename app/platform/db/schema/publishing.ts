@@ -4,7 +4,7 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { createdAt, updatedAt, id } from './columns'
 import { ownerId } from './accounts'
-import { blogPosts } from './content'
+import { blogPosts, postImages } from './content'
 
 /** Where a user's posts are published: a WordPress site, a Ghost site or a Webflow CMS collection. */
 export const destinations = pgTable(
@@ -18,6 +18,11 @@ export const destinations = pgTable(
     config: jsonb('config').notNull(),
     /** The secret part (Application Password, Admin API key, API token), encrypted with crypto.server.ts. */
     credentials: text('credentials').notNull(),
+    /**
+     * Issue 33: what the secret was entered for (`siteKey` in destinations.server.ts: the site's origin and the user).
+     * A client is only made while the config still names that site, so a changed URL never receives the old secret.
+     */
+    credentialsFor: text('credentials_for'),
     /** Whether Auto Pilot publishes here (manual 'Publish to…' can pick any destination). */
     autopilot: boolean('autopilot').notNull().default(true),
     /** Start of the current run of failed publications (null after a success). */
@@ -55,6 +60,8 @@ export const publications = pgTable(
     action: text('action', { enum: ['publish', 'update', 'unpublish'] })
       .notNull()
       .default('publish'),
+    /** Issue 33: for an 'unpublish', how this revision takes the copy down ('draft' or 'delete'), when not the destination's setting. */
+    unpublishMode: text('unpublish_mode', { enum: ['draft', 'delete'] }),
     /** Bumped on every request, so a newer request gets a job of its own and an older job knows it is stale. */
     revision: integer('revision').notNull().default(1),
     remoteId: text('remote_id'),
@@ -72,4 +79,27 @@ export const publications = pgTable(
     uniqueIndex('publications_post_destination_idx').on(t.postId, t.destinationId),
     index('publications_user_idx').on(t.userId, t.status),
   ],
+)
+
+/**
+ * Issue 33: an image uploaded to a destination's media library, once per image and destination (a retry finds the
+ * row, or adopts the upload it made before a crash, instead of uploading again).
+ */
+export const remoteMedia = pgTable(
+  'remote_media',
+  {
+    id: id(),
+    userId: ownerId(),
+    imageId: uuid('image_id')
+      .notNull()
+      .references(() => postImages.id, { onDelete: 'cascade' }),
+    destinationId: uuid('destination_id')
+      .notNull()
+      .references(() => destinations.id, { onDelete: 'cascade' }),
+    /** The media library's id (WordPress attachment id, Webflow asset id; Ghost has none: its URL). */
+    remoteId: text('remote_id').notNull(),
+    remoteUrl: text('remote_url').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('remote_media_image_destination_idx').on(t.imageId, t.destinationId)],
 )
