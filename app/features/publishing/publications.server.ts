@@ -1,11 +1,12 @@
 import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
-import { httpUrlOrNull, plainField, PUBLISHING_MESSAGES, type PublishTarget } from './publishing'
+import { httpUrlOrNull, plainField, PUBLISHING_MESSAGES, safeSlug, type PublishTarget } from './publishing'
 import { pauseAutopilot } from '#app/features/autopilot/settings/settings.server'
 import { bodyWithoutTitle } from '#app/features/content/posts'
 import { enqueuePublication } from '#app/features/publishing/jobs/publishing.server'
 import { DecryptError } from '#app/platform/security/crypto.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
+import { jsonLdObjectsOf } from '#app/platform/seo/json-ld'
 import { destinationClient, type Destination } from './destinations.server'
 import { emitPostEvent, webhookTargetOf } from './events.server'
 import { PublishError, type HttpStats } from './http.server'
@@ -44,18 +45,17 @@ async function ownedDestinations(userId: string, ids: string[]) {
 }
 
 /**
- * The article a destination receives: sanitized HTML without the title's H1, plus the post's JSON-LD when it has one; the title and the
- * excerpt as plain text (no tags: a CMS stores an editor's title unfiltered and themes print it raw).
+ * The article a destination receives: sanitized HTML without the title's H1 and without JSON-LD (each client places
+ * `jsonLd` its CMS's way); the title and the excerpt as plain text (no tags: a CMS stores an editor's title
+ * unfiltered and themes print it raw), the slug `[a-z0-9-]` only.
  */
 export function articleOf(post: Post): RemoteArticle {
-  const jsonLd = post.jsonLd
-    ? `\n<script type="application/ld+json">${JSON.stringify(post.jsonLd).replace(/</g, '\\u003c')}</script>`
-    : ''
   return {
     title: plainField(post.title),
-    slug: post.slug,
-    html: `${bodyWithoutTitle(post.contentHtml)}${jsonLd}`,
+    slug: safeSlug(post.slug || post.title, `post-${post.id.slice(0, 8)}`),
+    html: bodyWithoutTitle(post.contentHtml),
     excerpt: plainField(post.metaDescription),
+    jsonLd: jsonLdObjectsOf(post.jsonLd),
   }
 }
 
