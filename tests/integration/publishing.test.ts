@@ -331,7 +331,8 @@ describe('publishing to Ghost and Webflow', () => {
     expect(row.status).toBe('published')
     expect(tookMs).toBeLessThan(30_000)
     expect((await ghostPosts()).filter((p) => p.slug === post.slug)).toHaveLength(1)
-  })
+  }, 150_000) // two worker processes start
+
 
   it('a publication whose claim expired with no attempt left is taken over by the sweep, not left Publishing…', async () => {
     const user = await createTestUser()
