@@ -333,7 +333,6 @@ describe('publishing to Ghost and Webflow', () => {
     expect((await ghostPosts()).filter((p) => p.slug === post.slug)).toHaveLength(1)
   }, 150_000) // two worker processes start
 
-
   it('a publication whose claim expired with no attempt left is taken over by the sweep, not left Publishing…', async () => {
     const user = await createTestUser()
     const destination = await addGhost(user)
