@@ -102,6 +102,12 @@ describe('structured data and plain fields on Ghost, Webflow and the webhook', (
       'The structured data field "post-body" is a RichText field; choose a Plain text field.',
     )
 
+    // The settings page's form (a plain form, no JavaScript needed) has the field and says where it goes.
+    const page = await api('/settings/publishing?add=webflow', { as: user, auth: 'cookie' })
+    expect(page.text).toContain('name="jsonLdField"')
+    expect(page.text).toContain('Structured data field (Plain text, optional)')
+    expect(page.text).toContain('custom code in &lt;head&gt;')
+
     const destination = await addWebflow(user, { jsonLdField: 'structured-data' })
     const { post, jsonLd, title, excerpt, slug } = await hostilePost(user)
     await publish(user, post.id, [destination])
