@@ -10,6 +10,7 @@
  * `ghostForTests()` waits for it, or starts one with `startGhost()` where the tests run without it.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -29,7 +30,12 @@ export type GhostSite = GhostSiteInfo & {
   stop(): Promise<void>
 }
 
-const OWNER = { name: 'Rankwell Tester', email: 'owner@example.test', password: 'Ghost-owner-password-1' }
+// Ghost refuses passwords it deems insecure (common words, the site's title, the e-mail): a random one per process.
+const OWNER = {
+  name: 'Rankwell Tester',
+  email: 'owner@example.test',
+  password: `Kx7-${crypto.randomBytes(12).toString('base64url')}-q9`,
+}
 export const GHOST_SITE_TITLE = 'Rankwell Ghost Test Blog'
 
 /** Why a real Ghost cannot run here, or null when it can. */
@@ -145,7 +151,8 @@ async function firstRun(url: string): Promise<string> {
     })
     const text = await res.text()
     if (res.status >= 300) throw new Error(`Ghost ${method} ${pathname}: HTTP ${res.status} ${text.slice(0, 500)}`)
-    return { res, json: (text ? JSON.parse(text) : {}) as Json }
+    // Some answers are plain text (the session's 'Created').
+    return { res, json: (text.startsWith('{') ? JSON.parse(text) : {}) as Json }
   }
   const setup = (await call('GET', '/authentication/setup/')).json as { setup: Array<{ status: boolean }> }
   if (!setup.setup[0]?.status)
@@ -161,7 +168,8 @@ async function firstRun(url: string): Promise<string> {
   ).json as { integrations: Array<{ api_keys: Array<{ id: string; type: string; secret: string }> }> }
   const key = created.integrations[0]?.api_keys.find((k) => k.type === 'admin')
   if (!key) throw new Error('Ghost created the integration without an Admin API key')
-  return `${key.id}:${key.secret}`
+  // Ghost's Admin API answers the admin key's secret as the whole key (`id:secret`), as its admin screen shows it.
+  return key.secret.includes(':') ? key.secret : `${key.id}:${key.secret}`
 }
 
 /**
