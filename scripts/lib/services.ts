@@ -496,6 +496,10 @@ export async function ensureGhost(): Promise<string> {
         'install',
         '--production',
         '--pure-lockfile',
+        // No package's own install script: the one native module Ghost needs on SQLite is built below. (re2, for
+        // bookmark cards' metadata only and loaded lazily, would take 10-15 minutes of compiling abseil; sharp's
+        // prebuilt binary comes from npm as @img/sharp-linux-x64 and needs no script.)
+        '--ignore-scripts',
         '--non-interactive',
         '--no-progress',
         '--network-timeout',
@@ -507,6 +511,9 @@ export async function ensureGhost(): Promise<string> {
       ],
       { cwd: server, env, logFile },
     )
+    // sqlite3's prebuilt binary would come from GitHub: built from source with npm's node-gyp (about a minute).
+    log(`Ghost ${GHOST_VERSION}: packages installed in ${((Date.now() - started) / 1000).toFixed(1)} s; building sqlite3…`)
+    await runLogged('npm', ['rebuild', 'sqlite3', '--foreground-scripts'], { cwd: server, env, logFile })
     const sqlite = path.join(server, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node')
     if (!fs.existsSync(sqlite)) throw new Error(`sqlite3 was not built (no ${sqlite}); see ${logFile}`)
     if (!fs.existsSync(path.join(server, 'node_modules', 'knex')))
@@ -519,7 +526,8 @@ export async function ensureGhost(): Promise<string> {
   } catch (error) {
     throw new Error(`Ghost ${GHOST_VERSION} could not be installed: ${(error as Error).message}`)
   } finally {
-    fs.rmSync(scratch, { recursive: true, force: true })
+    // yarn's cache (tens of thousands of files) goes in the background: minutes of deleting on a busy disk.
+    spawn('rm', ['-rf', scratch], { detached: true, stdio: 'ignore' }).unref()
   }
   log(`Ghost ${GHOST_VERSION}: installed in ${((Date.now() - started) / 1000).toFixed(1)} s (${target})`)
   return target
