@@ -171,7 +171,8 @@ describe.runIf(!skipped)('publishing to a real Ghost', () => {
     expect(remote.html).not.toMatch(/<h1|<script/)
     expect(remote.tags.map((t) => t.name).sort()).toEqual(['Growth', 'SEO'])
     expect(remote.custom_excerpt).not.toMatch(/<|alert/)
-    expect(remote.title).toBe(plainTitle)
+    // (soft: the checks below still run and report when the entities are not yet decoded)
+    expect.soft(remote.title).toBe(plainTitle)
 
     // The public page (Casper): exactly one H1, the title, and no script of the title's.
     const page = await publicPage(row.remoteUrl!)
