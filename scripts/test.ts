@@ -34,7 +34,7 @@ const only = argv.find((a) => a.startsWith('--only='))?.slice(7)
 const grep = argv.find((a) => a.startsWith('--grep='))?.slice(7)
 // The publishing tests against a real WordPress install it first (about 2 minutes once per machine).
 const skipWordPress = argv.includes('--skip-wordpress')
-// The publishing tests against a real Ghost: installed from npm into ~/.cache/rankwell once per machine (4-7 minutes,
+// The publishing tests against a real Ghost: installed from npm into ~/.cache/rankwell once per machine (minutes,
 // beside the other stages) and started for the integration stage. --skip-ghost leaves them out.
 const skipGhost = argv.includes('--skip-ghost')
 // The chaos soak (90 s) is part of a full run; --skip-soak leaves it out of a local one.

@@ -109,8 +109,18 @@ function ghostServer(siteDir: string, url: string) {
       })
       fs.closeSync(out)
       const started = child
+      // Its own process group does not end with ours: a process that exits without stop() takes it along.
+      const orphan = () => {
+        try {
+          if (started.pid) process.kill(-started.pid, 'SIGKILL')
+        } catch {
+          /* gone */
+        }
+      }
+      process.once('exit', orphan)
       started.once('exit', (code, sig) => {
         exit = `Ghost exited (${sig ?? `code ${code}`})`
+        process.off('exit', orphan)
       })
       try {
         await waitFor(
