@@ -8,6 +8,7 @@ import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { destinationClient, type Destination } from './destinations.server'
 import { emitPostEvent, webhookTargetOf } from './events.server'
+import { mediaLedger, remoteImagesOf } from './media.server'
 import { PublishError, type HttpStats } from './http.server'
 import type { RemoteArticle } from './types'
 
@@ -47,7 +48,7 @@ async function ownedDestinations(userId: string, ids: string[]) {
  * The article a destination receives: sanitized HTML without the title's H1, plus the post's JSON-LD when it has one; the title and the
  * excerpt as plain text (no tags: a CMS stores an editor's title unfiltered and themes print it raw).
  */
-export function articleOf(post: Post): RemoteArticle {
+export async function articleOf(post: Post): Promise<RemoteArticle> {
   const jsonLd = post.jsonLd
     ? `\n<script type="application/ld+json">${JSON.stringify(post.jsonLd).replace(/</g, '\\u003c')}</script>`
     : ''
@@ -56,6 +57,7 @@ export function articleOf(post: Post): RemoteArticle {
     slug: post.slug,
     html: `${bodyWithoutTitle(post.contentHtml)}${jsonLd}`,
     excerpt: plainField(post.metaDescription),
+    images: await remoteImagesOf(post.id),
   }
 }
 
@@ -258,7 +260,8 @@ export async function processPublication(
     })
 
   try {
-    const client = destinationClient(destination, { stats: ctx.stats })
+    // Media uploads happen inside this claim, each recorded in remote_media before the next step.
+    const client = destinationClient(destination, { stats: ctx.stats, media: mediaLedger(destination) })
     if (pub.action === 'unpublish') {
       if (pub.remoteId) await client.unpublish(pub.remoteId)
       const deleted = (destination.config as { unpublishMode?: string }).unpublishMode === 'delete'
@@ -269,7 +272,7 @@ export async function processPublication(
         remoteUrl: deleted ? null : pub.remoteUrl,
       })
     }
-    const answer = await client.publish(articleOf(post), pub.remoteId)
+    const answer = await client.publish(await articleOf(post), pub.remoteId)
     // The site's answer is data: a link that is not http(s) (`javascript:…`) is never stored or shown.
     const result = { ...answer, remoteUrl: httpUrlOrNull(answer.remoteUrl) }
     await destinationSucceeded(destination)

@@ -180,6 +180,7 @@ export const webflowForm = z.object({
   slugField: fieldSlug('Slug field').default('slug'),
   bodyField: fieldSlug('Body field'),
   summaryField: optionalFieldSlug('Summary field'),
+  imageField: optionalFieldSlug('Image field'),
   unpublishMode: unpublishMode.default('draft'),
   autopilot: autopilotFlag,
 })

@@ -1,5 +1,6 @@
 import { createHttp, header, parseJson, PublishError, safeHost, statusFailure, type Http } from './http.server'
-import type { ClientOptions, DestinationClient, RemoteArticle } from './types'
+import { memoryLedger, uploadOnce, withRemoteFigures } from './media.server'
+import type { ClientOptions, DestinationClient, RemoteArticle, RemoteImage, RemoteMediaRef } from './types'
 
 /**
  * WordPress through its REST API (self-hosted and WordPress.com-style sites): Basic authentication with a user name
@@ -18,6 +19,7 @@ export type WordPressConfig = {
 const AUTH_MESSAGE = 'WordPress refused the user name or Application Password.'
 
 type WpPost = { id: number; link?: string; status?: string; slug?: string }
+type WpMedia = { id: number; source_url?: string; slug?: string }
 
 export function wordpressClient(
   config: WordPressConfig,
@@ -25,6 +27,7 @@ export function wordpressClient(
   opts: ClientOptions = {},
 ): DestinationClient {
   const http = createHttp({ stats: opts.stats })
+  const media = opts.media ?? memoryLedger()
   const auth = `Basic ${Buffer.from(`${config.username}:${appPassword}`).toString('base64')}`
   const host = safeHost(config.siteUrl)
   let root: string | undefined
@@ -109,6 +112,44 @@ export function wordpressClient(
     return Array.isArray(list) && list[0] ? list[0] : null
   }
 
+  /**
+   * An image in the media library: `POST wp/v2/media` with the file as the body (Content-Disposition names it) and
+   * its alt text, caption and slug as parameters, so one request makes the whole attachment. The slug
+   * `rankwell-<imageId>` is what a retry looks the upload up by.
+   */
+  function mediaRef(item: WpMedia): RemoteMediaRef {
+    return { remoteId: String(item.id), remoteUrl: item.source_url ?? '' }
+  }
+
+  async function findMedia(image: RemoteImage): Promise<RemoteMediaRef | null> {
+    const res = await call('GET', 'wp/v2/media', { slug: mediaSlug(image), context: 'edit' })
+    if (res.status !== 200) throw statusFailure(res, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+    const list = expectJson<WpMedia[]>(res)
+    const found = Array.isArray(list) ? list.find((m) => m.slug === mediaSlug(image)) : undefined
+    return found ? mediaRef(found) : null
+  }
+
+  async function uploadMedia(image: RemoteImage, bytes: Buffer): Promise<RemoteMediaRef> {
+    const url = await endpoint('wp/v2/media', {
+      slug: mediaSlug(image),
+      title: mediaSlug(image),
+      alt_text: image.alt,
+      ...(image.caption ? { caption: image.caption } : {}),
+    })
+    const res = await http(url, {
+      method: 'POST',
+      headers: {
+        Authorization: auth,
+        Accept: 'application/json',
+        'Content-Type': image.mime,
+        'Content-Disposition': `attachment; filename="${image.filename}"`,
+      },
+      body: bytes,
+    })
+    if (res.status !== 201 && res.status !== 200) throw statusFailure(res, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+    return mediaRef(expectJson<WpMedia>(res))
+  }
+
   async function existing(remoteId: string): Promise<WpPost> {
     const res = await call('GET', `wp/v2/posts/${encodeURIComponent(remoteId)}`, { context: 'edit' })
     const body = parseJson(res) as WpPost | undefined
@@ -144,10 +185,22 @@ export function wordpressClient(
 
     async publish(article: RemoteArticle, remoteId: string | null) {
       const [categories, tags] = [await termIds('categories', config.categories), await termIds('tags', config.tags)]
+      // The images first, each uploaded once per site (recorded as soon as WordPress answers), then the post.
+      const urls = new Map<string, string>()
+      let featuredMedia: number | undefined
+      for (const image of article.images) {
+        const ref = await uploadOnce(media, image, {
+          adopt: () => findMedia(image),
+          upload: (bytes) => uploadMedia(image, bytes),
+        })
+        urls.set(image.id, ref.remoteUrl)
+        if (image.role === 'featured') featuredMedia = Number(ref.remoteId)
+      }
       const body = {
         title: article.title,
         slug: article.slug,
-        content: article.html,
+        content: withRemoteFigures(article.html, urls),
+        ...(featuredMedia ? { featured_media: featuredMedia } : {}),
         excerpt: article.excerpt,
         status: config.postStatus,
         ...(categories.length ? { categories } : {}),
@@ -175,6 +228,8 @@ export function wordpressClient(
     },
   }
 }
+
+const mediaSlug = (image: RemoteImage) => `rankwell-${image.id}`
 
 function decodeEntities(s: string) {
   return s

@@ -32,7 +32,13 @@ export type PostEventType = 'post.published' | 'post.updated' | 'post.unpublishe
  * The body of a post lifecycle event: the post as published (HTML and Markdown), its SEO score and checklist,
  * its claim ledger and JSON-LD, and where it is live. `post.unpublished` carries the post without its content.
  */
-export function postEventBody(type: PostEventType, post: Post, now = new Date()) {
+export function postEventBody(
+  type: PostEventType,
+  post: Post,
+  now = new Date(),
+  /** Issue 33: `featured_image` and `images` (publishing's webhookImages), absent from post.unpublished. */
+  images: Record<string, unknown> = {},
+) {
   const appUrl = getEnv().APP_URL.replace(/\/+$/, '')
   const content =
     type === 'post.unpublished'
@@ -43,6 +49,7 @@ export function postEventBody(type: PostEventType, post: Post, now = new Date())
           // The body a site publishes under its own title field (the post without its H1 title).
           body_markdown: markdownWithoutTitle(post.contentMarkdown),
           body_html: bodyWithoutTitle(post.contentHtml),
+          ...images,
         }
   return JSON.stringify({
     type,

@@ -136,6 +136,7 @@ export function DestinationForm({
             <Field label="Slug field" meta={fields.slugField} required />
             <Field label="Body field (Rich text)" meta={fields.bodyField} required />
             <Field label="Summary field (optional)" meta={fields.summaryField} />
+            <Field label="Image field (optional, for the featured image)" meta={fields.imageField} />
           </fieldset>
         </>
       ) : null}
