@@ -162,7 +162,14 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
       .update(schema.blogPosts)
       .set({ contentHtml: `${post.contentHtml}\n${figureHtml(figure)}` })
       .where(eq(schema.blogPosts.id, post.id))
-    type WpMedia = { id: number; slug: string; alt_text: string; source_url: string; mime_type: string }
+    type WpMedia = {
+      id: number
+      slug: string
+      alt_text: string
+      source_url: string
+      mime_type: string
+      media_details: { width: number; height: number; filesize?: number }
+    }
     const mediaBySlug = async (slug: string) =>
       (await (
         await fetch(`${wp.url}/wp-json/wp/v2/media?slug=${slug}&context=edit`, {
@@ -189,6 +196,7 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
       mime_type: 'image/jpeg',
     })
     expect(figureMedia!.alt_text).toBe('A checklist on a whiteboard')
+    expect(featuredMedia!.media_details).toMatchObject({ width: 1200, height: 630, filesize: featured.jpeg.length })
     const remote = (await (
       await fetch(`${wp.url}/wp-json/wp/v2/posts/${row.remoteId}?context=edit`, {
         headers: { Authorization: adminAuth() },
@@ -196,7 +204,7 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
     ).json()) as { featured_media: number; content: { raw: string } }
     expect(remote.featured_media).toBe(featuredMedia!.id)
     expect(remote.content.raw).toContain(`src="${figureMedia!.source_url}"`)
-    expect(remote.content.raw).not.toContain('/images/')
+    expect(remote.content.raw).not.toContain('src="/images/')
     const served = await fetch(featuredMedia!.source_url)
     expect(served.status).toBe(200)
     expect(Buffer.from(await served.arrayBuffer()).equals(featured.jpeg)).toBe(true)
