@@ -10,11 +10,16 @@
  *   POST   /ghost/api/admin/posts/?source=html          { posts: [{ title, slug, html, status, … }] }
  *   PUT    /ghost/api/admin/posts/:id/?source=html      (updated_at must match: Ghost's collision check)
  *   DELETE /ghost/api/admin/posts/:id/
- * Control: GET /__control/key (the accepted Admin API key), GET /__control/posts, POST /__control/posts/:id/delete.
+ *   POST   /ghost/api/admin/images/upload/             multipart `file`, `purpose`, `ref` → { images: [{ url, ref }] }
+ *   GET    /content/images/<yyyy>/<mm>/<file>           (no auth: the uploaded file, as Ghost's local storage serves it)
+ * Posts carry feature_image, feature_image_alt (at most 191 characters, like Ghost) and feature_image_caption.
+ * Control: GET /__control/key (the accepted Admin API key), GET /__control/posts, POST /__control/posts/:id/delete,
+ * GET /__control/images (the uploads: url, ref, bytes).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import {
   isRecord,
+  parseMultipart,
   randomId,
   sendJson,
   startFakeServer,
@@ -34,6 +39,9 @@ export type GhostPost = {
   meta_description: string | null
   codeinjection_head: string | null
   tags: Array<{ name: string }>
+  feature_image: string | null
+  feature_image_alt: string | null
+  feature_image_caption: string | null
   url: string
   created_at: string
   updated_at: string
@@ -61,6 +69,8 @@ export async function startGhost(opts: FakeOptions & { title?: string } = {}): P
   const keyId = randomBytes(12).toString('hex')
   const secret = randomBytes(32).toString('hex')
   const posts = new Map<string, GhostPost>()
+  /** Uploaded files by path (/content/images/yyyy/mm/name.ext). */
+  const images = new Map<string, { ref: string | null; contentType: string; data: Buffer }>()
   let siteUrl = ''
 
   function verify(ctx: FakeRequest): boolean {
@@ -117,12 +127,23 @@ export async function startGhost(opts: FakeOptions & { title?: string } = {}): P
     if (typeof input.meta_description === 'string') post.meta_description = input.meta_description
     if (typeof input.codeinjection_head === 'string' || input.codeinjection_head === null)
       post.codeinjection_head = input.codeinjection_head
+    for (const key of ['feature_image', 'feature_image_alt', 'feature_image_caption'] as const)
+      if (typeof input[key] === 'string' || input[key] === null) post[key] = input[key] as string | null
     if (Array.isArray(input.tags)) post.tags = input.tags.filter(isRecord).map((t) => ({ name: String(t.name ?? '') }))
     post.updated_at = new Date(Math.max(Date.now(), Date.parse(post.updated_at) + 1)).toISOString()
     post.url = publicUrl(post)
   }
 
   function validate(ctx: FakeRequest, input: Record<string, unknown>) {
+    if (typeof input.feature_image_alt === 'string' && input.feature_image_alt.length > 191) {
+      error(
+        ctx,
+        422,
+        'ValidationError',
+        'Validation error, cannot edit post. Value in [posts_meta.feature_image_alt] exceeds maximum length of 191 characters.',
+      )
+      return false
+    }
     if (typeof input.custom_excerpt === 'string' && input.custom_excerpt.length > 300) {
       error(
         ctx,
@@ -140,6 +161,12 @@ export async function startGhost(opts: FakeOptions & { title?: string } = {}): P
       name: 'ghost',
       async handler(ctx) {
         siteUrl = ctx.baseUrl
+        if (ctx.path.startsWith('/content/images/') && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+          const file = images.get(decodeURIComponent(ctx.path))
+          if (!file) return error(ctx, 404, 'NotFoundError', 'Image not found')
+          ctx.res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length) })
+          return void ctx.res.end(ctx.method === 'HEAD' ? undefined : file.data)
+        }
         if (!ctx.path.startsWith(PREFIX)) return error(ctx, 404, 'NotFoundError', 'Resource not found')
         const rest = ctx.path.slice(PREFIX.length)
         if (rest === 'site/' && ctx.method === 'GET')
@@ -156,6 +183,22 @@ export async function startGhost(opts: FakeOptions & { title?: string } = {}): P
         const input =
           Array.isArray(body.posts) && isRecord(body.posts[0]) ? (body.posts[0] as Record<string, unknown>) : {}
 
+        if (rest === 'images/upload/' && ctx.method === 'POST') {
+          const parts = parseMultipart(ctx.rawBytes, ctx.headers['content-type'])
+          const file = parts?.find((p) => p.name === 'file' && p.filename !== undefined)
+          if (!file || !file.data.length) return error(ctx, 422, 'ValidationError', 'Please select an image.')
+          const ext = (/\.([a-z0-9]+)$/i.exec(file.filename!)?.[1] ?? '').toLowerCase()
+          if (!['jpg', 'jpeg', 'png', 'gif', 'webp', 'svg'].includes(ext))
+            return error(ctx, 415, 'UnsupportedMediaTypeError', 'Please select a valid image.')
+          const now = new Date()
+          const dir = `/content/images/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/`
+          const stem = file.filename!.slice(0, -(ext.length + 1)).replace(/[^a-zA-Z0-9._-]+/g, '-')
+          let path = `${dir}${stem}.${ext}`
+          for (let i = 1; images.has(path); i++) path = `${dir}${stem}-${i}.${ext}`
+          const ref = parts!.find((p) => p.name === 'ref')?.data.toString('utf8') ?? null
+          images.set(path, { ref, contentType: file.contentType ?? 'application/octet-stream', data: file.data })
+          return sendJson(ctx.res, 201, { images: [{ url: `${siteUrl}${path}`, ref }] })
+        }
         if (rest === 'posts/' && ctx.method === 'GET') {
           const limit = Number(ctx.query.limit ?? 15)
           return sendJson(ctx.res, 200, {
@@ -179,6 +222,9 @@ export async function startGhost(opts: FakeOptions & { title?: string } = {}): P
             meta_description: null,
             codeinjection_head: null,
             tags: [],
+            feature_image: null,
+            feature_image_alt: null,
+            feature_image_caption: null,
             url: '',
             created_at: now,
             updated_at: now,
@@ -223,6 +269,12 @@ export async function startGhost(opts: FakeOptions & { title?: string } = {}): P
           sendJson(ctx.res, 200, { posts: [...posts.values()] })
           return true
         }
+        if (sub === 'images' && ctx.method === 'GET') {
+          sendJson(ctx.res, 200, {
+            images: [...images].map(([path, f]) => ({ url: `${siteUrl}${path}`, ref: f.ref, bytes: f.data.length })),
+          })
+          return true
+        }
         const del = sub.match(/^posts\/([a-f0-9]{24})\/delete$/)
         if (del && ctx.method === 'POST') {
           sendJson(ctx.res, 200, { deleted: posts.delete(del[1]!) })
@@ -230,7 +282,10 @@ export async function startGhost(opts: FakeOptions & { title?: string } = {}): P
         }
         return false
       },
-      onReset: () => posts.clear(),
+      onReset: () => {
+        posts.clear()
+        images.clear()
+      },
     },
     opts,
   )

@@ -71,6 +71,8 @@ export interface FakeRequest {
   query: Record<string, unknown>
   headers: IncomingHttpHeaders
   rawBody: string
+  /** The body's bytes (uploads: a multipart form or a file). */
+  rawBytes: Buffer
   body: unknown
   req: IncomingMessage
   res: ServerResponse
@@ -221,13 +223,45 @@ export function parseBody(raw: string, contentType: string | undefined): unknown
   return raw
 }
 
-export function readRaw(req: IncomingMessage): Promise<string> {
+export async function readRaw(req: IncomingMessage): Promise<string> {
+  return (await readBytes(req)).toString('utf8')
+}
+
+export function readBytes(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('end', () => resolve(Buffer.concat(chunks)))
     req.on('error', reject)
   })
+}
+
+export type MultipartField = { name: string; filename?: string; contentType?: string; data: Buffer }
+
+/** Parses a multipart/form-data body (RFC 7578) into its parts; null when it is not one. */
+export function parseMultipart(bytes: Buffer, contentType: string | undefined): MultipartField[] | null {
+  const boundary = /^multipart\/form-data;.*\bboundary="?([^";]+)"?/i.exec(contentType ?? '')?.[1]
+  if (!boundary) return null
+  const delimiter = Buffer.from(`--${boundary}`)
+  const parts: MultipartField[] = []
+  let at = bytes.indexOf(delimiter)
+  if (at < 0) return null
+  for (;;) {
+    const start = at + delimiter.length
+    if (bytes.subarray(start, start + 2).toString() === '--') return parts
+    const headEnd = bytes.indexOf('\r\n\r\n', start)
+    const next = bytes.indexOf(Buffer.concat([Buffer.from('\r\n'), delimiter]), headEnd)
+    if (headEnd < 0 || next < 0) return null
+    const head = bytes.subarray(start + 2, headEnd).toString('utf8')
+    const disposition = /content-disposition:([^\r\n]*)/i.exec(head)?.[1] ?? ''
+    parts.push({
+      name: /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? '',
+      filename: /\bfilename="([^"]*)"/i.exec(disposition)?.[1],
+      contentType: /content-type:\s*([^\r\n]*)/i.exec(head)?.[1]?.trim(),
+      data: bytes.subarray(headEnd + 4, next),
+    })
+    at = next + 2
+  }
 }
 
 function flattenHeaders(h: IncomingHttpHeaders): Record<string, string> {
@@ -442,7 +476,8 @@ export async function startFakeServer(
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const rawBody = await readRaw(req)
+    const rawBytes = await readBytes(req)
+    const rawBody = rawBytes.toString('utf8')
     const url = new URL(req.url ?? '/', baseUrl)
     const method = (req.method ?? 'GET').toUpperCase()
     const ctx: FakeRequest = {
@@ -452,6 +487,7 @@ export async function startFakeServer(
       query: parseForm(url.search.slice(1)),
       headers: req.headers,
       rawBody,
+      rawBytes,
       body: parseBody(rawBody, req.headers['content-type']),
       req,
       res,

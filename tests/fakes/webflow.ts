@@ -10,14 +10,22 @@
  *   POST   /v2/collections/:collection_id/items/publish         { itemIds }
  *   DELETE /v2/collections/:collection_id/items/:item_id/live   (unpublish)
  *   DELETE /v2/collections/:collection_id/items/:item_id
+ *   GET    /v2/sites/:site_id/assets?offset=&limit=                   (uploaded assets only)
+ *   POST   /v2/sites/:site_id/assets          { fileName, fileHash } → { id, uploadUrl, uploadDetails, hostedUrl, … }
+ *   POST   /s3/upload                          (no Bearer: S3's POST upload) uploadDetails' fields, then `file`; the
+ *                                              file's MD5 must be the fileHash announced; answers 201 (XML)
+ *   GET    /cdn/:site_id/:asset_id_:fileName   the uploaded file (the asset's hostedUrl)
+ * An Image field takes { fileId, url, alt }.
  * Control: GET /__control/config ({ token, siteId, collectionId }), GET /__control/items,
- * POST /__control/items/:id/delete.
+ * POST /__control/items/:id/delete, GET /__control/assets.
  */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import {
   bearerToken,
   isRecord,
+  parseMultipart,
   sendJson,
+  sendText,
   startFakeServer,
   type FakeHandle,
   type FakeOptions,
@@ -33,6 +41,23 @@ export type WebflowItem = {
   isArchived: boolean
   isDraft: boolean
   fieldData: Record<string, unknown>
+}
+
+export type WebflowAsset = {
+  id: string
+  contentType: string
+  size: number
+  siteId: string
+  hostedUrl: string
+  originalFileName: string
+  displayName: string
+  fileHash: string
+  createdOn: string
+  lastUpdated: string
+  altText: string | null
+  /** The S3 key the upload must carry, and the bytes once uploaded. */
+  key: string
+  data: Buffer | null
 }
 
 export type WebflowFakeHandle = FakeHandle & {
@@ -64,6 +89,8 @@ export async function startWebflow(opts: FakeOptions = {}): Promise<WebflowFakeH
   const collectionId = hex()
   const locale = hex()
   const items = new Map<string, WebflowItem & { live: boolean }>()
+  const assets = new Map<string, WebflowAsset>()
+  const assetView = ({ key: _key, data: _data, fileHash: _hash, ...asset }: WebflowAsset) => asset
 
   const view = ({ live: _live, ...item }: WebflowItem & { live: boolean }): WebflowItem => item
 
@@ -80,6 +107,15 @@ export async function startWebflow(opts: FakeOptions = {}): Promise<WebflowFakeH
       )
       return false
     }
+    for (const field of FIELDS.filter((f) => f.type === 'Image')) {
+      const value = fieldData[field.slug]
+      if (value !== undefined && value !== null && !(isRecord(value) && typeof value.url === 'string')) {
+        fail(ctx, 400, 'validation_error', 'Validation Error', [
+          { param: field.slug, description: 'Image field expects { fileId, url, alt }' },
+        ])
+        return false
+      }
+    }
     const slug = fieldData.slug
     if (typeof slug === 'string' && [...items.values()].some((i) => i.fieldData.slug === slug && i.id !== except)) {
       fail(ctx, 409, 'conflict', 'Unique value is already in database', [
@@ -94,6 +130,27 @@ export async function startWebflow(opts: FakeOptions = {}): Promise<WebflowFakeH
     {
       name: 'webflow',
       handler(ctx) {
+        if (ctx.path === '/s3/upload' && ctx.method === 'POST') {
+          const parts = parseMultipart(ctx.rawBytes, ctx.headers['content-type']) ?? []
+          const key = parts.find((p) => p.name === 'key')?.data.toString('utf8')
+          const asset = [...assets.values()].find((a) => a.key === key)
+          const file = parts.at(-1)
+          const xml = (code: string) => sendText(ctx.res, 400, `<Error><Code>${code}</Code></Error>`, 'application/xml')
+          if (!asset || asset.data) return xml('InvalidPolicyDocument')
+          if (!file || file.name !== 'file') return xml('InvalidArgument')
+          if (createHash('md5').update(file.data).digest('hex') !== asset.fileHash) return xml('BadDigest')
+          asset.data = Buffer.from(file.data)
+          asset.size = file.data.length
+          asset.contentType = file.contentType ?? asset.contentType
+          return sendText(ctx.res, 201, `<PostResponse><Key>${asset.key}</Key></PostResponse>`, 'application/xml')
+        }
+        const cdn = /^\/cdn\/[a-f0-9]{24}\/([a-f0-9]{24})_/.exec(ctx.path)
+        if (cdn && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+          const asset = assets.get(cdn[1]!)
+          if (!asset?.data) return sendText(ctx.res, 404, 'Not Found')
+          ctx.res.writeHead(200, { 'content-type': asset.contentType, 'content-length': String(asset.data.length) })
+          return void ctx.res.end(ctx.method === 'HEAD' ? undefined : asset.data)
+        }
         if (bearerToken(ctx.headers) !== token) return fail(ctx, 401, 'not_authorized', 'Request not authorized')
         const parts = ctx.path.split('/').filter(Boolean)
         if (parts[0] !== 'v2') return fail(ctx, 404, 'route_not_found', 'Requested route not found')
@@ -113,6 +170,63 @@ export async function startWebflow(opts: FakeOptions = {}): Promise<WebflowFakeH
             customDomains: [],
             locales: { primary: { id: locale, cmsLocaleId: locale, enabled: true, displayName: 'English', tag: 'en' } },
           })
+        }
+        if (parts[1] === 'sites' && parts[3] === 'assets' && parts.length === 4) {
+          if (parts[2] !== siteId) return fail(ctx, 404, 'resource_not_found', 'Requested resource not found')
+          if (ctx.method === 'GET') {
+            const offset = Number(ctx.query.offset ?? 0)
+            const limit = Math.min(100, Number(ctx.query.limit ?? 100))
+            const uploaded = [...assets.values()].filter((a) => a.data)
+            return sendJson(ctx.res, 200, {
+              assets: uploaded.slice(offset, offset + limit).map(assetView),
+              pagination: { limit, offset, total: uploaded.length },
+            })
+          }
+          if (ctx.method === 'POST') {
+            const fileName = typeof body.fileName === 'string' ? body.fileName : ''
+            const fileHash = typeof body.fileHash === 'string' ? body.fileHash : ''
+            if (!fileName || fileName.length >= 100 || !/^[a-f0-9]{32}$/.test(fileHash))
+              return fail(ctx, 400, 'validation_error', 'Validation Error', [
+                'fileName (under 100 characters) and fileHash (MD5, hex) are required',
+              ])
+            const id = hex()
+            const now = new Date().toISOString()
+            const key = `${siteId}/${id}_${fileName}`
+            const asset: WebflowAsset = {
+              id,
+              contentType: fileName.endsWith('.webp') ? 'image/webp' : 'image/jpeg',
+              size: 0,
+              siteId,
+              hostedUrl: `${ctx.baseUrl}/cdn/${key}`,
+              originalFileName: fileName,
+              displayName: fileName,
+              fileHash,
+              createdOn: now,
+              lastUpdated: now,
+              altText: null,
+              key,
+              data: null,
+            }
+            assets.set(id, asset)
+            return sendJson(ctx.res, 202, {
+              ...assetView(asset),
+              uploadUrl: `${ctx.baseUrl}/s3/upload`,
+              assetUrl: asset.hostedUrl,
+              uploadDetails: {
+                acl: 'public-read',
+                bucket: 'webflow-prod-assets',
+                'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
+                'X-Amz-Credential': 'FAKE/20260101/us-east-1/s3/aws4_request',
+                'X-Amz-Date': '20260101T000000Z',
+                key,
+                Policy: Buffer.from(JSON.stringify({ key })).toString('base64'),
+                'X-Amz-Signature': randomBytes(32).toString('hex'),
+                success_action_status: '201',
+                'content-type': asset.contentType,
+                'Cache-Control': 'max-age=31536000, must-revalidate',
+              },
+            })
+          }
         }
         if (parts[1] !== 'collections' || parts[2] !== collectionId)
           return fail(ctx, 404, 'resource_not_found', 'Requested resource not found')
@@ -202,6 +316,12 @@ export async function startWebflow(opts: FakeOptions = {}): Promise<WebflowFakeH
           sendJson(ctx.res, 200, { items: [...items.values()] })
           return true
         }
+        if (sub === 'assets' && ctx.method === 'GET') {
+          sendJson(ctx.res, 200, {
+            assets: [...assets.values()].map((a) => ({ ...assetView(a), uploaded: Boolean(a.data) })),
+          })
+          return true
+        }
         const del = sub.match(/^items\/([a-f0-9]{24})\/delete$/)
         if (del && ctx.method === 'POST') {
           sendJson(ctx.res, 200, { deleted: items.delete(del[1]!) })
@@ -209,7 +329,10 @@ export async function startWebflow(opts: FakeOptions = {}): Promise<WebflowFakeH
         }
         return false
       },
-      onReset: () => items.clear(),
+      onReset: () => {
+        items.clear()
+        assets.clear()
+      },
     },
     opts,
   )

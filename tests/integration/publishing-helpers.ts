@@ -4,6 +4,7 @@
  */
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
+import sharp from 'sharp'
 import { db, schema } from '#app/platform/db/client.server'
 import { api, waitFor, type TestUser } from '#tests/setup/app'
 
@@ -100,4 +101,65 @@ export async function waitForPublication(postId: string, destinationId: string, 
     },
     { timeout, interval: 150 },
   )
+}
+
+/**
+ * An image of a post written straight into post_images + image_files (the images feature makes them for real; these
+ * tests need only the stored result): real WebP and JPEG bytes made with sharp, a gradient so that each is distinct.
+ */
+export async function addImage(
+  post: { id: string; userId: string },
+  opts: { role?: 'featured' | 'figure'; position?: number; alt?: string; credit?: Record<string, string> | null } = {},
+) {
+  const role = opts.role ?? 'featured'
+  const [width, height] = role === 'featured' ? [1200, 630] : [800, 450]
+  const seed = crypto.randomBytes(3)
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g"><stop offset="0" stop-color="#${seed.toString('hex')}"/><stop offset="1" stop-color="#203040"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`
+  const base = sharp(Buffer.from(svg))
+  const [webp, jpeg] = await Promise.all([
+    base.clone().webp({ quality: 70 }).toBuffer(),
+    base.clone().jpeg({ quality: 80 }).toBuffer(),
+  ])
+  const [image] = await db
+    .insert(schema.postImages)
+    .values({
+      userId: post.userId,
+      postId: post.id,
+      role,
+      position: opts.position ?? 0,
+      source: opts.credit ? 'stock' : 'generated',
+      alt: opts.alt ?? 'A founder reviewing a draft post on a laptop',
+      prompt: 'test image',
+      credit: opts.credit ?? null,
+      width,
+      height,
+      storage: 'postgres',
+      webpBytes: webp.length,
+      jpegBytes: jpeg.length,
+      sha256: crypto.createHash('sha256').update(jpeg).digest('hex'),
+    })
+    .returning()
+  await db.insert(schema.imageFiles).values([
+    { imageId: image!.id, format: 'webp', bytes: webp },
+    { imageId: image!.id, format: 'jpeg', bytes: jpeg },
+  ])
+  return { ...image!, jpeg }
+}
+
+/** A figure as it appears in a post's sanitized HTML (the Markdown `![alt](/images/<id>.jpg)`). */
+export const figureHtml = (image: { id: string; alt: string }) =>
+  `<p><img src="/images/${image.id}.jpg" alt="${image.alt}"></p>`
+
+export async function ghostImages() {
+  const res = await fetch(`${process.env.FAKE_GHOST_URL}/__control/images`)
+  return ((await res.json()) as { images: Array<{ url: string; ref: string | null; bytes: number }> }).images
+}
+
+export async function webflowAssets() {
+  const res = await fetch(`${process.env.FAKE_WEBFLOW_URL}/__control/assets`)
+  return (
+    (await res.json()) as {
+      assets: Array<{ id: string; hostedUrl: string; originalFileName: string; size: number; uploaded: boolean }>
+    }
+  ).assets
 }

@@ -5,7 +5,7 @@ import { db, schema } from '#app/platform/db/client.server'
 import { WORDPRESS_NO_STRUCTURED_DATA } from '#app/features/publishing/wordpress.server'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
 import { startWordPress, wordpressUnavailable, type WordPressSite } from '#tests/setup/wordpress'
-import { makePost, publicationOf, waitForPublication } from './publishing-helpers'
+import { addImage, figureHtml, makePost, publicationOf, waitForPublication } from './publishing-helpers'
 
 /**
  * Publishing to a real WordPress (Debian's package, run on loopback by tests/setup/wordpress.ts), read back through
@@ -294,5 +294,89 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
     expect(remote.content.raw).not.toMatch(/wp:html|ld\+json|@type|schema\.org/)
     const rendered = (await (await publicRead(published.remoteId!)).json()) as { content: { rendered: string } }
     expect(rendered.content.rendered).not.toMatch(/ld\+json|@type/)
+  })
+
+  it('uploads the featured image and a figure to the media library once, with alt text; a retry after a crash adopts the upload', async () => {
+    const saved = await save({ name: 'Media blog' })
+    expect(saved.status).toBe(201)
+    const dest = (saved.body.destination as { id: string }).id
+    const post = await makePost(user)
+    const featured = await addImage(post, { role: 'featured', alt: 'A <i>founder</i> at her desk' })
+    const figure = await addImage(post, { role: 'figure', alt: 'A checklist on a whiteboard' })
+    await db
+      .update(schema.blogPosts)
+      .set({ contentHtml: `${post.contentHtml}\n${figureHtml(figure)}` })
+      .where(eq(schema.blogPosts.id, post.id))
+    type WpMedia = {
+      id: number
+      slug: string
+      alt_text: string
+      source_url: string
+      mime_type: string
+      media_details: { width: number; height: number; filesize?: number }
+    }
+    const mediaBySlug = async (slug: string) =>
+      (await (
+        await fetch(`${wp.url}/wp-json/wp/v2/media?slug=${slug}&context=edit`, {
+          headers: { Authorization: adminAuth() },
+        })
+      ).json()) as WpMedia[]
+    const publishOnce = async () => {
+      await api(`/api/blogpost/${post.id}/publish`, {
+        method: 'POST',
+        as: user,
+        json: { action: 'publish', targets: [dest] },
+      })
+      return waitForPublication(post.id, dest, ['published', 'failed'], 45_000)
+    }
+
+    const row = await publishOnce()
+    expect(row.lastError).toBeNull()
+    const [featuredMedia] = await mediaBySlug(`rankwell-${featured.id}`)
+    const [figureMedia] = await mediaBySlug(`rankwell-${figure.id}`)
+    // The slug WordPress gives the upload is the one Rankwell asked for (what a retry looks it up by).
+    expect(featuredMedia).toMatchObject({
+      slug: `rankwell-${featured.id}`,
+      alt_text: 'A founder at her desk',
+      mime_type: 'image/jpeg',
+    })
+    expect(figureMedia!.alt_text).toBe('A checklist on a whiteboard')
+    expect(featuredMedia!.media_details).toMatchObject({ width: 1200, height: 630, filesize: featured.jpeg.length })
+    const remote = (await (
+      await fetch(`${wp.url}/wp-json/wp/v2/posts/${row.remoteId}?context=edit`, {
+        headers: { Authorization: adminAuth() },
+      })
+    ).json()) as { featured_media: number; content: { raw: string } }
+    expect(remote.featured_media).toBe(featuredMedia!.id)
+    expect(remote.content.raw).toContain(`src="${figureMedia!.source_url}"`)
+    expect(remote.content.raw).not.toContain('src="/images/')
+    const served = await fetch(featuredMedia!.source_url)
+    expect(served.status).toBe(200)
+    expect(Buffer.from(await served.arrayBuffer()).equals(featured.jpeg)).toBe(true)
+    const recorded = await db.select().from(schema.remoteMedia).where(eq(schema.remoteMedia.destinationId, dest))
+    expect(recorded.map((m) => m.remoteId).sort()).toEqual([String(featuredMedia!.id), String(figureMedia!.id)].sort())
+
+    const allMedia = async () =>
+      (
+        (await (
+          await fetch(`${wp.url}/wp-json/wp/v2/media?per_page=100&context=edit`, {
+            headers: { Authorization: adminAuth() },
+          })
+        ).json()) as WpMedia[]
+      ).filter((m) => m.slug.startsWith('rankwell-'))
+    const countBefore = (await allMedia()).length
+
+    // An update uploads nothing new.
+    expect((await publishOnce()).status).toBe('published')
+    expect((await allMedia()).length).toBe(countBefore)
+
+    // A worker killed between the upload and its record: the retry adopts the upload by its slug.
+    await db.delete(schema.remoteMedia).where(eq(schema.remoteMedia.destinationId, dest))
+    expect((await publishOnce()).status).toBe('published')
+    expect(await mediaBySlug(`rankwell-${featured.id}`)).toHaveLength(1)
+    expect(await mediaBySlug(`rankwell-${figure.id}`)).toHaveLength(1)
+    expect((await allMedia()).length).toBe(countBefore)
+    const adopted = await db.select().from(schema.remoteMedia).where(eq(schema.remoteMedia.destinationId, dest))
+    expect(adopted.map((m) => m.remoteId).sort()).toEqual(recorded.map((m) => m.remoteId).sort())
   })
 })

@@ -194,6 +194,18 @@ $table_prefix = 'wp_';
       `<?php
 $_SERVER['WORDPRESS_CONFIG'] = '${name}';
 $path = parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH);
+// Uploads live in the scratch content folder, outside the document root: served from there.
+if (strpos($path, '/wp-content/uploads/') === 0 && strpos($path, '..') === false) {
+  $file = '${contentDir}' . substr($path, strlen('/wp-content'));
+  $types = array('jpg' => 'image/jpeg', 'jpeg' => 'image/jpeg', 'png' => 'image/png', 'webp' => 'image/webp', 'gif' => 'image/gif');
+  $ext = strtolower(pathinfo($file, PATHINFO_EXTENSION));
+  if (is_file($file) && isset($types[$ext])) {
+    header('Content-Type: ' . $types[$ext]);
+    header('Content-Length: ' . filesize($file));
+    readfile($file);
+    return true;
+  }
+}
 if ($path !== '/' && is_file('${WP_ROOT}' . $path) && substr($path, -4) !== '.php') return false;
 if ($path !== '/' && is_file('${WP_ROOT}' . $path)) { require '${WP_ROOT}' . $path; return true; }
 $_SERVER['SCRIPT_NAME'] = '/index.php';

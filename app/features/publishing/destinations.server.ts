@@ -3,8 +3,8 @@ import { KIND_LABELS, SECRET_FIELD, SECRET_LABEL, type DestinationInput, type De
 import { decryptSecret, encryptionConfigured, encryptSecret } from '#app/platform/security/crypto.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { ghostClient, type GhostConfig } from './ghost.server'
-import { PublishError, safeHost, type HttpStats } from './http.server'
-import type { DestinationClient } from './types'
+import { PublishError, safeHost } from './http.server'
+import type { ClientOptions, DestinationClient } from './types'
 import { webflowClient, type WebflowConfig } from './webflow.server'
 import { wordpressClient, type WordPressConfig } from './wordpress.server'
 
@@ -92,6 +92,7 @@ function configOf(input: DestinationInput): Record<string, unknown> {
         bodyField: input.bodyField,
         summaryField: input.summaryField,
         jsonLdField: input.jsonLdField,
+        imageField: input.imageField,
         unpublishMode: input.unpublishMode,
       } satisfies WebflowConfig
   }
@@ -105,7 +106,7 @@ export function clientFor(
   kind: DestinationKind,
   config: Record<string, unknown>,
   secret: string,
-  opts: { stats?: HttpStats } = {},
+  opts: ClientOptions = {},
 ): DestinationClient {
   switch (kind) {
     case 'wordpress':
@@ -117,7 +118,7 @@ export function clientFor(
   }
 }
 
-export function destinationClient(d: Destination, opts: { stats?: HttpStats } = {}) {
+export function destinationClient(d: Destination, opts: ClientOptions = {}) {
   return clientFor(d.kind, d.config as Record<string, unknown>, decryptSecret(d.credentials), opts)
 }
 

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { db, schema } from '#app/platform/db/client.server'
 import { createDelivery, postEventBody, type PostEventType } from '#app/features/autopilot/settings/webhooks.server'
 import { postMessageId, randomMessageId } from '#app/platform/webhooks/signing.server'
+import { webhookImages } from './media.server'
 
 /**
  * Post lifecycle events on the user's Standard Webhooks endpoint: `post.published` once per post (its message id is
@@ -48,7 +49,7 @@ export async function emitPostEvent(post: Post, type: PostEventType, opts: { onl
     eventType: type,
     postId: post.id,
     url,
-    body: postEventBody(type, current),
+    body: postEventBody(type, current, new Date(), type === 'post.unpublished' ? {} : await webhookImages(current.id)),
   })
   return true
 }

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto'
 import { createHttp, parseJson, PublishError, safeHost, statusFailure } from './http.server'
 import { jsonLdScripts } from '#app/platform/seo/json-ld'
+import { memoryLedger, multipart, uploadOnce, withRemoteFigures } from './media.server'
 import { plainField } from './publishing'
-import type { ClientOptions, DestinationClient, RemoteArticle } from './types'
+import type { ClientOptions, DestinationClient, RemoteArticle, RemoteImage, RemoteMediaRef } from './types'
 
 /**
  * Ghost through its Admin API. The Admin API key (`id:secret`, from Ghost Admin → Integrations) signs a
@@ -33,8 +34,10 @@ type GhostPost = { id: string; url?: string; slug?: string; status?: string; upd
 
 export function ghostClient(config: GhostConfig, adminApiKey: string, opts: ClientOptions = {}): DestinationClient {
   const http = createHttp({ stats: opts.stats })
+  const media = opts.media ?? memoryLedger()
   const base = `${config.adminUrl}/ghost/api/admin/`
   const host = safeHost(config.adminUrl)
+  let siteUrl: string | undefined
 
   async function call(method: string, path: string, json?: unknown) {
     return http(`${base}${path}`, {
@@ -65,6 +68,55 @@ export function ghostClient(config: GhostConfig, adminApiKey: string, opts: Clie
     return posts(res)[0] ?? null
   }
 
+  /**
+   * An image upload (`POST images/upload/`, multipart `file`, `purpose`, `ref`). Ghost's media has no id and no
+   * search: the URL is all there is. The default (local) storage keeps the file name under
+   * content/images/<yyyy>/<mm>/, so a retry after a crash finds an upload it never recorded by asking for that
+   * URL (this month's and last month's); a storage adapter that renames files defeats this, and then a retry
+   * uploads a second copy of the file (never a second post).
+   */
+  async function upload(image: RemoteImage, bytes: Buffer): Promise<RemoteMediaRef> {
+    const form = multipart([
+      { name: 'file', filename: image.filename, contentType: image.mime, data: bytes },
+      { name: 'purpose', value: 'image' },
+      { name: 'ref', value: image.id },
+    ])
+    const res = await http(`${base}images/upload/`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Ghost ${ghostToken(adminApiKey)}`,
+        'Accept-Version': ACCEPT_VERSION,
+        'Content-Type': form.contentType,
+      },
+      body: form.body,
+    })
+    if (res.status !== 201 && res.status !== 200) throw statusFailure(res, config.adminUrl, 'Ghost', AUTH_MESSAGE)
+    const body = parseJson(res) as { images?: Array<{ url?: string }> } | undefined
+    const url = body?.images?.[0]?.url
+    if (!url) throw new PublishError(`${host} answered the image upload without a URL.`, 'server', true)
+    return { remoteId: url, remoteUrl: url }
+  }
+
+  async function adopt(image: RemoteImage): Promise<RemoteMediaRef | null> {
+    if (!siteUrl) {
+      const site = parseJson(await http(`${base}site/`, { headers: { 'Accept-Version': ACCEPT_VERSION } })) as
+        { site?: { url?: string } } | undefined
+      siteUrl = (site?.site?.url ?? config.adminUrl).replace(/\/+$/, '')
+    }
+    const now = new Date()
+    for (const back of [0, 1]) {
+      const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1))
+      const url = `${siteUrl}/content/images/${month.getUTCFullYear()}/${String(month.getUTCMonth() + 1).padStart(2, '0')}/${image.filename}`
+      try {
+        const res = await http(url, { method: 'HEAD' })
+        if (res.status === 200) return { remoteId: url, remoteUrl: url }
+      } catch (error) {
+        if (!(error instanceof PublishError) || error.kind === 'blocked') throw error
+      }
+    }
+    return null
+  }
+
   const status = (s: 'publish' | 'draft') => (s === 'publish' ? 'published' : 'draft')
 
   return {
@@ -89,10 +141,28 @@ export function ghostClient(config: GhostConfig, adminApiKey: string, opts: Clie
 
     async publish(article: RemoteArticle, remoteId: string | null) {
       const tags = [...new Set((config.tags ?? []).map(plainField).filter(Boolean))]
+      const urls = new Map<string, string>()
+      let featured: { url: string; image: RemoteImage } | undefined
+      for (const image of article.images) {
+        const ref = await uploadOnce(media, image, {
+          adopt: () => adopt(image),
+          upload: (bytes) => upload(image, bytes),
+        })
+        urls.set(image.id, ref.remoteUrl)
+        if (image.role === 'featured') featured = { url: ref.remoteUrl, image }
+      }
       const fields = {
         title: article.title,
         slug: article.slug,
-        html: article.html,
+        html: withRemoteFigures(article.html, urls),
+        ...(featured
+          ? {
+              feature_image: featured.url,
+              // Ghost keeps at most 191 characters of alt text; the caption is HTML there, so the text is escaped.
+              feature_image_alt: featured.image.alt.slice(0, 191),
+              feature_image_caption: featured.image.caption ? escapeHtml(featured.image.caption) : null,
+            }
+          : {}),
         custom_excerpt: article.excerpt.slice(0, 300),
         meta_description: article.excerpt.slice(0, 500),
         // The post's JSON-LD in its own code injection, which Ghost prints in the page's <head> ({{ghost_head}}):
@@ -131,4 +201,8 @@ export function ghostClient(config: GhostConfig, adminApiKey: string, opts: Clie
       if (res.status !== 200) throw statusFailure(res, config.adminUrl, 'Ghost', AUTH_MESSAGE)
     },
   }
+}
+
+function escapeHtml(s: string) {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }

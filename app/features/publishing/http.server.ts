@@ -46,7 +46,7 @@ export type HttpResponse = { status: number; headers: Record<string, string | st
 
 export type Http = (
   url: string,
-  init?: { method?: string; headers?: Record<string, string>; json?: unknown },
+  init?: { method?: string; headers?: Record<string, string>; json?: unknown; body?: Buffer },
 ) => Promise<HttpResponse>
 
 const TLS_CODES = new Set([
@@ -101,7 +101,8 @@ export function createHttp(opts: { stats?: HttpStats; timeoutMs?: number; maxByt
       const res = await guardedRequest(url, {
         method: init.method ?? 'GET',
         headers,
-        body: init.json === undefined ? undefined : JSON.stringify(init.json),
+        // `body`: raw bytes (an image upload) with the Content-Type the caller set.
+        body: init.json === undefined ? init.body : JSON.stringify(init.json),
         timeoutMs: opts.timeoutMs ?? env.WEBHOOK_TIMEOUT_MS,
         maxBytes: opts.maxBytes ?? 2 * 1024 * 1024,
         allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,

@@ -9,6 +9,7 @@ import { getEnv } from '#app/platform/env.server'
 import { jsonLdObjectsOf } from '#app/platform/seo/json-ld'
 import { destinationClient, type Destination } from './destinations.server'
 import { emitPostEvent, webhookTargetOf } from './events.server'
+import { mediaLedger, remoteImagesOf } from './media.server'
 import { PublishError, type HttpStats } from './http.server'
 import type { RemoteArticle } from './types'
 
@@ -49,13 +50,14 @@ async function ownedDestinations(userId: string, ids: string[]) {
  * `jsonLd` its CMS's way); the title and the excerpt as plain text (no tags: a CMS stores an editor's title
  * unfiltered and themes print it raw), the slug `[a-z0-9-]` only.
  */
-export function articleOf(post: Post): RemoteArticle {
+export async function articleOf(post: Post): Promise<RemoteArticle> {
   return {
     title: plainField(post.title),
     slug: safeSlug(post.slug || post.title, `post-${post.id.slice(0, 8)}`),
     html: bodyWithoutTitle(post.contentHtml),
     excerpt: plainField(post.metaDescription),
     jsonLd: jsonLdObjectsOf(post.jsonLd),
+    images: await remoteImagesOf(post.id),
   }
 }
 
@@ -328,7 +330,8 @@ async function publishClaimed(
     })
 
   try {
-    const client = destinationClient(destination, { stats: ctx.stats })
+    // Media uploads happen inside this claim, each recorded in remote_media before the next step.
+    const client = destinationClient(destination, { stats: ctx.stats, media: mediaLedger(destination) })
     if (pub.action === 'unpublish') {
       if (pub.remoteId) await client.unpublish(pub.remoteId)
       const deleted = (destination.config as { unpublishMode?: string }).unpublishMode === 'delete'
@@ -339,7 +342,7 @@ async function publishClaimed(
         remoteUrl: deleted ? null : pub.remoteUrl,
       })
     }
-    const answer = await client.publish(articleOf(post), pub.remoteId)
+    const answer = await client.publish(await articleOf(post), pub.remoteId)
     // The site's answer is data: a link that is not http(s) (`javascript:…`) is never stored or shown.
     const result = { ...answer, remoteUrl: httpUrlOrNull(answer.remoteUrl) }
     await destinationSucceeded(destination)

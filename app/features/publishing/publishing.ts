@@ -188,6 +188,7 @@ export const webflowForm = z.object({
   summaryField: optionalFieldSlug('Summary field'),
   /** A Plain text field that receives the post's JSON-LD, for the collection template's custom code. */
   jsonLdField: optionalFieldSlug('Structured data field'),
+  imageField: optionalFieldSlug('Image field'),
   unpublishMode: unpublishMode.default('draft'),
   autopilot: autopilotFlag,
 })

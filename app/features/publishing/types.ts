@@ -15,6 +15,37 @@ export type RemoteArticle = {
   excerpt: string
   /** The post's JSON-LD objects (Article, and FAQPage when it has a FAQ); empty when it has none. */
   jsonLd: Array<Record<string, unknown>>
+  /** The post's images, featured first then figures in body order (issue 33). Figures appear in `html` as
+   * `<img src="/images/<id>.jpg">`: each client swaps that for the URL its media library gives the upload. */
+  images: RemoteImage[]
+}
+
+/** One image as a destination receives it: the JPEG file (every CMS takes it), its alt text and credit. */
+export type RemoteImage = {
+  id: string
+  role: 'featured' | 'figure'
+  /** Plain text. */
+  alt: string
+  /** The credit line (stock photos: photographer and provider), plain text; '' when none is due. */
+  caption: string
+  /** `rankwell-<imageId>.jpg`: stable, so a retry after a crash can find an upload it made. */
+  filename: string
+  mime: string
+  width: number
+  height: number
+  read(): Promise<Buffer>
+}
+
+/** An upload to a destination's media library, as recorded in remote_media. */
+export type RemoteMediaRef = { remoteId: string; remoteUrl: string }
+
+/**
+ * What a client knows of its earlier uploads (table remote_media, per image and destination). A client records each
+ * upload right after the media library answers, before the next step, so a retry never uploads the same image twice.
+ */
+export interface MediaLedger {
+  find(imageId: string): Promise<RemoteMediaRef | null>
+  record(imageId: string, media: RemoteMediaRef): Promise<void>
 }
 
 export type RemoteResult = { remoteId: string; remoteUrl: string | null }
@@ -32,4 +63,4 @@ export interface DestinationClient {
   unpublish(remoteId: string): Promise<void>
 }
 
-export type ClientOptions = { stats?: HttpStats }
+export type ClientOptions = { stats?: HttpStats; media?: MediaLedger }

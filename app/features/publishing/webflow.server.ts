@@ -1,7 +1,10 @@
 import { getEnv } from '#app/platform/env.server'
 import { createHttp, parseJson, PublishError, statusFailure } from './http.server'
+import crypto from 'node:crypto'
 import { jsonForScript } from '#app/platform/seo/json-ld'
-import type { ClientOptions, DestinationClient, RemoteArticle } from './types'
+import { memoryLedger, multipart, uploadOnce, withRemoteFigures } from './media.server'
+import { httpUrlOrNull } from './publishing'
+import type { ClientOptions, DestinationClient, RemoteArticle, RemoteImage, RemoteMediaRef } from './types'
 
 /**
  * Webflow through the Data API v2 (CMS): a site API token, a site and a CMS collection, and a mapping of the
@@ -20,6 +23,8 @@ export type WebflowConfig = {
    * collection template's custom code: `<script type="application/ld+json">` + the field + `</script>`.
    */
   jsonLdField?: string
+  /** An Image field that receives the featured image ({ fileId, url, alt }), when mapped. */
+  imageField?: string
   unpublishMode: 'draft' | 'delete'
   /** Learned by 'Test connection': where the collection's items live on the public site. */
   siteDomain?: string
@@ -28,14 +33,18 @@ export type WebflowConfig = {
 
 const AUTH_MESSAGE = 'Webflow refused the API token.'
 
+type Asset = { id: string; hostedUrl?: string; assetUrl?: string; originalFileName?: string; displayName?: string }
+type AssetUpload = Asset & { uploadUrl?: string; uploadDetails?: Record<string, unknown> }
 type Item = { id: string; fieldData?: Record<string, unknown>; isDraft?: boolean }
 type Collection = { slug?: string; displayName?: string; fields?: Array<{ slug: string; type: string }> }
 type Site = { displayName?: string; shortName?: string; customDomains?: Array<{ url?: string }> }
 
 export function webflowClient(config: WebflowConfig, apiToken: string, opts: ClientOptions = {}): DestinationClient {
   const http = createHttp({ stats: opts.stats })
+  const media = opts.media ?? memoryLedger()
   const base = getEnv().WEBFLOW_API_URL.replace(/\/+$/, '')
   const items = `collections/${encodeURIComponent(config.collectionId)}/items`
+  const assets = `sites/${encodeURIComponent(config.siteId)}/assets`
 
   async function call(method: string, path: string, json?: unknown) {
     return http(`${base}/${path}`, {
@@ -59,16 +68,66 @@ export function webflowClient(config: WebflowConfig, apiToken: string, opts: Cli
     return res
   }
 
-  function fieldData(article: RemoteArticle) {
+  function fieldData(article: RemoteArticle, uploaded: Map<string, RemoteMediaRef>) {
+    const urls = new Map([...uploaded].map(([id, ref]) => [id, ref.remoteUrl]))
+    const featured = article.images.find((i) => i.role === 'featured')
+    const featuredRef = featured && uploaded.get(featured.id)
     return {
       [config.titleField]: article.title,
       [config.slugField]: article.slug,
-      [config.bodyField]: article.html,
+      [config.bodyField]: withRemoteFigures(article.html, urls),
       ...(config.summaryField ? { [config.summaryField]: article.excerpt } : {}),
       ...(config.jsonLdField
         ? { [config.jsonLdField]: article.jsonLd.length ? jsonForScript(article.jsonLd) : '' }
         : {}),
+      ...(config.imageField && featured && featuredRef
+        ? { [config.imageField]: { fileId: featuredRef.remoteId, url: featuredRef.remoteUrl, alt: featured.alt } }
+        : {}),
     }
+  }
+
+  const assetRef = (asset: Asset): RemoteMediaRef => ({
+    remoteId: asset.id,
+    remoteUrl: asset.hostedUrl ?? asset.assetUrl ?? '',
+  })
+
+  /** An asset this site already has under the image's file name (an upload a crash kept from being recorded). */
+  async function findAsset(image: RemoteImage): Promise<RemoteMediaRef | null> {
+    for (let offset = 0, page = 0; page < 50; page++) {
+      const list = json<{ assets?: Asset[]; pagination?: { total?: number } }>(
+        await ok(await call('GET', `${assets}?offset=${offset}&limit=100`), 'site'),
+      )
+      const found = list.assets?.find((a) => a.originalFileName === image.filename || a.displayName === image.filename)
+      if (found) return assetRef(found)
+      offset += list.assets?.length ?? 0
+      if (!list.assets?.length || offset >= (list.pagination?.total ?? 0)) return null
+    }
+    return null
+  }
+
+  /**
+   * Webflow's two-step upload: `POST sites/:id/assets` with the file name and its MD5 gives an upload URL and the
+   * form fields to send with the file (an S3 POST); the asset's hosted URL is where the site serves it.
+   */
+  async function uploadAsset(image: RemoteImage, bytes: Buffer): Promise<RemoteMediaRef> {
+    const fileHash = crypto.createHash('md5').update(bytes).digest('hex')
+    const created = json<AssetUpload>(
+      await ok(await call('POST', assets, { fileName: image.filename, fileHash }), 'site'),
+    )
+    const uploadUrl = httpUrlOrNull(created.uploadUrl)
+    if (!uploadUrl || !created.id)
+      throw new PublishError('Webflow answered the asset upload without an upload address.', 'server', true)
+    const form = multipart([
+      ...Object.entries(created.uploadDetails ?? {}).map(([name, value]) => ({ name, value: String(value) })),
+      { name: 'file', filename: image.filename, contentType: image.mime, data: bytes },
+    ])
+    const sent = await http(uploadUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': form.contentType },
+      body: form.body,
+    })
+    if (sent.status < 200 || sent.status >= 300) throw statusFailure(sent, uploadUrl, 'Webflow', AUTH_MESSAGE)
+    return assetRef(created)
   }
 
   async function publishItem(id: string) {
@@ -94,6 +153,7 @@ export function webflowClient(config: WebflowConfig, apiToken: string, opts: Cli
         ['Body', config.bodyField],
         ['Summary', config.summaryField],
         ['Structured data', config.jsonLdField],
+        ['Image', config.imageField],
       ] as const) {
         if (slug && !slugs.includes(slug))
           throw new PublishError(
@@ -119,6 +179,13 @@ export function webflowClient(config: WebflowConfig, apiToken: string, opts: Cli
           'rejected',
           false,
         )
+      const image = config.imageField ? fields.find((f) => f.slug === config.imageField) : undefined
+      if (image && image.type !== 'Image')
+        throw new PublishError(
+          `The image field "${config.imageField}" is a ${image.type} field; choose an Image field.`,
+          'rejected',
+          false,
+        )
       const domain =
         site.customDomains?.find((d) => d.url)?.url ?? (site.shortName ? `${site.shortName}.webflow.io` : undefined)
       return {
@@ -131,6 +198,14 @@ export function webflowClient(config: WebflowConfig, apiToken: string, opts: Cli
     },
 
     async publish(article: RemoteArticle, remoteId: string | null) {
+      const uploaded = new Map<string, RemoteMediaRef>()
+      for (const image of article.images) {
+        const ref = await uploadOnce(media, image, {
+          adopt: () => findAsset(image),
+          upload: (bytes) => uploadAsset(image, bytes),
+        })
+        uploaded.set(image.id, ref)
+      }
       let id = remoteId
       if (id) {
         const current = await call('GET', `${items}/${encodeURIComponent(id)}`)
@@ -147,14 +222,14 @@ export function webflowClient(config: WebflowConfig, apiToken: string, opts: Cli
           await call('PATCH', `${items}/${encodeURIComponent(id)}`, {
             isDraft: false,
             isArchived: false,
-            fieldData: fieldData(article),
+            fieldData: fieldData(article, uploaded),
           }),
           'item',
         )
       } else {
         const created = json<Item>(
           await ok(
-            await call('POST', items, { isDraft: false, isArchived: false, fieldData: fieldData(article) }),
+            await call('POST', items, { isDraft: false, isArchived: false, fieldData: fieldData(article, uploaded) }),
             'collection',
           ),
         )

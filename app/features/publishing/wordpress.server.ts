@@ -1,7 +1,8 @@
 import { createHttp, header, parseJson, PublishError, safeHost, statusFailure, type Http } from './http.server'
 import { jsonLdScripts } from '#app/platform/seo/json-ld'
+import { memoryLedger, uploadOnce, withRemoteFigures } from './media.server'
 import { plainField } from './publishing'
-import type { ClientOptions, DestinationClient, RemoteArticle } from './types'
+import type { ClientOptions, DestinationClient, RemoteArticle, RemoteImage, RemoteMediaRef } from './types'
 
 /**
  * WordPress through its REST API (self-hosted and WordPress.com-style sites): Basic authentication with a user name
@@ -38,6 +39,7 @@ export function jsonLdBlock(jsonLd: RemoteArticle['jsonLd']): string {
 const AUTH_MESSAGE = 'WordPress refused the user name or Application Password.'
 
 type WpPost = { id: number; link?: string; status?: string; slug?: string }
+type WpMedia = { id: number; source_url?: string; slug?: string }
 
 export function wordpressClient(
   config: WordPressConfig,
@@ -45,6 +47,7 @@ export function wordpressClient(
   opts: ClientOptions = {},
 ): DestinationClient {
   const http = createHttp({ stats: opts.stats })
+  const media = opts.media ?? memoryLedger()
   const auth = `Basic ${Buffer.from(`${config.username}:${appPassword}`).toString('base64')}`
   const host = safeHost(config.siteUrl)
   let root: string | undefined
@@ -144,6 +147,44 @@ export function wordpressClient(
     return Array.isArray(list) && list[0] ? list[0] : null
   }
 
+  /**
+   * An image in the media library: `POST wp/v2/media` with the file as the body (Content-Disposition names it) and
+   * its alt text, caption and slug as parameters, so one request makes the whole attachment. The slug
+   * `rankwell-<imageId>` is what a retry looks the upload up by.
+   */
+  function mediaRef(item: WpMedia): RemoteMediaRef {
+    return { remoteId: String(item.id), remoteUrl: item.source_url ?? '' }
+  }
+
+  async function findMedia(image: RemoteImage): Promise<RemoteMediaRef | null> {
+    const res = await call('GET', 'wp/v2/media', { slug: mediaSlug(image), context: 'edit' })
+    if (res.status !== 200) throw statusFailure(res, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+    const list = expectJson<WpMedia[]>(res)
+    const found = Array.isArray(list) ? list.find((m) => m.slug === mediaSlug(image)) : undefined
+    return found ? mediaRef(found) : null
+  }
+
+  async function uploadMedia(image: RemoteImage, bytes: Buffer): Promise<RemoteMediaRef> {
+    const url = await endpoint('wp/v2/media', {
+      slug: mediaSlug(image),
+      title: mediaSlug(image),
+      alt_text: image.alt,
+      ...(image.caption ? { caption: image.caption } : {}),
+    })
+    const res = await http(url, {
+      method: 'POST',
+      headers: {
+        Authorization: auth,
+        Accept: 'application/json',
+        'Content-Type': image.mime,
+        'Content-Disposition': `attachment; filename="${image.filename}"`,
+      },
+      body: bytes,
+    })
+    if (res.status !== 201 && res.status !== 200) throw statusFailure(res, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+    return mediaRef(expectJson<WpMedia>(res))
+  }
+
   async function existing(remoteId: string): Promise<WpPost> {
     const res = await call('GET', `wp/v2/posts/${encodeURIComponent(remoteId)}`, { context: 'edit' })
     const body = parseJson(res) as WpPost | undefined
@@ -186,10 +227,23 @@ export function wordpressClient(
         await termIds('tags', names(config.tags)),
       ]
       const structured = article.jsonLd.length && (await mayPostScripts()) ? jsonLdBlock(article.jsonLd) : ''
+      // The images first, each uploaded once per site (recorded as soon as WordPress answers), then the post.
+      const urls = new Map<string, string>()
+      let featuredMedia: number | undefined
+      for (const image of article.images) {
+        const ref = await uploadOnce(media, image, {
+          adopt: () => findMedia(image),
+          upload: (bytes) => uploadMedia(image, bytes),
+        })
+        urls.set(image.id, ref.remoteUrl)
+        if (image.role === 'featured') featuredMedia = Number(ref.remoteId)
+      }
+      const html = withRemoteFigures(article.html, urls)
       const body = {
         title: article.title,
         slug: article.slug,
-        content: structured ? `${article.html}\n\n${structured}` : article.html,
+        content: structured ? `${html}\n\n${structured}` : html,
+        ...(featuredMedia ? { featured_media: featuredMedia } : {}),
         excerpt: article.excerpt,
         status: config.postStatus,
         ...(categories.length ? { categories } : {}),
@@ -222,6 +276,7 @@ export function wordpressClient(
 function names(list: string[] | undefined): string[] {
   return [...new Set((list ?? []).map(plainField).filter(Boolean))]
 }
+const mediaSlug = (image: RemoteImage) => `rankwell-${image.id}`
 
 function decodeEntities(s: string) {
   return s

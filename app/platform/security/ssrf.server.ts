@@ -254,7 +254,7 @@ export async function guardedRequest(
   init: {
     method: string
     headers?: Record<string, string>
-    body?: string
+    body?: string | Buffer
     timeoutMs: number
     maxBytes: number
   } & GuardOptions,

@@ -38,7 +38,13 @@ export type PostEventType = 'post.published' | 'post.updated' | 'post.unpublishe
  * page's heading), `content_html`/`content_markdown` the post as Rankwell shows it, `json_ld` an array of JSON-LD
  * objects (Article, FAQPage) for the page's `<script type="application/ld+json">`.
  */
-export function postEventBody(type: PostEventType, post: Post, now = new Date()) {
+export function postEventBody(
+  type: PostEventType,
+  post: Post,
+  now = new Date(),
+  /** Issue 33: `featured_image` and `images` (publishing's webhookImages), absent from post.unpublished. */
+  images: Record<string, unknown> = {},
+) {
   const appUrl = getEnv().APP_URL.replace(/\/+$/, '')
   const content =
     type === 'post.unpublished'
@@ -49,6 +55,7 @@ export function postEventBody(type: PostEventType, post: Post, now = new Date())
           // The body a site publishes under its own title field (the post without its H1 title).
           body_markdown: markdownWithoutTitle(post.contentMarkdown),
           body_html: bodyWithoutTitle(post.contentHtml),
+          ...images,
         }
   return JSON.stringify({
     type,

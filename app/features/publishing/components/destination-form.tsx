@@ -143,6 +143,7 @@ export function DestinationForm({
                 'Receives the post\'s structured data (JSON-LD). In the collection template\'s page settings, add to the custom code in <head>: <script type="application/ld+json"> then this field, then </script>.'
               }
             />
+            <Field label="Image field (optional, for the featured image)" meta={fields.imageField} />
           </fieldset>
         </>
       ) : null}
