@@ -15,7 +15,7 @@ import { closeQueues, jobRequestId, QUEUES, queueDepths, type QueueName } from '
 import { pingJob } from '#app/platform/queue/system.server'
 import { deliverWebhookJob } from '#app/features/autopilot/settings/jobs/webhook-delivery.server'
 import { closeDb } from '#app/platform/db/client.server'
-import { getEnv } from '#app/platform/env.server'
+import { startupEnv } from '#app/platform/env.server'
 import { closeRedis, createRedis } from '#app/platform/redis.server'
 import { installRequestIdLogging } from '#app/platform/observability/log.server'
 import { installProcessGuards } from '#app/platform/observability/process-guards.server'
@@ -68,7 +68,7 @@ registry.register(rankingsJobs.refreshPost, processRefreshPost)
 registry.register(publicationJob, processPublicationJob)
 registry.register(publishingSweepJob, processPublishingSweep)
 
-const env = getEnv()
+const env = startupEnv('worker')
 const workerId = `${os.hostname()}-${process.pid}`
 const log = (msg: string, extra?: Record<string, unknown>) =>
   console.log(JSON.stringify({ at: new Date().toISOString(), worker: workerId, msg, ...extra }))

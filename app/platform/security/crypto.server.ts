@@ -34,12 +34,6 @@ function keys(): Key[] {
   return list
 }
 
-/** False in production without ENCRYPTION_KEY: features that store credentials say so instead of failing. */
-export function encryptionConfigured() {
-  const env = getEnv()
-  return Boolean(env.ENCRYPTION_KEY) || env.NODE_ENV !== 'production'
-}
-
 export function encryptSecret(plain: string): string {
   const { id, key } = keys()[0]!
   const iv = crypto.randomBytes(12)
