@@ -35,7 +35,7 @@ import {
   startPublishingSweep,
 } from '#app/features/publishing/jobs/publish.processor'
 import { publicationJob, publishingSweepJob } from '#app/features/publishing/jobs/publishing.server'
-import { restoreSchedules } from '#app/features/autopilot/settings/settings.server'
+import { encryptStoredWebhookSecrets, restoreSchedules } from '#app/features/autopilot/settings/settings.server'
 import { claimResanitize, resanitizeStalePosts } from '#app/features/content/post-html.server'
 import { registry } from './registry'
 import { rankingsJobs, scheduleRankings } from '#app/features/rankings/jobs/rankings.server'
@@ -158,6 +158,12 @@ log('worker started', { queues: Object.values(QUEUES) })
 restoreSchedules().then(
   (result) => log('auto pilot schedules checked', result),
   (error: Error) => log('could not check auto pilot schedules', { error: error.message }),
+)
+// Webhook signing secrets stored in plain text before issue 33 (or with a rotated-out key) are encrypted with the
+// current key; several workers starting at once each replace a row only if it still holds what they read.
+encryptStoredWebhookSecrets().then(
+  (result) => log('webhook signing secrets encrypted at rest', result),
+  (error: Error) => log('could not encrypt stored webhook signing secrets', { error: error.message }),
 )
 // Posts whose job Redis lost are put back by a repeatable job (one scheduler, however many workers upsert it).
 scheduleStalePostReconciliation().then(

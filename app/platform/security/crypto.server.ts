@@ -63,3 +63,8 @@ export function decryptSecret(stored: string): string {
 export function needsReencryption(stored: string): boolean {
   return stored.split('.')[1] !== keys()[0]!.id
 }
+
+/** How a value written now starts (`v1.<current key id>.`): stored values without it need re-encrypting. */
+export function currentSecretPrefix(): string {
+  return `v1.${keys()[0]!.id}.`
+}
