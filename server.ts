@@ -3,7 +3,7 @@ import path from 'node:path'
 import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type NextFunction, type Request, type Response } from 'express'
-import { getEnv } from '#app/platform/env.server'
+import { startupEnv } from '#app/platform/env.server'
 import { ifNoneMatchHits, letRemixReplaceHeaders, PRIVATE_CACHE_CONTROL } from '#app/platform/http/http-cache.server'
 import { guardBuild } from '#app/platform/http/outage.server'
 import { cachedPage, encodedBody, pageCacheKey, pageEncoding } from '#app/platform/http/page-cache.server'
@@ -25,7 +25,7 @@ import { staticFiles } from '#app/platform/http/static-files.server'
 
 installGlobals({ nativeFetch: true })
 
-const env = getEnv()
+const env = startupEnv('web')
 // Issue 20: error reports when SENTRY_DSN is set, request ids on every log line, /metrics on METRICS_PORT.
 const { initSentry, flushSentry } = await import('#app/platform/observability/sentry.server')
 initSentry('web')

@@ -44,7 +44,11 @@ async function startApp() {
   const runId = `lh${Date.now().toString(36)}`
   // Its own build folder, so a concurrent `npm test` or `npm run bench` build is never overwritten.
   const services = await provisionServices({ purpose: 'lighthouse', runId, cleanups, ownBuildDir: true })
-  const env = appEnv(services, { SESSION_SECRET: `lighthouse-${runId}` })
+  // Production mode requires both secrets (app/platform/env.server.ts).
+  const env = appEnv(services, {
+    SESSION_SECRET: `lighthouse-${runId}`,
+    ENCRYPTION_KEY: `lighthouse-encryption-key-${runId}-0123456789abcdef`,
+  })
   if ((await buildApp(env)) !== 0) throw new Error('build failed')
   startWeb(env, { quiet: !process.env.LIGHTHOUSE_VERBOSE, cleanups })
   await waitForApp(env)

@@ -15,7 +15,7 @@ import { closeQueues, jobRequestId, QUEUES, queueDepths, type QueueName } from '
 import { pingJob } from '#app/platform/queue/system.server'
 import { deliverWebhookJob } from '#app/features/autopilot/settings/jobs/webhook-delivery.server'
 import { closeDb } from '#app/platform/db/client.server'
-import { getEnv } from '#app/platform/env.server'
+import { startupEnv } from '#app/platform/env.server'
 import { closeRedis, createRedis } from '#app/platform/redis.server'
 import { installRequestIdLogging } from '#app/platform/observability/log.server'
 import { installProcessGuards } from '#app/platform/observability/process-guards.server'
@@ -35,7 +35,7 @@ import {
   startPublishingSweep,
 } from '#app/features/publishing/jobs/publish.processor'
 import { publicationJob, publishingSweepJob } from '#app/features/publishing/jobs/publishing.server'
-import { restoreSchedules } from '#app/features/autopilot/settings/settings.server'
+import { encryptStoredWebhookSecrets, restoreSchedules } from '#app/features/autopilot/settings/settings.server'
 import { claimResanitize, resanitizeStalePosts } from '#app/features/content/post-html.server'
 import { registry } from './registry'
 import { rankingsJobs, scheduleRankings } from '#app/features/rankings/jobs/rankings.server'
@@ -68,7 +68,7 @@ registry.register(rankingsJobs.refreshPost, processRefreshPost)
 registry.register(publicationJob, processPublicationJob)
 registry.register(publishingSweepJob, processPublishingSweep)
 
-const env = getEnv()
+const env = startupEnv('worker')
 const workerId = `${os.hostname()}-${process.pid}`
 const log = (msg: string, extra?: Record<string, unknown>) =>
   console.log(JSON.stringify({ at: new Date().toISOString(), worker: workerId, msg, ...extra }))
@@ -173,6 +173,12 @@ log('worker started', { queues: Object.values(QUEUES) })
 restoreSchedules().then(
   (result) => log('auto pilot schedules checked', result),
   (error: Error) => log('could not check auto pilot schedules', { error: error.message }),
+)
+// Webhook signing secrets stored in plain text before issue 33 (or with a rotated-out key) are encrypted with the
+// current key; several workers starting at once each replace a row only if it still holds what they read.
+encryptStoredWebhookSecrets().then(
+  (result) => log('webhook signing secrets encrypted at rest', result),
+  (error: Error) => log('could not encrypt stored webhook signing secrets', { error: error.message }),
 )
 // Posts whose job Redis lost are put back by a repeatable job (one scheduler, however many workers upsert it).
 scheduleStalePostReconciliation().then(

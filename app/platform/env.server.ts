@@ -189,6 +189,13 @@ function parseEnv(): Env {
         : 'Invalid environment:\n  SESSION_SECRET: required (`npm run dev` generates one in .data/secrets.json)',
     )
   }
+  // Credentials at rest (CMS passwords and keys, webhook signing secrets, Search Console tokens) need the key: a
+  // production process without it would run with publishing dead, so it does not start (one line naming it).
+  if (data.NODE_ENV === 'production' && !data.ENCRYPTION_KEY) {
+    throw new Error(
+      'Invalid environment:\n  ENCRYPTION_KEY: required in production (a long random string: it encrypts stored credentials)',
+    )
+  }
   const secrets = data.SESSION_SECRET.split(',')
     .map((s) => s.trim())
     .filter(Boolean)
@@ -199,6 +206,24 @@ let cached: Env | undefined
 export function getEnv(): Env {
   cached ??= parseEnv()
   return cached
+}
+
+/**
+ * The environment for a process's entry point (server.ts, worker/index.ts): an invalid one ends the process with
+ * exit code 1 and one log line per problem, naming the variable ('Rankwell cannot start: ENCRYPTION_KEY: required in
+ * production …'), instead of a stack trace.
+ */
+export function startupEnv(processName: string): Env {
+  try {
+    return getEnv()
+  } catch (error) {
+    const lines = (error instanceof Error ? error.message : String(error))
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && line !== 'Invalid environment:')
+    for (const line of lines) console.error(`Rankwell ${processName} cannot start: ${line}`)
+    process.exit(1)
+  }
 }
 
 /** Which external services are usable with the configured credentials. */

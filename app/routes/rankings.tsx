@@ -187,9 +187,7 @@ export default function RankingsPage() {
           Google Search Console
         </h2>
         {!sc.available ? (
-          <p className="mt-2 text-sm text-slate-600">
-            Search Console needs Google OAuth: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET.
-          </p>
+          <p className="mt-2 text-sm text-slate-600">{RANKINGS_MESSAGES.searchConsoleUnavailable}</p>
         ) : sc.status === 'active' && sc.siteUrl ? (
           <div className="mt-2 flex flex-wrap items-center gap-4 text-sm text-slate-700">
             <span>

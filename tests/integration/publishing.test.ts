@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { jobId } from '#app/platform/queue/queues.server'
 import { decryptSecret } from '#app/platform/security/crypto.server'
 import { db, schema } from '#app/platform/db/client.server'
+import { webhookSecretOf } from '#app/features/autopilot/settings/settings.server'
 import { autoApproveDue, gateAutopilotPost } from '#app/features/publishing/review.server'
 import { waitForSmtpMessage } from '#tests/fakes/client'
 import { api, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
@@ -531,7 +532,7 @@ describe('review before publishing', () => {
       json: { action: 'unpublish', target: 'webhook' },
     })
     const got = await receiver.waitForRequests(`/hooks/${user.id}`, 3)
-    const wh = new Webhook(settings!.webhookSecret!)
+    const wh = new Webhook(webhookSecretOf(settings!)!)
     const events = got.map(
       (r) => wh.verify(r.body, r.headers) as { type: string; data: { post: Record<string, unknown> } },
     )

@@ -1,7 +1,16 @@
 import { and, asc, eq } from 'drizzle-orm'
-import { KIND_LABELS, SECRET_FIELD, SECRET_LABEL, type DestinationInput, type DestinationKind } from './publishing'
-import { decryptSecret, encryptionConfigured, encryptSecret } from '#app/platform/security/crypto.server'
+import {
+  httpsRequired,
+  KIND_LABELS,
+  SECRET_FIELD,
+  SECRET_LABEL,
+  type DestinationInput,
+  type DestinationKind,
+} from './publishing'
+import { DecryptError, decryptSecret, encryptSecret } from '#app/platform/security/crypto.server'
 import { db, schema } from '#app/platform/db/client.server'
+import { getEnv } from '#app/platform/env.server'
+import { insecureUrlRefused, isLoopbackHost, savedForWords, siteKey, siteUrlOf } from './site-key'
 import { ghostClient, type GhostConfig } from './ghost.server'
 import { PublishError, safeHost } from './http.server'
 import type { ClientOptions, DestinationClient } from './types'
@@ -118,8 +127,46 @@ export function clientFor(
   }
 }
 
+/**
+ * Plain http to a loopback site (127.0.0.0/8, ::1, localhost) is allowed on a development server, and on a server
+ * that is itself reached over http on loopback (APP_URL, as the test, bench and soak runs serve the production build):
+ * such a server has no customer whose password could cross a network. Everywhere else a site address is https.
+ */
+export function loopbackHttpAllowed(): boolean {
+  const env = getEnv()
+  if (env.NODE_ENV !== 'production') return true
+  try {
+    const app = new URL(env.APP_URL)
+    return app.protocol === 'http:' && isLoopbackHost(app.hostname)
+  } catch {
+    return false
+  }
+}
+
+const URL_FIELD = { wordpress: 'siteUrl', ghost: 'adminUrl' } as const
+const URL_LABEL = { wordpress: 'Site URL', ghost: 'Admin API URL' } as const
+
+/**
+ * The client of a saved destination. Refused without a request (PublishError, never retried) when the stored secret
+ * was entered for another site than the one configured now (`credentials_for`; rows saved before it existed, null,
+ * count as bound to their current configuration) or when the site's address is not https.
+ */
 export function destinationClient(d: Destination, opts: ClientOptions = {}) {
-  return clientFor(d.kind, d.config as Record<string, unknown>, decryptSecret(d.credentials), opts)
+  const config = d.config as Record<string, unknown>
+  if (d.credentialsFor && d.credentialsFor !== siteKey(d.kind, config))
+    throw new PublishError(
+      `The saved ${SECRET_LABEL[d.kind]} was entered for another site. Edit the destination and enter it again.`,
+      'auth',
+      false,
+    )
+  const url = siteUrlOf(d.kind, config)
+  if (url && insecureUrlRefused(url, loopbackHttpAllowed()))
+    throw new PublishError(
+      'The site address must start with https://. Edit the destination and enter its https:// address.',
+      'blocked',
+      false,
+    )
+  return clientFor(d.kind, config, decryptSecret(d.credentials), opts)
 }
 
 function defaultName(input: DestinationInput) {
@@ -137,29 +184,48 @@ export type SaveResult =
 /**
  * Creates (no `id`) or updates a destination from validated form or API input (`destinationPageForm`,
  * `destinationForm`). The connection is tested first; a failing test saves nothing and says why. On update a blank
- * secret keeps the stored one.
+ * secret keeps the stored one only while the site stays the same (`siteKey`: address and user): a new address or
+ * user needs the secret again, refused before any request, so a stored secret never reaches another site.
  */
 export async function saveDestination(userId: string, input: DestinationInput, id?: string): Promise<SaveResult> {
-  if (!encryptionConfigured())
-    return {
-      ok: false,
-      status: 400,
-      message: 'Publishing destinations are unavailable: the server has no ENCRYPTION_KEY to store credentials with.',
-    }
   const existing = id ? await getDestination(userId, id) : null
   if (id && !existing) return { ok: false, status: 404, message: 'Destination not found.' }
   if (existing && existing.kind !== input.kind)
     return { ok: false, status: 400, field: 'kind', message: 'The kind of a destination cannot change.' }
-  const secret = secretOf(input) ?? (existing ? decryptSecret(existing.credentials) : undefined)
-  if (!secret)
-    return {
-      ok: false,
-      status: 400,
-      field: SECRET_FIELD[input.kind],
-      message: `${SECRET_LABEL[input.kind]} is required.`,
-    }
 
   let config = configOf(input)
+  if (input.kind !== 'webflow' && insecureUrlRefused(siteUrlOf(input.kind, config)!, loopbackHttpAllowed()))
+    return { ok: false, status: 400, field: URL_FIELD[input.kind], message: httpsRequired(URL_LABEL[input.kind]) }
+
+  const secretField = SECRET_FIELD[input.kind]
+  const secretLabel = SECRET_LABEL[input.kind]
+  let secret = secretOf(input)
+  if (!secret && existing) {
+    const existingConfig = existing.config as Record<string, unknown>
+    // Rows saved before `credentials_for` existed count as bound to the configuration they hold.
+    const boundTo = existing.credentialsFor ?? siteKey(existing.kind, existingConfig)
+    if (boundTo !== siteKey(input.kind, config))
+      return {
+        ok: false,
+        status: 400,
+        field: secretField,
+        message: `Enter the ${secretLabel} again: it was saved for ${savedForWords(existing.kind, existingConfig)}.`,
+      }
+    try {
+      secret = decryptSecret(existing.credentials)
+    } catch (error) {
+      if (!(error instanceof DecryptError)) throw error
+      console.error('[publishing] a saved destination secret could not be decrypted', { destinationId: existing.id })
+      return {
+        ok: false,
+        status: 400,
+        field: secretField,
+        message: `Enter the ${secretLabel} again: the saved one can no longer be read.`,
+      }
+    }
+  }
+  if (!secret) return { ok: false, status: 400, field: secretField, message: `${secretLabel} is required.` }
+
   let message: string
   try {
     const tested = await clientFor(input.kind, config, secret).test()
@@ -174,6 +240,8 @@ export async function saveDestination(userId: string, input: DestinationInput, i
     name: defaultName(input),
     config,
     credentials: encryptSecret(secret),
+    // The site this secret was just tested on: the only one it will be sent to.
+    credentialsFor: siteKey(input.kind, config),
     autopilot: input.autopilot,
     lastCheckedAt: new Date(),
     lastCheckError: null,
@@ -203,12 +271,15 @@ export async function testDestination(userId: string, id: string) {
   try {
     const tested = await destinationClient(d).test()
     result = { ok: true, message: tested.message }
+    const config = { ...(d.config as Record<string, unknown>), ...tested.config }
     await db
       .update(schema.destinations)
       .set({
         lastCheckedAt: new Date(),
         lastCheckError: null,
-        config: { ...(d.config as object), ...tested.config },
+        config,
+        // Re-tested on this site (older rows without `credentials_for` get it here).
+        credentialsFor: siteKey(d.kind, config),
         updatedAt: new Date(),
       })
       .where(eq(schema.destinations.id, d.id))

@@ -3,6 +3,7 @@ import { safeText } from '#app/platform/security/safe-text'
 import { plainField } from '#app/platform/security/plain-field'
 
 export { plainField, safeSlug } from '#app/platform/security/plain-field'
+import { isLoopbackHost } from './site-key'
 
 /**
  * Publishing destinations (WordPress, Ghost, Webflow): the forms' schemas, shared by the screens (parsed by Conform on
@@ -85,7 +86,15 @@ const optionalText = (label: string, max: number) =>
     .optional()
     .transform((v) => (v ? v : undefined))
 
-/** An http(s) URL without credentials, query or fragment, normalised without a trailing slash. */
+/** The message next to a site address that is not https (Basic credentials and admin keys must not travel in clear). */
+export const httpsRequired = (label: string) =>
+  `${label} must start with https:// (the password or key must not travel unencrypted).`
+
+/**
+ * An https URL without credentials, query or fragment, normalised without a trailing slash. Plain http only for a
+ * loopback host (a site on the same machine, in development and tests); the server refuses even that in production
+ * (destinations.server.ts, `loopbackHttpAllowed`).
+ */
 export const siteUrl = (label: string) =>
   text(label, 300)
     .transform((v) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? v : `https://${v}`))
@@ -100,8 +109,8 @@ export const siteUrl = (label: string) =>
         })
         return
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        ctx.addIssue({ code: 'custom', message: `${label} must start with https:// or http://.` })
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname)))
+        ctx.addIssue({ code: 'custom', message: httpsRequired(label) })
       else if (url.username || url.password)
         ctx.addIssue({ code: 'custom', message: `${label} must not contain a user name or password.` })
       else if (url.search || url.hash) ctx.addIssue({ code: 'custom', message: `${label} must not contain ? or #.` })

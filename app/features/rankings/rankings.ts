@@ -14,9 +14,10 @@ export const RANKINGS_MESSAGES = {
   untracked: 'Keyword no longer tracked.',
   trackFailed: 'Could not change the tracking of this keyword. Check your connection and try again.',
   noDataForSeo:
-    'Daily position tracking needs DataForSEO: set DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD. Until then positions come from Search Console (average position).',
+    "Daily position tracking isn't available on this server yet. Until then positions come from Search Console (average position).",
   nothingConnected:
     'Connect Google Search Console to see clicks, impressions and positions of your posts, and set up DataForSEO for daily position tracking.',
+  searchConsoleUnavailable: "Connecting Google Search Console isn't available on this server yet.",
   searchConsoleDisabled:
     'Google Search Console access was revoked, so we stopped pulling its data. Connect it again to resume.',
   refreshQueued: 'Refreshing this post: a new version will be ready for review shortly.',

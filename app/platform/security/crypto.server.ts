@@ -34,12 +34,6 @@ function keys(): Key[] {
   return list
 }
 
-/** False in production without ENCRYPTION_KEY: features that store credentials say so instead of failing. */
-export function encryptionConfigured() {
-  const env = getEnv()
-  return Boolean(env.ENCRYPTION_KEY) || env.NODE_ENV !== 'production'
-}
-
 export function encryptSecret(plain: string): string {
   const { id, key } = keys()[0]!
   const iv = crypto.randomBytes(12)
@@ -68,4 +62,9 @@ export function decryptSecret(stored: string): string {
 /** True when a stored value was written with an older key and should be re-encrypted (rotation). */
 export function needsReencryption(stored: string): boolean {
   return stored.split('.')[1] !== keys()[0]!.id
+}
+
+/** How a value written now starts (`v1.<current key id>.`): stored values without it need re-encrypting. */
+export function currentSecretPrefix(): string {
+  return `v1.${keys()[0]!.id}.`
 }

@@ -26,6 +26,7 @@ import {
   saveWebhookUrl,
   setAutopilotEnabled,
   setCadence,
+  webhookSecretOf,
 } from '#app/features/autopilot/settings/settings.server'
 import { parseSubmission } from '#app/platform/forms/submission'
 import { hit } from '#app/platform/security/rate-limit.server'
@@ -54,6 +55,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     productService: user.productService ?? '',
     country: user.countryName ?? '',
     language: user.languageName ?? '',
+  }
+  /** The signing secret as the user copies it; blank (Rotate secret makes a new one) when it can no longer be read. */
+  const readableSecret = (row: Awaited<ReturnType<typeof getSettings>>) => {
+    try {
+      return webhookSecretOf(row) ?? ''
+    } catch (error) {
+      console.error('[autopilot] the webhook signing secret could not be decrypted', error)
+      return ''
+    }
   }
   let settings: Awaited<ReturnType<typeof getSettings>> | null = null
   let allowed = false
@@ -86,7 +96,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       webhook: settings?.enabled
         ? {
             url: settings.webhookUrl ?? '',
-            secret: settings.webhookSecret ?? '',
+            secret: readableSecret(settings),
             disabledAt: settings.webhookDisabledAt?.toISOString() ?? null,
             disabledReason: settings.webhookDisabledReason,
           }

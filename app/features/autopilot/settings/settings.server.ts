@@ -1,7 +1,8 @@
-import { and, desc, eq } from 'drizzle-orm'
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm'
 import { DAY_MS } from './autopilot'
 import { isAutopilotScheduled, scheduleAutopilot, unscheduleAutopilot } from './jobs/autopilot.server'
-import { generateWebhookSecret } from '#app/platform/webhooks/signing.server'
+import { generateWebhookSecret, SECRET_PREFIX } from '#app/platform/webhooks/signing.server'
+import { currentSecretPrefix, decryptSecret, encryptSecret } from '#app/platform/security/crypto.server'
 import { canUseAutopilot } from '#app/features/billing/billing.server'
 import { db, schema } from '#app/platform/db/client.server'
 
@@ -24,6 +25,69 @@ export async function findAutopilotSettings(userId: string): Promise<AutopilotSe
 }
 
 type Settings = AutopilotSettings
+
+// ---------------------------------------------------------------------------
+// The webhook's signing secret, encrypted at rest (issue 33)
+// ---------------------------------------------------------------------------
+
+/** A new signing secret as stored: encrypted like CMS credentials (the user sees and signs with the `whsec_` value). */
+function newStoredSecret() {
+  return encryptSecret(generateWebhookSecret())
+}
+
+/** A value stored before issue 33: the `whsec_` secret itself (encrypted by `encryptStoredWebhookSecrets`). */
+function isPlaintextSecret(stored: string) {
+  return stored.startsWith(SECRET_PREFIX)
+}
+
+/**
+ * The signing secret (`whsec_…`) of a settings row, as the user sees it and deliveries sign with; null when there is
+ * none. Throws DecryptError when it was encrypted with a key no longer configured (rotating it makes a new one).
+ */
+export function webhookSecretOf(settings: Pick<Settings, 'webhookSecret'>): string | null {
+  const stored = settings.webhookSecret
+  if (!stored) return null
+  return isPlaintextSecret(stored) ? stored : decryptSecret(stored)
+}
+
+/**
+ * Encrypts signing secrets stored in plain text (rows from before issue 33) and re-encrypts those written with an
+ * older key (ENCRYPTION_KEY rotation). Run by every worker at start: each row is replaced only if it still holds
+ * the value read (compare and set), so two processes at once never encrypt a value twice, and a second run finds
+ * nothing to do. A value no configured key opens is left as it is (rotating the secret replaces it).
+ */
+export async function encryptStoredWebhookSecrets(): Promise<{ encrypted: number; unreadable: number }> {
+  const prefix = currentSecretPrefix()
+  const rows = await db
+    .select({ userId: schema.autopilotSettings.userId, stored: schema.autopilotSettings.webhookSecret })
+    .from(schema.autopilotSettings)
+    .where(
+      and(
+        isNotNull(schema.autopilotSettings.webhookSecret),
+        sql`left(${schema.autopilotSettings.webhookSecret}, ${prefix.length}) <> ${prefix}`,
+      ),
+    )
+  let encrypted = 0
+  let unreadable = 0
+  for (const row of rows) {
+    let plain: string
+    try {
+      plain = webhookSecretOf({ webhookSecret: row.stored })!
+    } catch {
+      unreadable++
+      continue
+    }
+    const updated = await db
+      .update(schema.autopilotSettings)
+      .set({ webhookSecret: encryptSecret(plain) })
+      .where(
+        and(eq(schema.autopilotSettings.userId, row.userId), eq(schema.autopilotSettings.webhookSecret, row.stored!)),
+      )
+      .returning({ userId: schema.autopilotSettings.userId })
+    encrypted += updated.length
+  }
+  return { encrypted, unreadable }
+}
 
 /** The user's settings row (created on first use). */
 export async function getSettings(userId: string): Promise<Settings> {
@@ -115,7 +179,7 @@ export async function setAutopilotEnabled(userId: string, enabled: boolean): Pro
   const before = await getSettings(userId)
   const settings = await updateSettings(userId, {
     enabled,
-    webhookSecret: before.webhookSecret ?? (enabled ? generateWebhookSecret() : null),
+    webhookSecret: before.webhookSecret ?? (enabled ? newStoredSecret() : null),
     ...(enabled ? { notice: null } : {}),
   })
   try {
@@ -145,7 +209,7 @@ export async function saveWebhookUrl(userId: string, url: string) {
   const before = await getSettings(userId)
   await updateSettings(userId, {
     webhookUrl: url,
-    webhookSecret: before.webhookSecret ?? generateWebhookSecret(),
+    webhookSecret: before.webhookSecret ?? newStoredSecret(),
     webhookDisabledAt: null,
     webhookDisabledReason: null,
     webhookFailingSince: null,
@@ -156,8 +220,11 @@ export async function reenableWebhook(userId: string) {
   await updateSettings(userId, { webhookDisabledAt: null, webhookDisabledReason: null, webhookFailingSince: null })
 }
 
+/** A new signing secret; resolves to it (`whsec_…`, as the user copies it). */
 export async function rotateWebhookSecret(userId: string) {
-  return (await updateSettings(userId, { webhookSecret: generateWebhookSecret() })).webhookSecret!
+  const secret = generateWebhookSecret()
+  await updateSettings(userId, { webhookSecret: encryptSecret(secret) })
+  return secret
 }
 
 /** Switches Auto Pilot off with a notice the user sees on /autopilot. */

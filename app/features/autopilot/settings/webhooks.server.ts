@@ -7,7 +7,8 @@ import {
   enqueueWebhookDelivery,
   removeWebhookDeliveryJob,
 } from '#app/features/autopilot/settings/jobs/webhook-delivery.server'
-import { findAutopilotSettings } from './settings.server'
+import { findAutopilotSettings, webhookSecretOf } from './settings.server'
+import { DecryptError } from '#app/platform/security/crypto.server'
 import { bodyWithoutTitle, markdownWithoutTitle } from '#app/features/content/posts'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
@@ -25,6 +26,8 @@ import { BlockedAddressError, guardedPost, RequestTimeoutError } from '#app/plat
  */
 
 const USER_AGENT = 'Rankwell-Webhooks/1.0 (+https://rankwell.app)'
+/** A signing secret encrypted with a key this server no longer has: a new one (Rotate secret) fixes it. */
+const UNREADABLE_SECRET = 'The signing secret can no longer be read. Rotate the secret on the Auto Pilot page.'
 
 type Post = typeof schema.blogPosts.$inferSelect
 
@@ -385,6 +388,18 @@ export async function processDelivery(
     return { skipped: 'endpoint disabled' as const }
   }
 
+  let secret: string
+  try {
+    secret = webhookSecretOf(settings)!
+  } catch (error) {
+    if (!(error instanceof DecryptError)) throw error
+    await db
+      .update(schema.webhookDeliveries)
+      .set({ status: 'failed', lastError: UNREADABLE_SECRET, nextAttemptAt: null, updatedAt: new Date() })
+      .where(and(eq(schema.webhookDeliveries.id, deliveryId), eq(schema.webhookDeliveries.status, 'pending')))
+    return { skipped: 'unreadable secret' as const }
+  }
+
   // Claim this attempt. A stale claim (a worker died mid-attempt) may be taken over after a minute.
   const [claimed] = await db
     .update(schema.webhookDeliveries)
@@ -401,7 +416,7 @@ export async function processDelivery(
     .returning()
   if (!claimed) return { skipped: 'claimed elsewhere' as const }
 
-  const outcome = await attempt(settings.webhookUrl, settings.webhookSecret, claimed.messageId, claimed.body)
+  const outcome = await attempt(settings.webhookUrl, secret, claimed.messageId, claimed.body)
   const attemptedAt = new Date()
   await db.insert(schema.webhookAttempts).values({
     deliveryId,

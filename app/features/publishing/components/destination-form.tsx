@@ -20,6 +20,13 @@ const UNPUBLISH_OPTIONS = [
   { value: 'delete', label: 'Delete it from the site' },
 ]
 
+/** When a blank secret keeps the saved one on edit: the same site (destinations.server.ts, `siteKey`). */
+const KEEP_CONDITION: Record<DestinationKind, string> = {
+  wordpress: 'same site URL and user only',
+  ghost: 'same Admin API URL only',
+  webflow: 'same site only',
+}
+
 /** What a new destination's form starts with. */
 export const DESTINATION_DEFAULTS: Record<string, string> = {
   postStatus: 'publish',
@@ -34,7 +41,8 @@ export const DESTINATION_DEFAULTS: Record<string, string> = {
 /**
  * The form of one destination kind, for adding or editing (Conform, decision 0311: the server's reply shows the
  * field errors and the kept values; with JavaScript the same schema checks each field as it is left). The secret is
- * never filled in again (the server hides it from its reply): on edit, a blank secret keeps the stored one. A refusal
+ * never filled in again (the server hides it from its reply): on edit, a blank secret keeps the stored one while the
+ * site stays the same (a new address or user needs it again). A refusal
  * about the whole form (the connection test failed) shows above the fields.
  */
 export function DestinationForm({
@@ -66,7 +74,7 @@ export function DestinationForm({
       type="password"
       autoComplete="new-password"
       defaultValue=""
-      hint={editing ? 'Leave blank to keep the saved one.' : help}
+      hint={editing ? `Leave blank to keep the saved one (${KEEP_CONDITION[kind]}).` : help}
     />
   )
   return (
