@@ -44,7 +44,12 @@ describe('the live copy diff', () => {
   it('shows a section added in the middle as added lines only', () => {
     const rows = markdownDiff('## A\n\nx\n\n## B\n\ny', '## A\n\nx\n\n## New\n\nz\n\n## B\n\ny')
     expect(rows.filter((r) => r.kind === 'del' || r.kind === 'change')).toEqual([])
-    expect(rows.filter((r) => r.kind === 'ins').map((r) => ('text' in r ? r.text : ''))).toEqual(['## New', '', 'z', ''])
+    expect(rows.filter((r) => r.kind === 'ins').map((r) => ('text' in r ? r.text : ''))).toEqual([
+      '## New',
+      '',
+      'z',
+      '',
+    ])
   })
 
   it('keeps markup from the content as text (the screen renders parts as text)', () => {

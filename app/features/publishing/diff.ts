@@ -50,7 +50,8 @@ function sequenceDiff<T>(a: T[], b: T[]): Array<{ kind: 'same' | 'del' | 'ins'; 
         out.push({ kind: 'same', value: ma[i]! })
         i++
         j++
-      } else if (lengths[(i + 1) * width + j]! >= lengths[i * width + j + 1]!) out.push({ kind: 'del', value: ma[i++]! })
+      } else if (lengths[(i + 1) * width + j]! >= lengths[i * width + j + 1]!)
+        out.push({ kind: 'del', value: ma[i++]! })
       else out.push({ kind: 'ins', value: mb[j++]! })
     }
     while (i < n) out.push({ kind: 'del', value: ma[i++]! })
@@ -93,7 +94,7 @@ export function markdownDiff(before: string, after: string, opts: { context?: nu
   const context = opts.context ?? 2
   const ops = sequenceDiff(lines(before), lines(after))
   const rows: DiffRow[] = []
-  for (let k = 0; k < ops.length; ) {
+  for (let k = 0; k < ops.length;) {
     const op = ops[k]!
     if (op.kind === 'same') {
       rows.push({ kind: 'same', text: op.value })
