@@ -45,7 +45,7 @@ export type DeletionResult =
   | { ok: true; deleted: true }
   | { ok: true; deleted: false; copies: LiveCopy[] }
   | { ok: false; reason: 'not_found' }
-  /** Live copies without a choice (or a choice for a destination that has none): nothing was done. */
+  /** Live copies without a choice: nothing was done. */
   | { ok: false; reason: 'choices'; copies: LiveCopy[] }
 
 /**
@@ -68,10 +68,8 @@ export async function deletePostWithCopies(
   if (!post || post.deletingAt) return { ok: false, reason: 'not_found' }
   const copies = await liveCopiesOf(userId, postId)
   if (copies.length === 0) return (await deletePost(userId, postId)) ? { ok: true, deleted: true } : notFound
-  const live = new Set(copies.map((c) => c.destinationId))
-  const chosen = Object.keys(choices)
-  if (copies.some((c) => !choices[c.destinationId]) || chosen.some((id) => !live.has(id)))
-    return { ok: false, reason: 'choices', copies }
+  // A choice for a destination without a live copy (it came down meanwhile) has nothing to do.
+  if (copies.some((c) => !choices[c.destinationId])) return { ok: false, reason: 'choices', copies }
   const takeDown = copies.filter((c) => choices[c.destinationId] !== 'leave')
   if (takeDown.length === 0) return (await deletePost(userId, postId)) ? { ok: true, deleted: true } : notFound
 
