@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm'
+import { markdownDiff, type DiffRow } from './diff'
 import {
   passesQualityGate,
   PUBLISHING_MESSAGES,
@@ -238,6 +239,8 @@ export type WaitingDraft = {
   unverified: number
   completedAt: string | null
   autoApproveAt: string | null
+  /** A post already live (a refresh): its live copy against this version, for the reviewer (issue 33). */
+  diff: DiffRow[]
 }
 
 /** Drafts waiting for review, newest first. */
@@ -263,6 +266,7 @@ export async function listWaitingDrafts(userId: string, limit = 50): Promise<Wai
     /** Claims not verified on their source (such a draft is never approved automatically). */
     unverified: unverifiedClaims(p.claims),
     completedAt: p.completedAt?.toISOString() ?? null,
+    diff: p.liveMarkdown !== null ? markdownDiff(p.liveMarkdown, p.contentMarkdown) : [],
     autoApproveAt:
       settings?.reviewMode === 'auto_approve' && p.completedAt && unverifiedClaims(p.claims) === 0
         ? new Date(p.completedAt.getTime() + settings.approveAfterHours * 3600_000).toISOString()
