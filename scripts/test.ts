@@ -5,6 +5,7 @@
 // (scripts/soak/) on services of its own, reusing this run's build (`npm run soak` runs a longer one).
 // It ends with a table of each stage's wall time, then the line `N passed, N failed, N skipped`, always the last.
 // Usage: npm test [-- --only=static|unit|build|integration|eval|e2e|soak] [-- --grep=pattern] [-- --skip-soak]
+//   [-- --skip-wordpress] [-- --skip-ghost] (leave out the publishing tests against a real WordPress / Ghost)
 //   (`build`: only the services and the build, to time them; every later stage implies it)
 // TEST_JOBS=N: how many of the static checks and the unit tests run at once (default 2; see runGroup).
 import { spawn } from 'node:child_process'
@@ -21,7 +22,8 @@ import {
   waitForApp,
   type Cleanups,
 } from './lib/app'
-import { ensureHeadlessChromium, ensureWordPress, log, run, tmpDir } from './lib/services'
+import { announceGhostSite, GHOST_SITE_ENV, startGhost, type GhostSite } from '../tests/setup/ghost'
+import { ensureGhost, ensureHeadlessChromium, ensureWordPress, GHOST_VERSION, log, run, tmpDir } from './lib/services'
 import { createTemplateDatabase, envChanges, startStack, STACKS_ENV } from './lib/stacks'
 
 const root = process.cwd()
@@ -32,6 +34,9 @@ const only = argv.find((a) => a.startsWith('--only='))?.slice(7)
 const grep = argv.find((a) => a.startsWith('--grep='))?.slice(7)
 // The publishing tests against a real WordPress install it first (about 2 minutes once per machine).
 const skipWordPress = argv.includes('--skip-wordpress')
+// The publishing tests against a real Ghost: installed from npm into ~/.cache/rankwell once per machine (minutes,
+// beside the other stages) and started for the integration stage. --skip-ghost leaves them out.
+const skipGhost = argv.includes('--skip-ghost')
 // The chaos soak (90 s) is part of a full run; --skip-soak leaves it out of a local one.
 const skipSoak = argv.includes('--skip-soak')
 const want = (stage: string) => (!only || only.split(',').includes(stage)) && !(stage === 'soak' && skipSoak)
@@ -215,8 +220,47 @@ function printServerErrors() {
   }
 }
 
+/**
+ * The real Ghost for the integration stage, from the start of the run on: its install (minutes on a new machine, such
+ * as CI's) and the site's first start overlap the static checks, the unit tests, the build and, when still running,
+ * the other integration test files; the Ghost tests wait for the announcement file. A failure fails the run (the
+ * Ghost tests fail with the reason too): only --skip-ghost leaves them out.
+ */
+function prepareGhost(announceFile: string): Promise<GhostSite | null> {
+  const holder: { site: GhostSite | null } = { site: null }
+  const ready = (async () => {
+    await stage(
+      `Ghost ${GHOST_VERSION} (install, start)`,
+      async () => {
+        try {
+          await ensureGhost()
+          const started = Date.now()
+          const site = await startGhost()
+          holder.site = site
+          log(`Ghost ${GHOST_VERSION}: a fresh site at ${site.url}, started in ${seconds(Date.now() - started)} s`)
+          announceGhostSite(announceFile, site)
+          return 0
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error)
+          announceGhostSite(announceFile, { error: message })
+          console.error(`[rankwell] Ghost: ${message}`)
+          return 1
+        }
+      },
+      { sideBySide: true },
+    )
+    return holder.site
+  })()
+  cleanups.push(async () => {
+    await (await ready)?.stop()
+  })
+  return ready
+}
+
 async function main() {
   const needsApp = ['build', 'integration', 'e2e', 'eval', 'soak'].some(want)
+  const ghostFile = path.join(artifacts, 'ghost-site.json')
+  const ghost = want('integration') && !skipGhost ? prepareGhost(ghostFile) : null
 
   // The static checks and the unit tests, `jobs` at a time, side by side with the services' start and the build: they
   // are independent of each other. Each reports its own result; the output of each is printed when it ends.
@@ -265,15 +309,16 @@ async function main() {
   const jobs = Number(process.env.TEST_JOBS ?? 2)
   const checksDone = runGroup(checks, Number.isFinite(jobs) && jobs > 0 ? jobs : 2)
   try {
-    if (needsApp) await appStages(checksDone)
+    if (needsApp) await appStages(checksDone, ghost ? ghostFile : null)
   } finally {
     // Their results count even when a later stage crashed, and their processes end before the run's cleanups.
     await checksDone
+    await ghost
   }
 }
 
 /** The services, the build (beside the static checks), then the stages that run against the app. */
-async function appStages(checksDone: Promise<void>) {
+async function appStages(checksDone: Promise<void>, ghostFile: string | null) {
   // Fresh services for this run only: nothing is shared with `npm run dev` or with another run.
   const runId = `t${Date.now().toString(36)}${process.pid}`
   const servicesStarted = Date.now()
@@ -326,6 +371,9 @@ async function appStages(checksDone: Promise<void>) {
   if (want('integration')) {
     if (!skipWordPress && !ensureWordPress()) log('WordPress could not be installed: its publishing tests will say so')
     if (skipWordPress) env.RANKWELL_SKIP_WORDPRESS = '1'
+    // The Ghost site may still be on its way (a new machine's install): its tests wait for this file.
+    if (ghostFile) env[GHOST_SITE_ENV] = ghostFile
+    if (skipGhost) env.RANKWELL_SKIP_GHOST = '1'
     const out = path.join(artifacts, 'integration.json')
     // Test files run in parallel, each vitest worker on an app stack of its own (scripts/lib/stacks.ts): the run's app
     // for the first, and for each other one a database copied from a migrated template, a Redis, fakes, a web process

@@ -32,6 +32,7 @@ export type GhostPost = {
   status: 'draft' | 'published' | 'scheduled'
   custom_excerpt: string | null
   meta_description: string | null
+  codeinjection_head: string | null
   tags: Array<{ name: string }>
   url: string
   created_at: string
@@ -114,6 +115,8 @@ export async function startGhost(opts: FakeOptions & { title?: string } = {}): P
     }
     if (typeof input.custom_excerpt === 'string') post.custom_excerpt = input.custom_excerpt
     if (typeof input.meta_description === 'string') post.meta_description = input.meta_description
+    if (typeof input.codeinjection_head === 'string' || input.codeinjection_head === null)
+      post.codeinjection_head = input.codeinjection_head
     if (Array.isArray(input.tags)) post.tags = input.tags.filter(isRecord).map((t) => ({ name: String(t.name ?? '') }))
     post.updated_at = new Date(Math.max(Date.now(), Date.parse(post.updated_at) + 1)).toISOString()
     post.url = publicUrl(post)
@@ -174,6 +177,7 @@ export async function startGhost(opts: FakeOptions & { title?: string } = {}): P
             status: 'draft',
             custom_excerpt: null,
             meta_description: null,
+            codeinjection_head: null,
             tags: [],
             url: '',
             created_at: now,

@@ -50,6 +50,8 @@ const FIELDS = [
   { slug: 'post-body', type: 'RichText', displayName: 'Post Body', isRequired: false },
   { slug: 'post-summary', type: 'PlainText', displayName: 'Post Summary', isRequired: false },
   { slug: 'main-image', type: 'Image', displayName: 'Main Image', isRequired: false },
+  // A Plain text field for the post's JSON-LD, placed by the collection template's custom code.
+  { slug: 'structured-data', type: 'PlainText', displayName: 'Structured Data', isRequired: false },
 ]
 
 function fail(ctx: FakeRequest, status: number, code: string, message: string, details: unknown[] = []) {

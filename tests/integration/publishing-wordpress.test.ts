@@ -1,6 +1,8 @@
+import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { db, schema } from '#app/platform/db/client.server'
+import { WORDPRESS_NO_STRUCTURED_DATA } from '#app/features/publishing/wordpress.server'
 import { api, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
 import { startWordPress, wordpressUnavailable, type WordPressSite } from '#tests/setup/wordpress'
 import { makePost, publicationOf, waitForPublication } from './publishing-helpers'
@@ -39,6 +41,47 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
       categories: number[]
       tags: number[]
     }
+
+  /** A post whose title, description, slug and JSON-LD come from a hostile model or search result. */
+  async function hostilePost(owner: TestUser) {
+    const tag = crypto.randomBytes(4).toString('hex')
+    const jsonLd = [
+      {
+        '@context': 'https://schema.org',
+        '@type': 'Article',
+        headline: `Pay ${tag} </script><script>alert(1)</script>`,
+      },
+      {
+        '@context': 'https://schema.org',
+        '@type': 'FAQPage',
+        mainEntity: [{ '@type': 'Question', name: 'A & B <3?' }],
+      },
+    ]
+    const post = await makePost(owner, {
+      title: `<script>alert(1)</script>Pay <b>on time</b> &amp; often ${tag} <img src=x onerror=alert(2)>`,
+      metaDescription:
+        'Get paid <a href="https://evil.example">now</a> &lt;img src=x onerror=alert(3)&gt;, every time.',
+      slug: `Pay <b>On</b> Time: Été ${tag}!`,
+      jsonLd,
+    })
+    return { post, jsonLd, title: `Pay on time & often ${tag}`, slug: `pay-on-time-ete-${tag}` }
+  }
+
+  /** The JSON of each `<script type="application/ld+json">` in some HTML. */
+  const scriptsIn = (html: string) =>
+    [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!))
+
+  async function publishAs(owner: TestUser, postId: string, target: string) {
+    const res = await api(`/api/blogpost/${postId}/publish`, {
+      method: 'POST',
+      as: owner,
+      json: { action: 'publish', targets: [target] },
+    })
+    expect(res.status).toBe(202)
+    const row = await waitForPublication(postId, target, ['published', 'failed'], 45_000)
+    expect(row.lastError).toBeNull()
+    return row
+  }
 
   async function save(json: Record<string, unknown>) {
     return api('/api/destinations', {
@@ -208,5 +251,107 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
       headers: { Authorization: adminAuth() },
     })
     expect(gone.status).toBe(404)
+  })
+
+  it("structured data: an administrator's posts carry it in a Custom HTML block (raw and rendered), fields as plain text", async () => {
+    const owner = await createTestUser()
+    const saved = await api('/api/destinations', {
+      method: 'POST',
+      as: owner,
+      json: {
+        kind: 'wordpress',
+        siteUrl: wp.url,
+        username: 'admin',
+        appPassword: wp.admin.appPassword,
+        categories: '<b>Growth</b>, <script>x</script>',
+        tags: 'Tom &amp; Jerry, <i>founders</i>',
+      },
+    })
+    expect(saved.status).toBe(201)
+    expect(saved.body.message).toBe('Connected to Rankwell Test Blog as admin.')
+    const id = (saved.body.destination as { id: string }).id
+    const [row] = await db.select().from(schema.destinations).where(eq(schema.destinations.id, id))
+    expect(row!.config).toMatchObject({
+      unfilteredHtml: true,
+      categories: ['Growth'],
+      tags: ['Tom & Jerry', 'founders'],
+    })
+
+    const { post, jsonLd, title, slug } = await hostilePost(owner)
+    const published = await publishAs(owner, post.id, id)
+    const remote = await adminRead(published.remoteId!)
+    expect(remote.title.raw).toBe(title)
+    expect(remote.slug).toBe(slug)
+    expect(remote.excerpt.raw).toBe('Get paid now , every time.')
+    expect(remote.content.raw).toContain('<!-- wp:html -->\n<script type="application/ld+json">')
+    expect(scriptsIn(remote.content.raw)).toEqual(jsonLd)
+    expect(remote.content.raw).not.toContain('<h1')
+    // What a visitor's page gets: the scripts, rendered by WordPress, still parse to the post's JSON-LD.
+    const rendered = (await (await publicRead(published.remoteId!)).json()) as {
+      title: { rendered: string }
+      content: { rendered: string }
+    }
+    expect(scriptsIn(rendered.content.rendered)).toEqual(jsonLd)
+    expect(rendered.content.rendered).toContain('Publishing is the last step.')
+    expect(rendered.title.rendered).not.toMatch(/<(?:script|img|b)\b/)
+    const terms = async (taxonomy: string, ids: number[]) =>
+      (
+        (await (
+          await fetch(`${wp.url}/wp-json/wp/v2/${taxonomy}?include=${ids.join(',')}&context=edit`, {
+            headers: { Authorization: adminAuth() },
+          })
+        ).json()) as Array<{ name: string }>
+      )
+        .map((t) => t.name.replace(/&amp;/g, '&')) // WordPress stores a term's & as &amp;
+        .sort()
+    expect(await terms('categories', remote.categories)).toEqual(['Growth'])
+    expect(await terms('tags', remote.tags)).toEqual(['Tom & Jerry', 'founders'])
+  })
+
+  it('structured data: an Author account is told it cannot carry it, and gets no script WordPress would strip', async () => {
+    // What WordPress does with a script from a user without unfiltered_html: the tags go, the JSON stays as text.
+    const authorAuth = `Basic ${Buffer.from(`writer:${wp.author.appPassword}`).toString('base64')}`
+    const probe = (await (
+      await fetch(`${wp.url}/wp-json/wp/v2/posts?context=edit`, {
+        method: 'POST',
+        headers: { Authorization: authorAuth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          title: 'probe',
+          status: 'draft',
+          content:
+            '<!-- wp:html -->\n<script type="application/ld+json">{"@type":"Article"}</script>\n<!-- /wp:html -->',
+        }),
+      })
+    ).json()) as { id: number; content: { raw: string } }
+    expect(probe.content.raw).not.toContain('<script')
+    expect(probe.content.raw).toContain('{"@type":"Article"}')
+    await fetch(`${wp.url}/wp-json/wp/v2/posts/${probe.id}?force=true`, {
+      method: 'DELETE',
+      headers: { Authorization: adminAuth() },
+    })
+
+    const owner = await createTestUser()
+    const saved = await api('/api/destinations', {
+      method: 'POST',
+      as: owner,
+      json: { kind: 'wordpress', siteUrl: wp.url, username: 'writer', appPassword: wp.author.appPassword },
+    })
+    expect(saved.status).toBe(201)
+    expect(saved.body.message).toBe(`Connected to Rankwell Test Blog as writer. ${WORDPRESS_NO_STRUCTURED_DATA}`)
+    expect(saved.body.message).not.toMatch(/unfiltered_html|capabilit/i)
+    const id = (saved.body.destination as { id: string }).id
+    const [row] = await db.select().from(schema.destinations).where(eq(schema.destinations.id, id))
+    expect(row!.config).toMatchObject({ unfilteredHtml: false })
+
+    const { post, title, slug } = await hostilePost(owner)
+    const published = await publishAs(owner, post.id, id)
+    const remote = await adminRead(published.remoteId!)
+    expect(remote).toMatchObject({ status: 'publish', slug })
+    // WordPress filters an Author's title itself (kses: & stored as &amp;); what we sent was the plain title.
+    expect(remote.title.raw.replace(/&amp;/g, '&')).toBe(title)
+    expect(remote.content.raw).toContain('Publishing is the last step.')
+    expect(remote.content.raw).not.toMatch(/wp:html|ld\+json|@type|schema\.org/)
+    const rendered = (await (await publicRead(published.remoteId!)).json()) as { content: { rendered: string } }
+    expect(rendered.content.rendered).not.toMatch(/ld\+json|@type/)
   })
 })

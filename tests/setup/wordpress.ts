@@ -1,7 +1,7 @@
 /**
  * A real WordPress for the publishing tests: Debian's `wordpress` package (installed by `npm test` when missing on
  * Debian as root) run privately on loopback: its own MariaDB data folder and socket, PHP's built-in server, a site
- * installed from the command line with pretty permalinks, an administrator and a subscriber, each with an
+ * installed from the command line with pretty permalinks, an administrator, an author and a subscriber, each with an
  * Application Password. Everything lives in a scratch folder and one /etc/wordpress/config-<name>.php, removed by
  * `stop()`.
  */
@@ -15,6 +15,8 @@ export type WordPressSite = {
   url: string
   admin: { username: string; appPassword: string }
   subscriber: { username: string; appPassword: string }
+  /** An Author: may publish posts, but has no `unfiltered_html` (WordPress strips scripts from its posts). */
+  author: { username: string; appPassword: string }
   stop(): Promise<void>
 }
 
@@ -100,9 +102,11 @@ function rankwell_install() {
   update_option('permalink_structure', '/%postname%/');
   delete_option('rewrite_rules');
   $reader = wp_insert_user(array('user_login' => 'reader', 'user_pass' => 'Reader-password-1', 'user_email' => 'reader@example.test', 'role' => 'subscriber'));
+  $writer = wp_insert_user(array('user_login' => 'writer', 'user_pass' => 'Writer-password-1', 'user_email' => 'writer@example.test', 'role' => 'author'));
   $admin_pw = WP_Application_Passwords::create_new_application_password(1, array('name' => 'rankwell'));
   $reader_pw = WP_Application_Passwords::create_new_application_password($reader, array('name' => 'rankwell'));
-  echo json_encode(array('admin' => $admin_pw[0], 'reader' => $reader_pw[0]));
+  $writer_pw = WP_Application_Passwords::create_new_application_password($writer, array('name' => 'rankwell'));
+  echo json_encode(array('admin' => $admin_pw[0], 'reader' => $reader_pw[0], 'writer' => $writer_pw[0]));
 }
 rankwell_install();
 `
@@ -213,7 +217,11 @@ require '${WP_ROOT}/index.php';
     })
     if (installed.status !== 0 || !installed.stdout.includes('"admin"'))
       throw new Error(`installing WordPress failed: ${installed.stderr || installed.stdout}`)
-    const json = JSON.parse(installed.stdout.slice(installed.stdout.indexOf('{'))) as { admin: string; reader: string }
+    const json = JSON.parse(installed.stdout.slice(installed.stdout.indexOf('{'))) as {
+      admin: string
+      reader: string
+      writer: string
+    }
     php = spawn('php', ['-d', 'opcache.enable_cli=1', '-S', `127.0.0.1:${port}`, '-t', WP_ROOT, router], {
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
       stdio: 'ignore',
@@ -230,6 +238,7 @@ require '${WP_ROOT}/index.php';
       url,
       admin: { username: 'admin', appPassword: json.admin },
       subscriber: { username: 'reader', appPassword: json.reader },
+      author: { username: 'writer', appPassword: json.writer },
       stop,
     }
   } catch (error) {

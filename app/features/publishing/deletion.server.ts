@@ -86,7 +86,7 @@ export async function deletePostWithCopies(
       const mode = choices[copy.destinationId] === 'delete' ? 'delete' : 'draft'
       const rows = await tx.execute<{ id: string; revision: number }>(sql`
         update ${schema.publications} set status = 'pending', action = 'unpublish', unpublish_mode = ${mode},
-          revision = revision + 1, attempts = 0, last_error = null, claimed_by = null, claimed_at = null,
+          revision = revision + 1, attempts = 0, last_error = null, claimed_by = null, claimed_at = null, claim_expires_at = null,
           updated_at = now()
         where post_id = ${postId} and destination_id = ${copy.destinationId} and user_id = ${userId}
         returning id, revision`)
@@ -173,7 +173,7 @@ export async function retryDeletion(userId: string, postId: string): Promise<boo
   if (!isUuid(postId)) return false
   const rows = await db.execute<{ id: string; revision: number }>(sql`
     update ${schema.publications} set status = 'pending', revision = revision + 1, attempts = 0, last_error = null,
-      claimed_by = null, claimed_at = null, updated_at = now()
+      claimed_by = null, claimed_at = null, claim_expires_at = null, updated_at = now()
     where post_id = ${postId} and user_id = ${userId} and action = 'unpublish' and status = 'failed'
       and exists (select 1 from ${schema.blogPosts} where id = ${postId} and deleting_at is not null)
     returning id, revision`)

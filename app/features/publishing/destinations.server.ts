@@ -91,6 +91,7 @@ function configOf(input: DestinationInput): Record<string, unknown> {
         slugField: input.slugField,
         bodyField: input.bodyField,
         summaryField: input.summaryField,
+        jsonLdField: input.jsonLdField,
         unpublishMode: input.unpublishMode,
       } satisfies WebflowConfig
   }

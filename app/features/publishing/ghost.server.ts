@@ -1,5 +1,7 @@
 import crypto from 'node:crypto'
 import { createHttp, parseJson, PublishError, safeHost, statusFailure } from './http.server'
+import { jsonLdScripts } from '#app/platform/seo/json-ld'
+import { plainField } from './publishing'
 import type { ClientOptions, DestinationClient, RemoteArticle } from './types'
 
 /**
@@ -86,14 +88,18 @@ export function ghostClient(config: GhostConfig, adminApiKey: string, opts: Clie
     },
 
     async publish(article: RemoteArticle, remoteId: string | null) {
+      const tags = [...new Set((config.tags ?? []).map(plainField).filter(Boolean))]
       const fields = {
         title: article.title,
         slug: article.slug,
         html: article.html,
         custom_excerpt: article.excerpt.slice(0, 300),
         meta_description: article.excerpt.slice(0, 500),
+        // The post's JSON-LD in its own code injection, which Ghost prints in the page's <head> ({{ghost_head}}):
+        // a script in `html` would not survive Ghost's conversion of HTML to its editor's format.
+        codeinjection_head: article.jsonLd.length ? jsonLdScripts(article.jsonLd) : null,
         status: status(config.postStatus),
-        ...(config.tags.length ? { tags: config.tags.map((name) => ({ name })) } : {}),
+        ...(tags.length ? { tags: tags.map((name) => ({ name })) } : {}),
       }
       const current = remoteId ? await read(remoteId) : await findBySlug(article.slug)
       const res = current

@@ -32,6 +32,28 @@ describe('destination forms', () => {
     })
   })
 
+  it('keeps category and tag names as plain text, and takes a Webflow structured data field', () => {
+    const parsed = destinationForm.parse({
+      kind: 'wordpress',
+      siteUrl: 'https://blog.example.com',
+      username: 'admin',
+      categories: '<b>Growth</b>, Growth, &lt;script&gt;x&lt;/script&gt;, <img src=x onerror=alert(1)>',
+      tags: 'Tom &amp; Jerry, <i>founders</i>',
+    })
+    expect(parsed).toMatchObject({ categories: ['Growth'], tags: ['Tom & Jerry', 'founders'] })
+    const webflow = {
+      kind: 'webflow',
+      siteId: 'a'.repeat(24),
+      collectionId: 'b'.repeat(24),
+      bodyField: 'post-body',
+    }
+    expect(destinationForm.parse({ ...webflow, jsonLdField: 'structured-data' })).toMatchObject({
+      jsonLdField: 'structured-data',
+    })
+    expect(destinationForm.parse({ ...webflow, jsonLdField: '' })).not.toHaveProperty('jsonLdField', expect.anything())
+    expect(destinationForm.safeParse({ ...webflow, jsonLdField: '<script>' }).success).toBe(false)
+  })
+
   it('refuses addresses with credentials, queries or other schemes, NUL bytes and bad keys', () => {
     const issues = (input: Record<string, unknown>) => {
       const result = destinationForm.safeParse(input)

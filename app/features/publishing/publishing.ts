@@ -1,5 +1,8 @@
 import { z } from 'zod'
 import { safeText } from '#app/platform/security/safe-text'
+import { plainField } from '#app/platform/security/plain-field'
+
+export { plainField, safeSlug } from '#app/platform/security/plain-field'
 
 /**
  * Publishing destinations (WordPress, Ghost, Webflow): the forms' schemas, shared by the screens (parsed by Conform on
@@ -105,7 +108,10 @@ export const siteUrl = (label: string) =>
     })
     .transform((v) => new URL(v).toString().replace(/\/+$/, ''))
 
-/** A comma-separated list of names (categories, tags): trimmed, de-duplicated, at most 20. */
+/**
+ * A comma-separated list of names (categories, tags): plain text (`plainField`: a name is shown on the customer's
+ * site), de-duplicated, at most 20.
+ */
 const nameList = (label: string) =>
   z
     .string()
@@ -115,7 +121,7 @@ const nameList = (label: string) =>
       ...new Set(
         (v ?? '')
           .split(',')
-          .map((s) => s.trim())
+          .map((s) => plainField(s))
           .filter(Boolean),
       ),
     ])
@@ -180,6 +186,8 @@ export const webflowForm = z.object({
   slugField: fieldSlug('Slug field').default('slug'),
   bodyField: fieldSlug('Body field'),
   summaryField: optionalFieldSlug('Summary field'),
+  /** A Plain text field that receives the post's JSON-LD, for the collection template's custom code. */
+  jsonLdField: optionalFieldSlug('Structured data field'),
   unpublishMode: unpublishMode.default('draft'),
   autopilot: autopilotFlag,
 })
@@ -326,17 +334,4 @@ export function httpUrlOrNull(url: string | null | undefined): string | null {
   } catch {
     return null
   }
-}
-
-/**
- * A title or an excerpt as plain text for a remote site: tags (and what script and style elements hold) removed,
- * whitespace collapsed; `<`, `>` that do not make a tag stay as the text they are.
- */
-export function plainField(text: string): string {
-  return text
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<\/?[a-z][^<>]*>/gi, '')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
 }

@@ -1,13 +1,20 @@
 import type { HttpStats } from './http.server'
 
-/** What every destination receives: the post as its readers will see it. */
+/**
+ * What every destination receives: the post as its readers will see it. `title`, `slug` and `excerpt` are plain text
+ * (`plainField`, `safeSlug`); each client places `jsonLd` the way its CMS keeps it (a Ghost post's
+ * `codeinjection_head`, a WordPress Custom HTML block when the user may publish scripts, a mapped Webflow field).
+ */
 export type RemoteArticle = {
   title: string
+  /** `[a-z0-9-]` only. */
   slug: string
-  /** Sanitized HTML of the body (with the JSON-LD script when the post has one). */
+  /** Sanitized HTML of the body, without the title's H1 and without JSON-LD. */
   html: string
   /** The meta description, used as the excerpt / summary. */
   excerpt: string
+  /** The post's JSON-LD objects (Article, and FAQPage when it has a FAQ); empty when it has none. */
+  jsonLd: Array<Record<string, unknown>>
 }
 
 export type RemoteResult = { remoteId: string; remoteUrl: string | null }

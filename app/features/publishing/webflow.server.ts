@@ -1,5 +1,6 @@
 import { getEnv } from '#app/platform/env.server'
 import { createHttp, parseJson, PublishError, statusFailure } from './http.server'
+import { jsonForScript } from '#app/platform/seo/json-ld'
 import type { ClientOptions, DestinationClient, RemoteArticle } from './types'
 
 /**
@@ -14,6 +15,11 @@ export type WebflowConfig = {
   slugField: string
   bodyField: string
   summaryField?: string
+  /**
+   * A Plain text field that receives the post's JSON-LD (a JSON array of the Article and FAQPage objects), for the
+   * collection template's custom code: `<script type="application/ld+json">` + the field + `</script>`.
+   */
+  jsonLdField?: string
   unpublishMode: 'draft' | 'delete'
   /** Learned by 'Test connection': where the collection's items live on the public site. */
   siteDomain?: string
@@ -59,6 +65,9 @@ export function webflowClient(config: WebflowConfig, apiToken: string, opts: Cli
       [config.slugField]: article.slug,
       [config.bodyField]: article.html,
       ...(config.summaryField ? { [config.summaryField]: article.excerpt } : {}),
+      ...(config.jsonLdField
+        ? { [config.jsonLdField]: article.jsonLd.length ? jsonForScript(article.jsonLd) : '' }
+        : {}),
     }
   }
 
@@ -84,6 +93,7 @@ export function webflowClient(config: WebflowConfig, apiToken: string, opts: Cli
         ['Slug', config.slugField],
         ['Body', config.bodyField],
         ['Summary', config.summaryField],
+        ['Structured data', config.jsonLdField],
       ] as const) {
         if (slug && !slugs.includes(slug))
           throw new PublishError(
@@ -99,6 +109,13 @@ export function webflowClient(config: WebflowConfig, apiToken: string, opts: Cli
       if (body && body.type !== 'RichText')
         throw new PublishError(
           `The body field "${config.bodyField}" is a ${body.type} field; choose a Rich text field.`,
+          'rejected',
+          false,
+        )
+      const jsonLd = fields.find((f) => f.slug === config.jsonLdField)
+      if (jsonLd && jsonLd.type !== 'PlainText')
+        throw new PublishError(
+          `The structured data field "${config.jsonLdField}" is a ${jsonLd.type} field; choose a Plain text field.`,
           'rejected',
           false,
         )

@@ -1,4 +1,6 @@
 import { createHttp, header, parseJson, PublishError, safeHost, statusFailure, type Http } from './http.server'
+import { jsonLdScripts } from '#app/platform/seo/json-ld'
+import { plainField } from './publishing'
 import type { ClientOptions, DestinationClient, RemoteArticle } from './types'
 
 /**
@@ -13,6 +15,24 @@ export type WordPressConfig = {
   unpublishMode: 'draft' | 'delete'
   categories: string[]
   tags: string[]
+  /**
+   * Learned by 'Test connection': whether the user has WordPress's `unfiltered_html` capability (Administrators and
+   * Editors of a single site; Super Admins of a network). Only then does a script in a post survive `wp_kses`, so
+   * only then is the post's JSON-LD sent (a Custom HTML block); without it WordPress would strip it silently.
+   */
+  unfilteredHtml?: boolean
+}
+
+/** Said after 'Connected to …' when the user cannot publish structured data. */
+export const WORDPRESS_NO_STRUCTURED_DATA =
+  "Posts will go out without their structured data (Article and FAQ): WordPress keeps it only from an Editor's or Administrator's account. Connect one to include it."
+
+/**
+ * The post's JSON-LD as a Custom HTML block (`core/html`), the block WordPress's editor keeps scripts in: it survives
+ * `wp_kses` only for a user with `unfiltered_html`.
+ */
+export function jsonLdBlock(jsonLd: RemoteArticle['jsonLd']): string {
+  return jsonLd.length ? `<!-- wp:html -->\n${jsonLdScripts(jsonLd)}\n<!-- /wp:html -->` : ''
 }
 
 const AUTH_MESSAGE = 'WordPress refused the user name or Application Password.'
@@ -102,6 +122,21 @@ export function wordpressClient(
     return ids
   }
 
+  type Me = { name?: string; capabilities?: Record<string, boolean> }
+
+  async function me(): Promise<Me> {
+    const res = await call('GET', 'wp/v2/users/me', { context: 'edit' })
+    if (res.status !== 200) throw statusFailure(res, config.siteUrl, 'WordPress', AUTH_MESSAGE)
+    return expectJson<Me>(res)
+  }
+
+  /** Whether scripts may go out: as 'Test connection' learned it, or asked once (destinations saved before). */
+  let unfiltered = config.unfilteredHtml
+  async function mayPostScripts() {
+    if (unfiltered === undefined) unfiltered = (await me()).capabilities?.unfiltered_html === true
+    return unfiltered
+  }
+
   async function findBySlug(slug: string): Promise<WpPost | null> {
     const res = await call('GET', 'wp/v2/posts', { slug, status: 'any', context: 'edit' })
     if (res.status !== 200) throw statusFailure(res, config.siteUrl, 'WordPress', AUTH_MESSAGE)
@@ -129,25 +164,32 @@ export function wordpressClient(
           'auth',
           false,
         )
-      const me = await call('GET', 'wp/v2/users/me', { context: 'edit' })
-      if (me.status !== 200) throw statusFailure(me, config.siteUrl, 'WordPress', AUTH_MESSAGE)
-      const user = expectJson<{ name?: string; capabilities?: Record<string, boolean> }>(me)
+      const user = await me()
       if (user.capabilities && !user.capabilities.publish_posts)
         throw new PublishError(
           `The WordPress user ${config.username} may not publish posts (it needs the Author role or higher).`,
           'permission',
           false,
         )
-      const site = info?.name ? decodeEntities(info.name) : host
-      return { message: `Connected to ${site} as ${user.name ?? config.username}.` }
+      const site = plainField(info?.name ? decodeEntities(info.name) : host)
+      const unfilteredHtml = user.capabilities?.unfiltered_html === true
+      const connected = `Connected to ${site} as ${plainField(user.name ?? config.username)}.`
+      return {
+        message: unfilteredHtml ? connected : `${connected} ${WORDPRESS_NO_STRUCTURED_DATA}`,
+        config: { unfilteredHtml },
+      }
     },
 
     async publish(article: RemoteArticle, remoteId: string | null) {
-      const [categories, tags] = [await termIds('categories', config.categories), await termIds('tags', config.tags)]
+      const [categories, tags] = [
+        await termIds('categories', names(config.categories)),
+        await termIds('tags', names(config.tags)),
+      ]
+      const structured = article.jsonLd.length && (await mayPostScripts()) ? jsonLdBlock(article.jsonLd) : ''
       const body = {
         title: article.title,
         slug: article.slug,
-        content: article.html,
+        content: structured ? `${article.html}\n\n${structured}` : article.html,
         excerpt: article.excerpt,
         status: config.postStatus,
         ...(categories.length ? { categories } : {}),
@@ -178,6 +220,11 @@ export function wordpressClient(
       if (res.status !== 200) throw statusFailure(res, config.siteUrl, 'WordPress', AUTH_MESSAGE)
     },
   }
+}
+
+/** Category and tag names as plain text (names saved before they were cleaned at save time too). */
+function names(list: string[] | undefined): string[] {
+  return [...new Set((list ?? []).map(plainField).filter(Boolean))]
 }
 
 function decodeEntities(s: string) {

@@ -97,7 +97,10 @@ export function WebhookSection({
         Webhook Integration
       </h2>
       <p className="mt-1 text-sm text-slate-600">
-        Each finished post is sent as a signed <code>post.published</code> event (Standard Webhooks) to this URL.
+        Each finished post is sent as a signed <code>post.published</code> event (Standard Webhooks) to this URL. It
+        carries the <code>title</code> as plain text, the body without its title (<code>body_html</code>,{' '}
+        <code>body_markdown</code>) and the post&apos;s structured data (<code>json_ld</code>: JSON-LD objects for a{' '}
+        <code>&lt;script type=&quot;application/ld+json&quot;&gt;</code> in the page&apos;s head).
       </p>
 
       {webhook.disabledAt ? (

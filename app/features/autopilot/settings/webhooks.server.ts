@@ -11,6 +11,8 @@ import { findAutopilotSettings } from './settings.server'
 import { bodyWithoutTitle, markdownWithoutTitle } from '#app/features/content/posts'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
+import { plainField, safeSlug } from '#app/platform/security/plain-field'
+import { jsonLdObjectsOf } from '#app/platform/seo/json-ld'
 import { observeProvider } from '#app/platform/observability/metrics.server'
 import { BlockedAddressError, guardedPost, RequestTimeoutError } from '#app/platform/security/ssrf.server'
 
@@ -31,6 +33,10 @@ export type PostEventType = 'post.published' | 'post.updated' | 'post.unpublishe
 /**
  * The body of a post lifecycle event: the post as published (HTML and Markdown), its SEO score and checklist,
  * its claim ledger and JSON-LD, and where it is live. `post.unpublished` carries the post without its content.
+ * Documented in the README ('Auto Pilot webhooks'): `title` and `meta_description` are plain text, `slug` is
+ * `[a-z0-9-]`, `body_html`/`body_markdown` are the post without its H1 title (for a site that prints `title` as the
+ * page's heading), `content_html`/`content_markdown` the post as Rankwell shows it, `json_ld` an array of JSON-LD
+ * objects (Article, FAQPage) for the page's `<script type="application/ld+json">`.
  */
 export function postEventBody(type: PostEventType, post: Post, now = new Date()) {
   const appUrl = getEnv().APP_URL.replace(/\/+$/, '')
@@ -50,16 +56,16 @@ export function postEventBody(type: PostEventType, post: Post, now = new Date())
     data: {
       post: {
         id: post.id,
-        title: post.title,
-        slug: post.slug,
-        meta_description: post.metaDescription,
+        title: plainField(post.title),
+        slug: safeSlug(post.slug || post.title, `post-${post.id.slice(0, 8)}`),
+        meta_description: plainField(post.metaDescription),
         keyword: post.keyword,
         language: post.language,
         ...content,
         seo_score: post.seoScore ?? null,
         seo_checklist: post.seoChecklist ?? null,
         claims: post.claims ?? [],
-        json_ld: post.jsonLd ?? null,
+        json_ld: jsonLdObjectsOf(post.jsonLd),
         published_url: post.publishedUrl ?? null,
         created_at: post.createdAt.toISOString(),
         url: `${appUrl}/blogpost/${post.id}`,

@@ -136,6 +136,13 @@ export function DestinationForm({
             <Field label="Slug field" meta={fields.slugField} required />
             <Field label="Body field (Rich text)" meta={fields.bodyField} required />
             <Field label="Summary field (optional)" meta={fields.summaryField} />
+            <Field
+              label="Structured data field (Plain text, optional)"
+              meta={fields.jsonLdField}
+              hint={
+                'Receives the post\'s structured data (JSON-LD). In the collection template\'s page settings, add to the custom code in <head>: <script type="application/ld+json"> then this field, then </script>.'
+              }
+            />
           </fieldset>
         </>
       ) : null}
