@@ -17,6 +17,8 @@ import { ClaimsPanel } from '#app/features/content/components/claims-panel'
 import { claimsFilterOf, pagesOf, safeHref } from '#app/features/content/claims-view'
 import { readClaims, readEvidence } from '#app/features/content/evidence'
 import { unverifiedClaims } from '#app/features/publishing/publishing'
+import { outdatedLiveCopies } from '#app/features/publishing/live.server'
+import { UpdateLiveCopy } from '#app/features/publishing/components/live-copy'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `${data.post.title} · Rankwell` : 'Blog Post · Rankwell' },
@@ -30,11 +32,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const post = await getPost(user.id, params.id ?? '')
-  if (!post) return json({ post: null, rankings: null, claimsFilter: 'all' as const }, { status: 404 })
+  if (!post) return json({ post: null, rankings: null, outdated: [], claimsFilter: 'all' as const }, { status: 404 })
   const completed = post.status === 'completed'
-  const rankings = completed ? await postRankings(user.id, post.id) : null
+  const [rankings, outdated] = completed
+    ? await Promise.all([postRankings(user.id, post.id), outdatedLiveCopies(user.id, post)])
+    : [null, []]
   return json({
     rankings,
+    outdated,
     claimsFilter: claimsFilterOf(new URL(request.url).searchParams),
     post: {
       id: post.id,
@@ -147,7 +152,7 @@ function BriefPanel({ brief }: { brief: StoredBrief }) {
 }
 
 export default function BlogPostPage() {
-  const { post, rankings, claimsFilter } = useLoaderData<typeof loader>()
+  const { post, rankings, claimsFilter, outdated } = useLoaderData<typeof loader>()
   const revalidator = useRevalidator()
   const unfinished = post !== null && (post.status === 'queued' || post.status === 'generating')
   useEffect(() => {
@@ -180,6 +185,9 @@ export default function BlogPostPage() {
         {post.status === 'completed' ? (
           <>
             <PostTools post={post} />
+            <div className="mt-3">
+              <UpdateLiveCopy postId={post.id} destinations={outdated ?? []} />
+            </div>
             {post.publishedUrl ? (
               <p className="mt-3 text-sm text-slate-600" data-testid="post-live">
                 Live at{' '}

@@ -30,6 +30,8 @@ import {
   requestUnpublish,
 } from '#app/features/publishing/publications.server'
 import { approvePost, rejectPost } from '#app/features/publishing/review.server'
+import { liveDiff, outdatedLiveCopies, updateLiveCopies } from '#app/features/publishing/live.server'
+import { LiveDiff, UpdateLiveCopy } from '#app/features/publishing/components/live-copy'
 import { requireUser } from '#app/features/accounts/session.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 import { formatUtcDateTime } from '#app/platform/dates'
@@ -52,14 +54,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const post = await getPost(user.id, params.id ?? '')
   if (!post)
     return json(
-      { post: null, destinations: [], publications: [], webhook: null, claimsFilter: 'all' as const },
+      {
+        post: null,
+        destinations: [],
+        publications: [],
+        webhook: null,
+        claimsFilter: 'all' as const,
+        outdated: [],
+        diff: [],
+      },
       { status: 404 },
     )
   const completed = post.status === 'completed'
-  const [destinations, publications, webhookUrl] = await Promise.all([
+  const [destinations, publications, webhookUrl, outdated] = await Promise.all([
     listDestinations(user.id),
     listPublications(user.id, [post.id]),
     webhookTargetOf(user.id),
+    completed ? outdatedLiveCopies(user.id, post) : Promise.resolve([]),
   ])
   return json(
     {
@@ -80,6 +91,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       claimsFilter: claimsFilterOf(new URL(request.url).searchParams),
       destinations: destinations.map(toView),
       publications,
+      outdated,
+      // The live copy against this version (Auto Pilot's review of a post that is already live, an edit).
+      diff: completed ? liveDiff(post) : [],
       webhook: webhookUrl ? { host: new URL(webhookUrl).host } : null,
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
@@ -118,6 +132,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case 'update':
     case 'recreate': {
       const result = await requestPublish(user.id, post.id, [target], { confirmRecreate: intent === 'recreate' })
+      if (!result.ok) return fail(result.message, result.status)
+      return ok(PUBLISHING_MESSAGES.queued)
+    }
+    case 'update-live': {
+      const result = await updateLiveCopies(user.id, post.id)
       if (!result.ok) return fail(result.message, result.status)
       return ok(PUBLISHING_MESSAGES.queued)
     }
@@ -234,6 +253,14 @@ export default function PublishPage() {
         </section>
       ) : null}
       {post.reviewStatus === 'waiting' ? <div className="mb-6">{claimsPanel}</div> : null}
+
+      <UpdateLiveCopy postId={post.id} destinations={data.outdated} />
+      {data.diff.length > 0 ? (
+        <details className="card mb-6" open={post.reviewStatus === 'waiting'}>
+          <summary className="cursor-pointer text-sm font-semibold text-slate-900">Changes since the live copy</summary>
+          <LiveDiff rows={data.diff} />
+        </details>
+      ) : null}
 
       {post.scheduledPublishAt ? (
         <p

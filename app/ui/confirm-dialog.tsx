@@ -13,12 +13,15 @@ export function ConfirmDialog({
   closeHref,
   onClose,
   action,
+  children,
 }: {
   title: string
   message: ReactNode
   closeHref: string
   onClose?: () => void
   action: ReactNode
+  /** More of the dialog between the message and the buttons (fields of the action's form, by their `form` id). */
+  children?: ReactNode
 }) {
   return (
     <Dialog
@@ -36,6 +39,7 @@ export function ConfirmDialog({
         <p id="confirm-dialog-message" className="mt-2 break-words text-slate-700">
           {message}
         </p>
+        {children}
         <div className="mt-6 flex flex-wrap justify-end gap-3">
           <CloseButton href={closeHref} onClose={onClose} />
           {action}

@@ -2,7 +2,8 @@ import { expect, test } from '#tests/setup/playwright'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/platform/db/client.server'
 import { ownClientIp, signedIn } from '#tests/setup/browser'
-import { ghostKey, ghostPosts, makePost } from '../integration/publishing-helpers'
+import { addGhost, ghostKey, ghostPosts, makePost, waitForPublication } from '../integration/publishing-helpers'
+import { api, waitFor } from '#tests/setup/app'
 
 const withJs = () => test.info().project.name === 'js'
 
@@ -45,6 +46,43 @@ test.describe('publishing', () => {
     }).toPass({ timeout: 30_000 })
     expect((await ghostPosts()).filter((p) => p.slug === post.slug)).toHaveLength(1)
     await expect(page.getByRole('button', { name: 'Update on Ghost' })).toBeVisible()
+  })
+
+  test('deleting a live post asks what happens to the copy on the site, then unpublishes it there @no-js', async ({
+    page,
+  }) => {
+    const user = await signedIn(page)
+    const ghost = await addGhost(user)
+    const post = await makePost(user)
+    await api(`/api/blogpost/${post.id}/publish`, {
+      method: 'POST',
+      as: user,
+      json: { action: 'publish', targets: [ghost] },
+    })
+    expect((await waitForPublication(post.id, ghost, ['published', 'failed'])).status).toBe('published')
+
+    await page.goto('/blogposts')
+    const card = page.getByTestId('post-card').filter({ hasText: post.title })
+    await card.getByRole('link', { name: /^Delete/ }).click()
+    const dialog = page.getByTestId('confirm-dialog')
+    await expect(dialog).toContainText('It is live on your site')
+    const copies = dialog.getByTestId('live-copies')
+    await expect(copies).toContainText('Ghost')
+    await copies.getByLabel('Unpublish it').check()
+    await dialog.getByRole('button', { name: 'Delete' }).click()
+    await expect(
+      page
+        .locator('[data-toast]')
+        .filter({ hasText: 'Taking the live copies down. The post is deleted once they are.' }),
+    ).toBeVisible()
+    await expect(page.getByTestId('post-card').filter({ hasText: post.title })).toHaveCount(0)
+    await waitFor(
+      async () => (await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, post.id))).length === 0,
+      {
+        timeout: 30_000,
+      },
+    )
+    expect((await ghostPosts()).find((p) => p.slug === post.slug)).toMatchObject({ status: 'draft' })
   })
 
   test('the calendar shows a scheduled post and moves it to another day @no-js', async ({ page }) => {

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { db, schema } from '#app/platform/db/client.server'
 import { WORDPRESS_NO_STRUCTURED_DATA } from '#app/features/publishing/wordpress.server'
-import { api, createTestUser, type TestUser } from '#tests/setup/app'
+import { api, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
 import { startWordPress, wordpressUnavailable, type WordPressSite } from '#tests/setup/wordpress'
 import { addImage, figureHtml, makePost, publicationOf, waitForPublication } from './publishing-helpers'
 
@@ -192,6 +192,65 @@ describe.runIf(!unavailable)('publishing to a real WordPress', () => {
     expect(recreated.remoteId).not.toBe(row.remoteId)
     expect((await adminRead(recreated.remoteId!)).status).toBe('publish')
     expect((await publicationOf(post.id, destination))!.lastError).toBeNull()
+  })
+
+  it('says a copy trashed or deleted by hand is deleted on the site, on update and on unpublish, and deletes the copy there when the post is deleted', async () => {
+    const publishNow = async (postId: string, extra: Record<string, unknown> = {}) =>
+      api(`/api/blogpost/${postId}/publish`, {
+        method: 'POST',
+        as: user,
+        json: { action: 'publish', targets: [destination], ...extra },
+      })
+    const post = await makePost(user)
+    await publishNow(post.id)
+    const first = await waitForPublication(post.id, destination, ['published', 'failed'], 45_000)
+    expect(first.status).toBe('published')
+    // Moved to the trash by hand (DELETE without force): an update says so and does not take it out of the trash.
+    await fetch(`${wp.url}/wp-json/wp/v2/posts/${first.remoteId}`, {
+      method: 'DELETE',
+      headers: { Authorization: adminAuth() },
+    })
+    await publishNow(post.id)
+    expect((await waitForPublication(post.id, destination, ['missing', 'failed', 'published'])).status).toBe('missing')
+    expect((await adminRead(first.remoteId!)).status).toBe('trash')
+
+    // Re-created, then trashed again: an unpublish says so too, and leaves it in the trash.
+    await publishNow(post.id, { confirmRecreate: true })
+    const second = await waitForPublication(post.id, destination, ['published', 'failed'], 45_000)
+    expect(second.status).toBe('published')
+    await fetch(`${wp.url}/wp-json/wp/v2/posts/${second.remoteId}`, {
+      method: 'DELETE',
+      headers: { Authorization: adminAuth() },
+    })
+    await api(`/api/blogpost/${post.id}/publish`, {
+      method: 'POST',
+      as: user,
+      json: { action: 'unpublish', target: destination },
+    })
+    const missing = await waitForPublication(post.id, destination, ['missing', 'unpublished', 'failed'])
+    expect(missing.status).toBe('missing')
+    expect(missing.lastError).toMatch(/deleted on/)
+    expect((await adminRead(second.remoteId!)).status).toBe('trash')
+
+    // Deleting a live post with 'Delete it there' deletes the WordPress copy, then the post.
+    const live = await makePost(user)
+    await publishNow(live.id)
+    const row = await waitForPublication(live.id, destination, ['published', 'failed'], 45_000)
+    expect(row.status).toBe('published')
+    const res = await api(`/api/blogpost/${live.id}`, {
+      method: 'DELETE',
+      as: user,
+      json: { copies: { [destination]: 'delete' } },
+    })
+    expect(res.status).toBe(202)
+    await waitFor(
+      async () => (await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, live.id))).length === 0,
+      { timeout: 45_000 },
+    )
+    const gone = await fetch(`${wp.url}/wp-json/wp/v2/posts/${row.remoteId}?context=edit`, {
+      headers: { Authorization: adminAuth() },
+    })
+    expect(gone.status).toBe(404)
   })
 
   it("structured data: an administrator's posts carry it in a Custom HTML block (raw and rendered), fields as plain text", async () => {

@@ -1,6 +1,6 @@
 import { isUuid } from '#app/platform/security/ids'
 import { stripControlCharacters } from '#app/platform/security/safe-text'
-import { and, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm'
+import { and, eq, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm'
 import { enqueueGeneratePost, removeGeneratePostJob } from '#app/features/content/jobs/post-generation.server'
 import { MAX_BULK_KEYWORDS } from '#app/features/keywords/keyword-library'
 import { POST_STATUS_FILTERS, type PostListParams } from './library'
@@ -30,7 +30,8 @@ const kw = schema.savedKeywords
 const POST_ORDER = [sql`${posts.createdAt} desc`, sql`${posts.id} desc`] as const
 
 function postFilters(userId: string | Placeholder, params: PostListParams): SQL {
-  const where: SQL[] = [sql`${posts.userId} = ${userId}`]
+  // A post being deleted (issue 33: its live copies are coming down) is in no list.
+  const where: SQL[] = [sql`${posts.userId} = ${userId}`, sql`${posts.deletingAt} is null`]
   if (params.status) {
     const statuses = POST_STATUS_FILTERS[params.status].statuses as readonly PostStatus[]
     where.push(inArray(posts.status, [...statuses]))
@@ -173,7 +174,7 @@ function postSummaryColumns(filters: SQL, userId: string | Placeholder) {
   return {
     total: sql<number>`(select count(*)::int from ${posts} where ${filters})`,
     waiting: sql<number>`(select count(*)::int from ${posts}
-      where ${posts.userId} = ${userId} and ${posts.reviewStatus} = 'waiting')`,
+      where ${posts.userId} = ${userId} and ${posts.reviewStatus} = 'waiting' and ${posts.deletingAt} is null)`,
     languages: sql<string[]>`array(select distinct ${posts.language} from ${posts}
       where ${posts.userId} = ${userId} order by 1 limit 100)`,
   }
@@ -269,7 +270,7 @@ export async function postCardsById(userId: string, ids: string[]): Promise<Libr
   const rows = await db
     .select(postColumns())
     .from(posts)
-    .where(and(eq(posts.userId, userId), inArray(posts.id, valid)))
+    .where(and(eq(posts.userId, userId), inArray(posts.id, valid), isNull(posts.deletingAt)))
   return rows.map(toCard)
 }
 

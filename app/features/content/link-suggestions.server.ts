@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, ne } from 'drizzle-orm'
+import { and, desc, eq, isNull, lt, ne } from 'drizzle-orm'
 import { comparableUrl } from '#app/features/keywords/serp'
 import { linkUrls } from './content'
 import { LINK_MESSAGES, proposeLink, type LinkChange, type LinkProposal } from './link-proposal'
@@ -81,6 +81,7 @@ export async function linkSuggestions(userId: string, postId: string): Promise<L
         eq(posts.userId, userId),
         ne(posts.id, post.id),
         eq(posts.status, 'completed'),
+        isNull(posts.deletingAt),
         lt(posts.createdAt, post.createdAt),
       ),
     )

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
 import { isUuid } from '#app/platform/security/ids'
 import { stripControlCharacters } from '#app/platform/security/safe-text'
 import {
@@ -256,10 +256,11 @@ export async function markPostFailed(postId: string, reason: string): Promise<{ 
 /** One post of this user, or null (unknown id, malformed id, or someone else's post). */
 export async function getPost(userId: string, postId: string) {
   if (!isUuid(postId)) return null
+  // A post being deleted (issue 33) answers 'No blog post found.' everywhere.
   const [post] = await db
     .select()
     .from(posts)
-    .where(and(eq(posts.id, postId), eq(posts.userId, userId)))
+    .where(and(eq(posts.id, postId), eq(posts.userId, userId), isNull(posts.deletingAt)))
     .limit(1)
   return post ?? null
 }

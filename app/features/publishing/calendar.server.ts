@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm'
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lt } from 'drizzle-orm'
 import { autopilotSlots, type CalendarEntry } from './calendar'
 import { findAutopilotSettings } from '#app/features/autopilot/settings/settings.server'
 import { db, schema } from '#app/platform/db/client.server'
@@ -35,7 +35,7 @@ export async function calendarEntries(
 
   /** The user's posts whose `column` falls in [from, to). */
   const inWindow = (column: typeof posts.scheduledPublishAt | typeof posts.publishedAt) =>
-    and(eq(posts.userId, userId), isNotNull(column), gte(column, from), lt(column, to))
+    and(eq(posts.userId, userId), isNull(posts.deletingAt), isNotNull(column), gte(column, from), lt(column, to))
   const scheduled = await db
     .select({ id: posts.id, title: posts.title, keyword: posts.keyword, at: posts.scheduledPublishAt })
     .from(posts)
@@ -58,7 +58,7 @@ export async function calendarEntries(
       created: posts.createdAt,
     })
     .from(posts)
-    .where(and(eq(posts.userId, userId), eq(posts.reviewStatus, 'waiting')))
+    .where(and(eq(posts.userId, userId), eq(posts.reviewStatus, 'waiting'), isNull(posts.deletingAt)))
   for (const p of waiting) {
     const base = p.at ?? p.created
     const at =

@@ -182,19 +182,14 @@ export function ghostClient(config: GhostConfig, adminApiKey: string, opts: Clie
       return { remoteId: post.id, remoteUrl: post.url ?? null }
     },
 
-    async unpublish(remoteId: string) {
-      if (config.unpublishMode === 'delete') {
+    async unpublish(remoteId: string, mode = config.unpublishMode) {
+      if (mode === 'delete') {
         const res = await call('DELETE', `posts/${encodeURIComponent(remoteId)}/`)
         if (res.status === 204 || res.status === 200 || res.status === 404) return
         throw statusFailure(res, config.adminUrl, 'Ghost', AUTH_MESSAGE)
       }
-      let current: GhostPost
-      try {
-        current = await read(remoteId)
-      } catch (error) {
-        if (error instanceof PublishError && error.kind === 'missing') return
-        throw error
-      }
+      // A copy deleted by hand throws 'missing' (the screens say so).
+      const current = await read(remoteId)
       const res = await call('PUT', `posts/${encodeURIComponent(remoteId)}/`, {
         posts: [{ status: 'draft', updated_at: current.updated_at }],
       })

@@ -8,6 +8,7 @@ import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
 import { jsonLdObjectsOf } from '#app/platform/seo/json-ld'
 import { destinationClient, type Destination } from './destinations.server'
+import { settleDeletion } from './deletion.server'
 import { emitPostEvent, webhookTargetOf } from './events.server'
 import { mediaLedger, remoteImagesOf } from './media.server'
 import { PublishError, type HttpStats } from './http.server'
@@ -32,7 +33,9 @@ async function ownedPost(userId: string, postId: string) {
   const [post] = await db
     .select()
     .from(schema.blogPosts)
-    .where(and(eq(schema.blogPosts.id, postId), eq(schema.blogPosts.userId, userId)))
+    .where(
+      and(eq(schema.blogPosts.id, postId), eq(schema.blogPosts.userId, userId), isNull(schema.blogPosts.deletingAt)),
+    )
     .limit(1)
   return post ?? null
 }
@@ -141,8 +144,9 @@ export async function requestUnpublish(userId: string, postId: string, target: P
       : { ok: false as const, message: 'The webhook never received this post.', status: 400 as const }
   }
   const rows = await db.execute<{ id: string; revision: number }>(sql`
-    update ${schema.publications} set status = 'pending', action = 'unpublish', revision = revision + 1,
-      attempts = 0, last_error = null, claimed_by = null, claimed_at = null, claim_expires_at = null, updated_at = now()
+    update ${schema.publications} set status = 'pending', action = 'unpublish', unpublish_mode = null,
+      revision = revision + 1, attempts = 0, last_error = null, claimed_by = null, claimed_at = null,
+      claim_expires_at = null, updated_at = now()
     where post_id = ${post.id} and destination_id = ${target} and user_id = ${userId}
       and remote_id is not null and status in ('published', 'failed')
     returning id, revision`)
@@ -333,8 +337,9 @@ async function publishClaimed(
     // Media uploads happen inside this claim, each recorded in remote_media before the next step.
     const client = destinationClient(destination, { stats: ctx.stats, media: mediaLedger(destination) })
     if (pub.action === 'unpublish') {
-      if (pub.remoteId) await client.unpublish(pub.remoteId)
-      const deleted = (destination.config as { unpublishMode?: string }).unpublishMode === 'delete'
+      if (pub.remoteId) await client.unpublish(pub.remoteId, pub.unpublishMode ?? undefined)
+      const deleted =
+        (pub.unpublishMode ?? (destination.config as { unpublishMode?: string }).unpublishMode) === 'delete'
       await destinationSucceeded(destination)
       return finish(pub, {
         status: 'unpublished',
@@ -398,16 +403,23 @@ async function finish(
     .where(and(eq(schema.publications.id, pub.id), eq(schema.publications.revision, pub.revision)))
     .returning({ id: schema.publications.id })
   // A newer request arrived while the remote answered: its own job sends the newer version.
-  return rows.length ? outcome : { status: 'stale' }
+  if (!rows.length) return { status: 'stale' }
+  // The last copy of a post being deleted has come down (or was left): the post goes for good.
+  await settleDeletion(pub.postId)
+  return outcome
 }
 
-/** The first published copy becomes the post's canonical URL; an update tells the webhook (once it knows the post). */
+/**
+ * The first published copy becomes the post's canonical URL, and the Markdown that was sent becomes the live
+ * version ('Update the live copy' compares the post with it); an update tells the webhook (once it knows the post).
+ */
 async function afterPublished(post: Post, remoteUrl: string | null, wasUpdate: boolean) {
   await db
     .update(schema.blogPosts)
     .set({
       publishedUrl: sql`coalesce(${schema.blogPosts.publishedUrl}, ${remoteUrl})`,
       publishedAt: sql`coalesce(${schema.blogPosts.publishedAt}, now())`,
+      liveMarkdown: post.contentMarkdown,
     })
     .where(eq(schema.blogPosts.id, post.id))
   if (wasUpdate) await emitPostEvent(post, 'post.updated', { onlyIfKnown: true })

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm'
+import { markdownDiff, type DiffRow } from './diff'
 import {
   passesQualityGate,
   PUBLISHING_MESSAGES,
@@ -165,7 +166,9 @@ export async function approvePost(userId: string, postId: string, publishAt?: Da
   const [post] = await db
     .select()
     .from(schema.blogPosts)
-    .where(and(eq(schema.blogPosts.id, postId), eq(schema.blogPosts.userId, userId)))
+    .where(
+      and(eq(schema.blogPosts.id, postId), eq(schema.blogPosts.userId, userId), isNull(schema.blogPosts.deletingAt)),
+    )
     .limit(1)
   if (!post) return { ok: false, message: 'No blog post found.', status: 404 }
   if (post.reviewStatus !== 'waiting')
@@ -196,6 +199,7 @@ export async function rejectPost(userId: string, postId: string): Promise<Review
         eq(schema.blogPosts.id, postId),
         eq(schema.blogPosts.userId, userId),
         eq(schema.blogPosts.reviewStatus, 'waiting'),
+        isNull(schema.blogPosts.deletingAt),
       ),
     )
     .returning({ id: schema.blogPosts.id })
@@ -235,6 +239,8 @@ export type WaitingDraft = {
   unverified: number
   completedAt: string | null
   autoApproveAt: string | null
+  /** A post already live (a refresh): its live copy against this version, for the reviewer (issue 33). */
+  diff: DiffRow[]
 }
 
 /** Drafts waiting for review, newest first. */
@@ -243,7 +249,13 @@ export async function listWaitingDrafts(userId: string, limit = 50): Promise<Wai
   const rows = await db
     .select()
     .from(schema.blogPosts)
-    .where(and(eq(schema.blogPosts.userId, userId), eq(schema.blogPosts.reviewStatus, 'waiting')))
+    .where(
+      and(
+        eq(schema.blogPosts.userId, userId),
+        eq(schema.blogPosts.reviewStatus, 'waiting'),
+        isNull(schema.blogPosts.deletingAt),
+      ),
+    )
     .orderBy(desc(schema.blogPosts.completedAt))
     .limit(limit)
   return rows.map((p) => ({
@@ -254,6 +266,7 @@ export async function listWaitingDrafts(userId: string, limit = 50): Promise<Wai
     /** Claims not verified on their source (such a draft is never approved automatically). */
     unverified: unverifiedClaims(p.claims),
     completedAt: p.completedAt?.toISOString() ?? null,
+    diff: p.liveMarkdown !== null ? markdownDiff(p.liveMarkdown, p.contentMarkdown) : [],
     autoApproveAt:
       settings?.reviewMode === 'auto_approve' && p.completedAt && unverifiedClaims(p.claims) === 0
         ? new Date(p.completedAt.getTime() + settings.approveAfterHours * 3600_000).toISOString()
@@ -265,7 +278,13 @@ export async function countWaitingDrafts(userId: string) {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(schema.blogPosts)
-    .where(and(eq(schema.blogPosts.userId, userId), eq(schema.blogPosts.reviewStatus, 'waiting')))
+    .where(
+      and(
+        eq(schema.blogPosts.userId, userId),
+        eq(schema.blogPosts.reviewStatus, 'waiting'),
+        isNull(schema.blogPosts.deletingAt),
+      ),
+    )
   return row?.n ?? 0
 }
 
@@ -278,7 +297,7 @@ export async function autoApproveDue(now = new Date()) {
     update ${schema.blogPosts} p set review_status = 'approved'
     from ${schema.autopilotSettings} s
     where s.user_id = p.user_id and s.review_mode = 'auto_approve' and s.enabled
-      and p.review_status = 'waiting' and p.source = 'autopilot'
+      and p.review_status = 'waiting' and p.source = 'autopilot' and p.deleting_at is null
       and p.completed_at <= ${now.toISOString()}::timestamptz - make_interval(hours => s.approve_after_hours)
       and not exists (
         select 1 from jsonb_array_elements(case when jsonb_typeof(p.claims) = 'array' then p.claims else '[]'::jsonb end) c

@@ -59,8 +59,12 @@ export interface DestinationClient {
   /** A harmless authenticated read; resolves to a sentence saying what it connected to. */
   test(): Promise<{ message: string; config?: Record<string, unknown> }>
   publish(article: RemoteArticle, remoteId: string | null): Promise<RemoteResult>
-  /** Reverts the remote copy to a draft or deletes it (per destination); a copy that is gone already is fine. */
-  unpublish(remoteId: string): Promise<void>
+  /**
+   * Reverts the remote copy to a draft or deletes it (`mode`, else the destination's setting). Reverting a copy that
+   * was deleted by hand (WordPress: gone or in the trash) throws PublishError('missing'), so that the screens say so;
+   * deleting a copy that is gone already is fine.
+   */
+  unpublish(remoteId: string, mode?: 'draft' | 'delete'): Promise<void>
 }
 
 export type ClientOptions = { stats?: HttpStats; media?: MediaLedger }

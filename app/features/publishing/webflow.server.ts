@@ -239,11 +239,15 @@ export function webflowClient(config: WebflowConfig, apiToken: string, opts: Cli
       return { remoteId: id, remoteUrl: publicUrl(article.slug) }
     },
 
-    async unpublish(remoteId: string) {
+    async unpublish(remoteId: string, mode = config.unpublishMode) {
+      if (mode !== 'delete') {
+        // A copy deleted by hand is said to be so (taking a gone item off the live site would look like success).
+        const current = await call('GET', `${items}/${encodeURIComponent(remoteId)}`)
+        if (current.status === 404) throw new PublishError('The item was deleted on Webflow.', 'missing', false)
+        await ok(current, 'item')
+      }
       const path =
-        config.unpublishMode === 'delete'
-          ? `${items}/${encodeURIComponent(remoteId)}`
-          : `${items}/${encodeURIComponent(remoteId)}/live`
+        mode === 'delete' ? `${items}/${encodeURIComponent(remoteId)}` : `${items}/${encodeURIComponent(remoteId)}/live`
       const res = await call('DELETE', path)
       if (res.status === 404 || res.status === 204 || res.status === 200) return
       throw statusFailure(res, base, 'Webflow', AUTH_MESSAGE)

@@ -260,13 +260,17 @@ export function wordpressClient(
       return { remoteId: String(post.id), remoteUrl: post.link ?? null }
     },
 
-    async unpublish(remoteId: string) {
+    async unpublish(remoteId: string, mode = config.unpublishMode) {
       const path = `wp/v2/posts/${encodeURIComponent(remoteId)}`
+      // Reverting to a draft would take a trashed post out of the trash: a copy deleted by hand is said to be so.
+      if (mode !== 'delete') await existing(remoteId)
       const res =
-        config.unpublishMode === 'delete'
+        mode === 'delete'
           ? await call('DELETE', path, { force: 'true' })
           : await call('POST', path, {}, { status: 'draft' })
-      if (res.status === 404 || res.status === 410) return
+      if (mode === 'delete' && (res.status === 404 || res.status === 410)) return
+      if (res.status === 404 || res.status === 410)
+        throw new PublishError('The post was deleted on WordPress.', 'missing', false)
       if (res.status !== 200) throw statusFailure(res, config.siteUrl, 'WordPress', AUTH_MESSAGE)
     },
   }

@@ -81,7 +81,7 @@ export async function findRefreshSuggestions(now: Date, userId?: string) {
   >`
     select p.id, p.user_id, p.published_url, p.content_markdown, t.id as tracked_id
     from blog_posts p left join tracked_keywords t on t.post_id = p.id
-    where p.published_url is not null and p.status = 'completed' ${userId ? q`and p.user_id = ${userId}` : q``}`
+    where p.published_url is not null and p.status = 'completed' and p.deleting_at is null ${userId ? q`and p.user_id = ${userId}` : q``}`
   let found = 0
   for (const post of posts) {
     const reasons: SuggestionReason[] = []

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, sql, type Placeholder } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, isNull, sql, type Placeholder } from 'drizzle-orm'
 import { isUuid } from '#app/platform/security/ids'
 import { findCountry } from '#app/platform/markets/markets'
 import {
@@ -207,6 +207,7 @@ export async function syncPublishedPosts(userId?: string) {
     .where(
       and(
         isNotNull(posts.publishedUrl),
+        isNull(posts.deletingAt),
         userId ? eq(posts.userId, userId) : undefined,
         sql`not exists (select 1 from ${tk} where ${tk.postId} = ${posts.id})`,
       ),
@@ -486,7 +487,7 @@ export async function listRankings(userId: string, opts: { market?: string; page
       p.title as post_title, t.saved_keyword_id, t.best_position, l.day, l.status, l.position, l.url,
       w7.status as status7, w7.position as position7, w28.status as status28, w28.position as position28
     from tracked_keywords t
-    left join blog_posts p on p.id = t.post_id
+    left join blog_posts p on p.id = t.post_id and p.deleting_at is null
     left join lateral (
       select day, status, position, url from keyword_positions k
       where k.tracked_keyword_id = t.id order by k.day desc limit 1

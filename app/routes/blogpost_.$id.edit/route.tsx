@@ -32,6 +32,8 @@ import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 import { Editor } from './editor'
 import { previewSource } from './preview'
 import { Versions } from './versions'
+import { outdatedLiveCopies } from '#app/features/publishing/live.server'
+import { UpdateLiveCopy } from '#app/features/publishing/components/live-copy'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.post ? `Edit “${data.post.title}” · Rankwell` : 'Edit · Rankwell' },
@@ -46,11 +48,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const post = await getPost(user.id, params.id ?? '')
-  if (!post) return json({ post: null, versions: [] }, { status: 404 })
-  if (post.status !== 'completed') return json({ post: null, versions: [] }, { status: 409 })
-  const versions = await listVersions(post.id)
+  if (!post) return json({ post: null, versions: [], outdated: [] }, { status: 404 })
+  if (post.status !== 'completed') return json({ post: null, versions: [], outdated: [] }, { status: 409 })
+  const [versions, outdated] = await Promise.all([listVersions(post.id), outdatedLiveCopies(user.id, post)])
   return json(
     {
+      outdated,
       post: {
         id: post.id,
         title: post.title,
@@ -136,7 +139,7 @@ export const clientAction = (args: ClientActionFunctionArgs) => guardServerActio
 export const shouldRevalidate = revalidateUnlessFailed
 
 export default function EditPost() {
-  const { post, versions } = useLoaderData<typeof loader>()
+  const { post, versions, outdated } = useLoaderData<typeof loader>()
   const response = useActionData<typeof clientAction>()
   const hydrated = useHydrated()
   // A failed restore (its form sends no fields) is a toast; a failed save or rewrite the editor's banner. Either way
@@ -157,6 +160,9 @@ export default function EditPost() {
     <div className="mx-auto max-w-6xl px-4 py-10">
       <BackLink to={`/blogpost/${post.id}`}>Back to the post</BackLink>
       <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Edit “{post.title}”</h1>
+      <div className="mt-4">
+        <UpdateLiveCopy postId={post.id} destinations={outdated} />
+      </div>
       <Editor
         // A new version (a save, a rewrite, a restore) starts the form again from the saved post.
         key={versions[0]?.id ?? 'none'}

@@ -5,6 +5,7 @@ import type { LibraryCard } from '#app/features/content/library.server'
 import { withParams } from '#app/platform/lists/list-params'
 import { SiteLink, useSiteLinkClick } from '#app/ui/site-link'
 import { useHydrated } from '#app/ui/use-hydrated'
+import type { LiveCopy } from '#app/features/publishing/deletion'
 import { DeletePostDialog } from './delete-post-dialog'
 
 const POLL_MS = 3_000
@@ -22,11 +23,14 @@ export function Library({
   filtered,
   cursor,
   confirmDelete,
+  confirmCopies,
 }: {
   initial: Page
   filtered: boolean
   cursor: string | null
   confirmDelete: LibraryCard | null
+  /** The live copies of the post of the confirmation page (without JavaScript). */
+  confirmCopies: LiveCopy[]
 }) {
   const location = useLocation()
   const hydrated = useHydrated()
@@ -133,6 +137,7 @@ export function Library({
       {dialogCard ? (
         <DeletePostDialog
           post={dialogCard}
+          copies={confirming ? undefined : confirmCopies}
           redirectTo={here}
           onClose={hydrated ? () => setConfirming(null) : undefined}
           onDeleted={(id) => {

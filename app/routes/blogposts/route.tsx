@@ -22,7 +22,15 @@ import { postListSchema, POSTS_PAGE_SIZE, type PostListParams } from '#app/featu
 import { parseParams, withParams } from '#app/platform/lists/list-params'
 import { POST_MESSAGES } from '#app/features/content/posts'
 import { safeRedirect } from '#app/platform/security/redirect'
-import { deletePost, pagePosts, postCardsById, postLanguages, toCard } from '#app/features/content/library.server'
+import { pagePosts, postCardsById, postLanguages, toCard } from '#app/features/content/library.server'
+import { choicesFromForm, DELETION_MESSAGES } from '#app/features/publishing/deletion'
+import {
+  abandonDeletion,
+  deletePostWithCopies,
+  deletingPosts,
+  liveCopiesOf,
+  retryDeletion,
+} from '#app/features/publishing/deletion.server'
 import { BadCursorError } from '#app/platform/lists/keyset.server'
 import { aiConfigured } from '#app/platform/ai/openai.server'
 import { quotaRefusal } from '#app/features/billing/quota.server'
@@ -35,6 +43,7 @@ import { useFailureToast } from './failure-toast'
 import { Library } from './library'
 import { FILTER_KEYS, LibraryFilters, type LibraryFilterValues } from './library-filters'
 import { EmptyLibrary, LoadingPosts } from './library-states'
+import { DeletingPosts } from './deleting-posts'
 
 export const meta: MetaFunction = () => [{ title: 'Blog Posts · Rankwell' }]
 
@@ -44,14 +53,17 @@ export const meta: MetaFunction = () => [{ title: 'Blog Posts · Rankwell' }]
  */
 export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
   const intent = args.formData?.get('intent')
-  if (args.formData?.get('respond') === 'json' && (intent === 'delete-post' || intent === 'retry-post')) return false
+  // A post whose copies are being taken down appears in 'Being deleted': that list is reloaded.
+  const deleting = (args.actionResult as { deleting?: boolean } | undefined)?.deleting === true
+  if (args.formData?.get('respond') === 'json' && (intent === 'delete-post' || intent === 'retry-post') && !deleting)
+    return false
   return revalidateUnlessFailed(args)
 }
 
 /** With JavaScript, a Create Post, Try again or Delete whose request fails becomes a `ClientFailure` (issue 12). */
 export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
 
-export const DELETED_MESSAGE = 'Blog post deleted.'
+export const DELETED_MESSAGE = DELETION_MESSAGES.deleted
 
 /** The list's parameters from the URL; a bad value (a hand-edited URL) is dropped rather than failing the page. */
 function listParams(search: URLSearchParams): PostListParams {
@@ -93,10 +105,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   page.catch(() => {})
   pending.catch(() => {})
   const deleteId = url.searchParams.get('delete')
-  const [languages, [confirmDelete], waitingForReview] = await Promise.all([
+  const [languages, [confirmDelete], confirmCopies, waitingForReview, deleting] = await Promise.all([
     summary?.languages ?? postLanguages(user.id),
     deleteId ? postCardsById(user.id, [deleteId]) : Promise.resolve([]),
+    deleteId ? liveCopiesOf(user.id, deleteId) : Promise.resolve([]),
     summary?.waitingForReview ?? countWaitingDrafts(user.id).catch(() => 0),
+    deletingPosts(user.id),
   ])
   return defer({
     waitingForReview,
@@ -106,6 +120,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     cursor: params.cursor ?? null,
     languages,
     confirmDelete: confirmDelete ?? null,
+    confirmCopies,
+    deleting,
   })
 }
 
@@ -123,13 +139,41 @@ export async function action({ request }: ActionFunctionArgs) {
 
   if (intent === 'delete-post') {
     const postId = String(form.get('postId') ?? '')
-    const deleted = await deletePost(user.id, postId)
-    const message = { message: deleted ? DELETED_MESSAGE : POST_MESSAGES.notFound, duration: TOAST_MS }
+    // The choices per live copy (`copy-<destinationId>`); a post with live copies and no choice is not deleted.
+    const result = await deletePostWithCopies(
+      user.id,
+      postId,
+      choicesFromForm(form, await liveCopiesOf(user.id, postId)),
+    )
+    if (!result.ok && result.reason === 'choices') {
+      const message = { message: DELETION_MESSAGES.chooseCopies, duration: TOAST_MS }
+      return asJson
+        ? toast().jsonWithError({ ok: false, reason: 'choices', copies: result.copies }, message)
+        : toast().redirectWithError(confirmationOf(back, postId), message)
+    }
+    const message = {
+      message: !result.ok ? POST_MESSAGES.notFound : result.deleted ? DELETED_MESSAGE : DELETION_MESSAGES.deleting,
+      duration: TOAST_MS,
+    }
     if (asJson)
-      return deleted
-        ? toast().jsonWithSuccess({ ok: true, postId }, message)
+      return result.ok
+        ? toast().jsonWithSuccess({ ok: true, postId, deleting: !result.deleted }, message)
         : toast().jsonWithError({ ok: false, reason: 'not_found' }, message)
-    return deleted ? toast().redirectWithSuccess(back, message) : toast().redirectWithError(back, message)
+    return result.ok ? toast().redirectWithSuccess(back, message) : toast().redirectWithError(back, message)
+  }
+  if (intent === 'retry-deletion' || intent === 'abandon-deletion') {
+    const postId = String(form.get('postId') ?? '')
+    const done =
+      intent === 'retry-deletion' ? await retryDeletion(user.id, postId) : await abandonDeletion(user.id, postId)
+    const message = {
+      message: !done
+        ? POST_MESSAGES.notFound
+        : intent === 'retry-deletion'
+          ? DELETION_MESSAGES.retried
+          : DELETED_MESSAGE,
+      duration: TOAST_MS,
+    }
+    return done ? toast().redirectWithSuccess(back, message) : toast().redirectWithError(back, message)
   }
 
   let result:
@@ -186,6 +230,7 @@ export default function BlogPostsPage() {
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <PageHeader title="Your SEO Content Library" subtitle="AI-optimized posts driving organic growth" />
+      <DeletingPosts posts={data.deleting} />
       {data.waitingForReview > 0 ? (
         <p className="mb-6">
           <Link
@@ -218,6 +263,7 @@ export default function BlogPostsPage() {
                   filtered={data.filtered}
                   cursor={data.cursor}
                   confirmDelete={data.confirmDelete}
+                  confirmCopies={data.confirmCopies}
                 />
               </>
             )
@@ -226,6 +272,12 @@ export default function BlogPostsPage() {
       </Suspense>
     </div>
   )
+}
+
+/** The confirmation page (without JavaScript) of a post, on the list the user was on. */
+function confirmationOf(back: string, postId: string) {
+  const url = new URL(back, 'http://localhost')
+  return withParams(url.pathname, url.searchParams, { delete: postId })
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {

@@ -12,6 +12,8 @@ import {
 import { formatUtcDateTime } from '#app/platform/dates'
 import { ActionButton } from '#app/ui/action-button'
 import { PausedDestinations } from './paused-destinations'
+import type { DiffRow } from '#app/features/publishing/diff'
+import { LiveDiff } from './live-copy'
 import { unverifiedWarning } from '#app/features/content/claims-view'
 
 export type ReviewSectionData = {
@@ -23,6 +25,7 @@ export type ReviewSectionData = {
     seoScore: number | null
     unverified: number
     autoApproveAt: string | null
+    diff?: DiffRow[]
   }>
   destinations: Array<{ id: string; name: string; paused: boolean; pausedReason: string | null; autopilot: boolean }>
 }
@@ -138,6 +141,14 @@ export function ReviewSection({
                       See the claims
                     </Link>
                   </p>
+                ) : null}
+                {d.diff && d.diff.length > 0 ? (
+                  <details className="mt-1" data-testid="review-diff">
+                    <summary className="cursor-pointer font-semibold text-slate-800">
+                      Already live: changes since the live copy
+                    </summary>
+                    <LiveDiff rows={d.diff} />
+                  </details>
                 ) : null}
               </div>
               <div className="flex flex-wrap gap-2">
