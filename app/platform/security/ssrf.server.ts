@@ -220,7 +220,11 @@ export async function guardedPost(
   rawUrl: string,
   init: { headers: Record<string, string>; body: string; timeoutMs: number } & GuardOptions,
 ): Promise<SafeResponse> {
-  const { truncated: _truncated, bytes: _bytes, ...res } = await guardedRequest(rawUrl, {
+  const {
+    truncated: _truncated,
+    bytes: _bytes,
+    ...res
+  } = await guardedRequest(rawUrl, {
     ...init,
     method: 'POST',
     maxBytes: 4096,
