@@ -216,3 +216,29 @@ export function withUtm(url: string): string {
     return url
   }
 }
+
+/** What a screen needs of a stored image. */
+export type ImageView = {
+  id: string
+  role: 'featured' | 'figure'
+  position: number
+  alt: string
+  width: number
+  height: number
+  source: 'generated' | 'stock'
+  credit: ImageCredit | null
+}
+
+/**
+ * The stored (sanitized) body HTML with each of the post's own figures as a <picture>: a WebP source, the JPEG
+ * fallback with its width and height (no layout shift) and lazy loading. Only `<img>` of exactly the sanitizer's
+ * shape for a known image is rewritten; everything else stays as stored.
+ */
+export function withPictures(html: string, images: ImageView[]): string {
+  const byId = new Map(images.map((i) => [i.id, i]))
+  return html.replace(/<img src="\/images\/([0-9a-f-]{36})\.jpg" alt="([^"]*)">/g, (whole, id: string, alt: string) => {
+    const image = byId.get(id)
+    if (!image) return whole
+    return `<picture><source srcset="/images/${id}.webp" type="image/webp"><img src="/images/${id}.jpg" alt="${alt}" width="${image.width}" height="${image.height}" loading="lazy" decoding="async"></picture>`
+  })
+}

@@ -10,6 +10,7 @@ import {
   placeFigures,
   stockQuery,
   type ImageCredit,
+  type ImageView,
   type OutlineSection,
 } from './images'
 import { ImageRefusedError, processImage, type ImageMetadata } from './processing.server'
@@ -236,3 +237,17 @@ export function verifyImageSignature(imageId: string, ext: string, exp: string |
 }
 
 export { stockProvider }
+
+/** A post's images as the screens show them (featured first, then figures). */
+export async function imageViews(postId: string): Promise<ImageView[]> {
+  return (await postImagesOf(postId)).map((i) => ({
+    id: i.id,
+    role: i.role,
+    position: i.position,
+    alt: i.alt,
+    width: i.width,
+    height: i.height,
+    source: i.source,
+    credit: (i.credit as ImageCredit | null) ?? null,
+  }))
+}
