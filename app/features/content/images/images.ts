@@ -147,6 +147,7 @@ export function withoutFigures(markdown: string): string {
     .filter((line) => !FIGURE_LINE.test(line))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
+    .replace(/\n+$/, markdown.endsWith('\n') ? '\n' : '')
 }
 
 /** The figure image ids of a Markdown body, in order. */
@@ -177,7 +178,10 @@ export function placeFigures(
     // The first paragraph: the first non-empty line after the heading that is not a heading, then up to a blank line.
     let i = start + 1
     while (i < end && !lines[i]!.trim()) i++
-    if (i < end && /^#{3,}\s/.test(lines[i]!)) i++
+    if (i < end && /^#{3,}\s/.test(lines[i]!)) {
+      i++
+      while (i < end && !lines[i]!.trim()) i++
+    }
     while (i < end && lines[i]!.trim()) i++
     const at = Math.min(i, end)
     inserts.set(at, [...(inserts.get(at) ?? []), figureLine(f.imageId, f.alt)])
@@ -190,7 +194,10 @@ export function placeFigures(
   })
   const tail = inserts.get(lines.length)
   if (tail) for (const l of tail) out.push('', l, '')
-  return out.join('\n').replace(/\n{3,}/g, '\n\n')
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/\n+$/, markdown.endsWith('\n') ? '\n' : '')
 }
 
 export type ImageCredit = {
