@@ -75,7 +75,11 @@ export async function startS3(opts: { host?: string } = {}): Promise<S3FakeHandl
       const method = req.method ?? 'GET'
       if (url.pathname.startsWith('/__control/')) {
         if (url.pathname === '/__control/objects') {
-          const list = [...objects.entries()].map(([key, o]) => ({ key, size: o.bytes.byteLength, type: o.contentType }))
+          const list = [...objects.entries()].map(([key, o]) => ({
+            key,
+            size: o.bytes.byteLength,
+            type: o.contentType,
+          }))
           res.writeHead(200, { 'content-type': 'application/json' })
           res.end(JSON.stringify({ objects: list }))
         } else if (url.pathname === '/__control/reset') {
@@ -108,7 +112,8 @@ export async function startS3(opts: { host?: string } = {}): Promise<S3FakeHandl
       if (!key) return xmlError(res, 400, 'InvalidRequest', 'Bucket operations are not supported here.', url.pathname)
       const raw = Buffer.concat(chunks)
       if (method === 'PUT') {
-        const chunked = /aws-chunked/i.test(String(req.headers['content-encoding'] ?? '')) ||
+        const chunked =
+          /aws-chunked/i.test(String(req.headers['content-encoding'] ?? '')) ||
           String(req.headers['x-amz-content-sha256'] ?? '').startsWith('STREAMING-')
         const bytes = chunked ? decodeAwsChunked(raw) : raw
         const etag = `"${crypto.createHash('md5').update(bytes).digest('hex')}"`

@@ -34,8 +34,14 @@ export async function startStock(opts: FakeOptions = {}): Promise<StockFakeHandl
   const downloads: string[] = []
   const results = (query: string) => {
     if (/nothing/i.test(query)) return []
-    const slug = query.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 40)
-    return Array.from({ length: 3 }, (_, i) => ({ id: `${slug}-${i + 1}`, person: PEOPLE[(slug.length + i) % PEOPLE.length]! }))
+    const slug = query
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .slice(0, 40)
+    return Array.from({ length: 3 }, (_, i) => ({
+      id: `${slug}-${i + 1}`,
+      person: PEOPLE[(slug.length + i) % PEOPLE.length]!,
+    }))
   }
   const handle = await startFakeServer(
     {

@@ -11,7 +11,7 @@ async function photo(width: number, height: number) {
   const raw = Buffer.alloc(width * height * 3)
   for (let i = 0; i < raw.length; i++) raw[i] = (i * 7919) % 251
   return sharp(raw, { raw: { width, height, channels: 3 } })
-    .withExif({ IFD0: { Copyright: 'Someone', Model: 'Camera' }, GPS: { GPSLatitudeRef: 'N' } })
+    .withExif({ IFD0: { Copyright: 'Someone', Model: 'Camera' } })
     .jpeg({ quality: 95 })
     .toBuffer()
 }
@@ -25,14 +25,19 @@ describe('processImage', () => {
       maxBytes: 600_000,
     })
     expect([out.width, out.height]).toEqual([1200, 630])
-    for (const [format, file] of [['webp', out.webp], ['jpeg', out.jpeg]] as const) {
+    for (const [format, file] of [
+      ['webp', out.webp],
+      ['jpeg', out.jpeg],
+    ] as const) {
       const meta = await sharp(file).metadata()
       expect(meta.format).toBe(format)
       expect([meta.width, meta.height]).toEqual([1200, 630])
       expect(file.byteLength).toBeLessThanOrEqual(600_000)
       expect(meta.exif).toBeUndefined()
       const xmp = meta.xmp!.toString()
-      expect(xmp).toContain(`<Iptc4xmpExt:DigitalSourceType>${TRAINED_ALGORITHMIC_MEDIA}</Iptc4xmpExt:DigitalSourceType>`)
+      expect(xmp).toContain(
+        `<Iptc4xmpExt:DigitalSourceType>${TRAINED_ALGORITHMIC_MEDIA}</Iptc4xmpExt:DigitalSourceType>`,
+      )
       expect(xmp).toContain('A desk with a laptop')
       expect(xmp).toContain('<photoshop:Credit>Generated with gpt-image-1</photoshop:Credit>')
     }
@@ -56,13 +61,21 @@ describe('processImage', () => {
 
   it('lowers the quality until the files fit, and refuses what cannot fit or is no image', async () => {
     const input = await photo(2000, 1400)
-    const tight = await processImage(input, { role: 'featured', metadata: { description: 'x', origin: 'upload' }, maxBytes: 200_000 })
+    const tight = await processImage(input, {
+      role: 'featured',
+      metadata: { description: 'x', origin: 'upload' },
+      maxBytes: 200_000,
+    })
     expect(tight.jpeg.byteLength).toBeLessThanOrEqual(200_000)
     await expect(
       processImage(input, { role: 'featured', metadata: { description: 'x', origin: 'upload' }, maxBytes: 2_000 }),
     ).rejects.toMatchObject({ reason: 'too-large' })
     await expect(
-      processImage(Buffer.from('<html>not an image</html>'), { role: 'featured', metadata: { description: 'x', origin: 'upload' }, maxBytes: 600_000 }),
+      processImage(Buffer.from('<html>not an image</html>'), {
+        role: 'featured',
+        metadata: { description: 'x', origin: 'upload' },
+        maxBytes: 600_000,
+      }),
     ).rejects.toBeInstanceOf(ImageRefusedError)
   })
 })
@@ -79,7 +92,11 @@ describe('alt text, prompts and figures', () => {
   })
 
   it('the prompt describes the subject and forbids text in the image', () => {
-    const p = imagePrompt({ title: 'Email marketing for bakeries', keyword: 'email marketing', section: 'How to set up your list' })
+    const p = imagePrompt({
+      title: 'Email marketing for bakeries',
+      keyword: 'email marketing',
+      section: 'How to set up your list',
+    })
     expect(p).toContain('How to set up your list (email marketing)')
     expect(p).toContain('Email marketing for bakeries')
     expect(p).toMatch(/No text, no letters/)
@@ -89,7 +106,14 @@ describe('alt text, prompts and figures', () => {
     const s = (heading: string) => ({ heading, keyPoints: [] })
     expect(figureSections([s('Why it matters'), s('Pricing')])).toEqual([])
     expect(
-      figureSections([s('How to set up a list'), s('Why it matters'), s('Step by step: the workflow'), s('Examples of good emails'), s('Budget'), s('Tools compared')]),
+      figureSections([
+        s('How to set up a list'),
+        s('Why it matters'),
+        s('Step by step: the workflow'),
+        s('Examples of good emails'),
+        s('Budget'),
+        s('Tools compared'),
+      ]),
     ).toEqual([2, 5])
   })
 
@@ -102,7 +126,12 @@ describe('alt text, prompts and figures', () => {
     expect(placed).toBe(
       `# T\n\nIntro.\n\n## One\n\nFirst para\nstill first.\n\n![One](/images/${id1}.jpg)\n\nSecond.\n\n## Two\n\n### Sub\n\nPara two.\n\n![Two x](/images/${id2}.jpg)\n`,
     )
-    expect(placeFigures(placed, [{ position: 0, imageId: id1, alt: 'One' }, { position: 1, imageId: id2, alt: 'Two [x]' }])).toBe(placed)
+    expect(
+      placeFigures(placed, [
+        { position: 0, imageId: id1, alt: 'One' },
+        { position: 1, imageId: id2, alt: 'Two [x]' },
+      ]),
+    ).toBe(placed)
     expect(figureIds(placed)).toEqual([id1, id2])
     expect(withoutFigures(placed)).toBe(md)
   })
