@@ -46,6 +46,7 @@ export function plainLine(text: string): string {
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\bhttps?:\/\/\S+/gi, '')
     .replace(/[*_`#>|~[\]\\]/g, '')
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
