@@ -41,6 +41,7 @@ ALTER TABLE "blog_posts" ADD COLUMN "live_markdown" text;--> statement-breakpoin
 ALTER TABLE "content_settings" ADD COLUMN "image_source" text DEFAULT 'generated' NOT NULL;--> statement-breakpoint
 ALTER TABLE "destinations" ADD COLUMN "credentials_for" text;--> statement-breakpoint
 ALTER TABLE "publications" ADD COLUMN "unpublish_mode" text;--> statement-breakpoint
+ALTER TABLE "publications" ADD COLUMN "claim_expires_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "image_files" ADD CONSTRAINT "image_files_image_id_post_images_id_fk" FOREIGN KEY ("image_id") REFERENCES "public"."post_images"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "post_images" ADD CONSTRAINT "post_images_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "post_images" ADD CONSTRAINT "post_images_post_id_blog_posts_id_fk" FOREIGN KEY ("post_id") REFERENCES "public"."blog_posts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -97,6 +97,22 @@ const concurrency: Record<QueueName, number> = {
   [QUEUES.publishing]: 4,
 }
 
+/**
+ * BullMQ's stalled-job detection: how long a job's lock lasts and how often the workers look for jobs whose lock ran
+ * out (their worker died). Publications are taken over within 30 s of a worker's death (issue 33): their lock lasts
+ * two thirds of the claim lease (10 s by default) and is looked for every third (5 s), so the job runs again about
+ * when the dead worker's claim expires.
+ */
+function stallDetection(name: QueueName) {
+  if (name !== QUEUES.publishing)
+    return { lockDuration: env.WORKER_LOCK_DURATION_MS, stalledInterval: env.WORKER_STALLED_INTERVAL_MS }
+  const lease = env.PUBLISH_CLAIM_LEASE_MS
+  return {
+    lockDuration: Math.min(env.WORKER_LOCK_DURATION_MS, Math.max(4_000, Math.round((lease * 2) / 3))),
+    stalledInterval: Math.min(env.WORKER_STALLED_INTERVAL_MS, Math.max(2_000, Math.round(lease / 3))),
+  }
+}
+
 const workers: Worker[] = []
 /** Jobs running in this process with their lock token, so that a shutdown can hand them back to the queue. */
 const running = new Map<Job, string | undefined>()
@@ -142,9 +158,8 @@ for (const name of Object.values(QUEUES)) {
       concurrency: concurrency[name],
       // A limiter (far above real throughput) makes the manual rate limit set after a model 429 hold for every worker.
       ...(name === QUEUES.posts ? { limiter: { max: 1_000, duration: 1_000 } } : {}),
-      stalledInterval: env.WORKER_STALLED_INTERVAL_MS,
+      ...stallDetection(name),
       maxStalledCount: 2,
-      lockDuration: env.WORKER_LOCK_DURATION_MS,
     },
   )
   worker.on('error', (err) => log('worker error', { queue: name, error: err.message }))

@@ -287,6 +287,74 @@ describe('publishing to Ghost and Webflow', () => {
     expect((await ghostPosts()).filter((p) => p.slug === post.slug)).toHaveLength(1)
   })
 
+  it('with production timings, a worker killed mid-publish is taken over within 30 s, leaving one remote post', async () => {
+    const user = await createTestUser()
+    const destination = await addGhost(user)
+    const post = await makePost(user)
+    const prefix = `${process.env.QUEUE_PREFIX}-takeover-${post.id.slice(0, 8)}`
+    // The defaults of env.server.ts, not the test run's short ones.
+    const production = {
+      QUEUE_PREFIX: prefix,
+      PUBLISH_CLAIM_LEASE_MS: '15000',
+      WORKER_LOCK_DURATION_MS: '30000',
+      WORKER_STALLED_INTERVAL_MS: '30000',
+      PUBLISH_RETRY_BASE_MS: '10000',
+    }
+    const [pub] = await db
+      .insert(schema.publications)
+      .values({ userId: user.id, postId: post.id, destinationId: destination, status: 'pending', action: 'publish' })
+      .returning()
+    const q = new Queue('publishing', { connection: { url: process.env.REDIS_URL }, prefix })
+    cleanups.push(() => q.close())
+    await ghostControl('latency', { ms: 2_500 })
+    // Two workers, as in production: one takes the job and is killed mid-call; the other notices by itself.
+    const workers = [await startWorker(production), await startWorker(production)]
+    for (const w of workers) cleanups.push(() => w.stop('SIGKILL'))
+    await q.add(
+      'publish',
+      { publicationId: pub!.id, revision: 1 },
+      { jobId: jobId('publication', pub!.id, '1'), attempts: 5, backoff: { type: 'exponential', delay: 10_000 } },
+    )
+    let holder: string | null = null
+    await waitFor(async () => (holder = (await publicationOf(post.id, destination))?.claimedBy ?? null) !== null, {
+      timeout: 20_000,
+      interval: 50,
+    })
+    const victim = workers.find((w) => holder!.endsWith(`-${w.pid}`))!
+    expect(victim).toBeDefined()
+    await victim.stop('SIGKILL')
+    const killedAt = Date.now()
+    await ghostControl('latency', { ms: 0 })
+    const row = await waitForPublication(post.id, destination, ['published', 'failed'], 40_000)
+    const tookMs = Date.now() - killedAt
+    console.log(`publication taken over ${tookMs} ms after its worker was killed`)
+    expect(row.status).toBe('published')
+    expect(tookMs).toBeLessThan(30_000)
+    expect((await ghostPosts()).filter((p) => p.slug === post.slug)).toHaveLength(1)
+  }, 150_000) // two worker processes start
+
+  it('a publication whose claim expired with no attempt left is taken over by the sweep, not left Publishing…', async () => {
+    const user = await createTestUser()
+    const destination = await addGhost(user)
+    const post = await makePost(user)
+    // A worker claimed the last attempt and died: no job will run again for this revision.
+    await db.insert(schema.publications).values({
+      userId: user.id,
+      postId: post.id,
+      destinationId: destination,
+      status: 'pending',
+      action: 'publish',
+      attempts: 5,
+      claimedBy: 'a-worker-that-died',
+      claimedAt: new Date(),
+      claimExpiresAt: new Date(Date.now() + 2_000),
+    })
+    const row = await waitForPublication(post.id, destination, ['published', 'failed'], 30_000)
+    expect(row.status).toBe('published')
+    expect(row.revision).toBeGreaterThan(1)
+    expect((await ghostPosts()).filter((p) => p.slug === post.slug)).toHaveLength(1)
+  })
+
   it('pauses a destination whose credentials stop working, with one readable reason', async () => {
     const user = await createTestUser()
     const destination = await addGhost(user)

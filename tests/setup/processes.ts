@@ -103,6 +103,7 @@ function collectOutput(child: ChildProcess) {
 }
 
 export type WorkerProcess = {
+  pid: number
   stop: (signal?: NodeJS.Signals) => Promise<void>
   output: () => string
   /** Sends a signal without waiting (a graceful stop to watch). */
@@ -134,5 +135,5 @@ export async function startWorker(overrides: Record<string, string> = {}): Promi
     throw error
   }
   if (child.exitCode !== null) throw new Error(`worker exited: ${output()}`)
-  return { stop, output, signal: (signal) => child.kill(signal), exited }
+  return { pid: child.pid!, stop, output, signal: (signal) => child.kill(signal), exited }
 }

@@ -117,7 +117,7 @@ async function publishNow(post: Post, destinations: Destination[], opts: { initi
             action = case when ${schema.publications}.remote_id is null or ${schema.publications}.status = 'missing'
                           then 'publish' else 'update' end,
             revision = ${schema.publications}.revision + 1,
-            attempts = 0, last_error = null, claimed_by = null, claimed_at = null, updated_at = now()
+            attempts = 0, last_error = null, claimed_by = null, claimed_at = null, claim_expires_at = null, updated_at = now()
           where ${schema.publications}.status <> 'missing' or ${Boolean(opts.confirm)}
           returning id, revision`)
     for (const row of [...rows] as Array<{ id: string; revision: number }>) {
@@ -140,7 +140,7 @@ export async function requestUnpublish(userId: string, postId: string, target: P
   }
   const rows = await db.execute<{ id: string; revision: number }>(sql`
     update ${schema.publications} set status = 'pending', action = 'unpublish', revision = revision + 1,
-      attempts = 0, last_error = null, claimed_by = null, claimed_at = null, updated_at = now()
+      attempts = 0, last_error = null, claimed_by = null, claimed_at = null, claim_expires_at = null, updated_at = now()
     where post_id = ${post.id} and destination_id = ${target} and user_id = ${userId}
       and remote_id is not null and status in ('published', 'failed')
     returning id, revision`)
@@ -226,24 +226,94 @@ export async function processPublication(
   ctx: { workerId: string; attempt: number; maxAttempts: number; stats?: HttpStats },
 ): Promise<ProcessOutcome> {
   const leaseMs = getEnv().PUBLISH_CLAIM_LEASE_MS
-  const claimed = [
-    ...(await db.execute<{ id: string }>(sql`
-      update ${schema.publications} set claimed_by = ${ctx.workerId}, claimed_at = now(), attempts = attempts + 1
-      where id = ${data.publicationId} and revision = ${data.revision} and status = 'pending'
-        and (claimed_at is null or claimed_at < now() - make_interval(secs => ${leaseMs / 1000}))
-      returning id`)),
-  ][0]
+  let pub = await claimPublication(data, ctx.workerId, leaseMs)
+  if (pub === 'stale') return { status: 'stale' }
+  if (pub === 'held') {
+    // Another worker holds the claim. A live one renews it (the heartbeat below); a dead one's claim runs out within
+    // the lease: wait for that once, inside this attempt, rather than spend the job's attempts on a corpse.
+    const waitMs = Math.min(await claimExpiresInMs(data.publicationId), leaseMs) + 200
+    await new Promise((resolve) => setTimeout(resolve, waitMs))
+    pub = await claimPublication(data, ctx.workerId, leaseMs)
+    if (pub === 'stale') return { status: 'stale' }
+    if (pub === 'held') throw new Error('another worker is publishing this revision; trying again later')
+  }
+  // The heartbeat: while this worker works on the publication its claim stays fresh; if it dies, the claim expires
+  // within PUBLISH_CLAIM_LEASE_MS and the retried job (or the sweep) takes over.
+  const claim = pub
+  const heartbeat = setInterval(
+    () => {
+      db.update(schema.publications)
+        .set({ claimExpiresAt: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+        .where(
+          and(
+            eq(schema.publications.id, claim.id),
+            eq(schema.publications.revision, claim.revision),
+            eq(schema.publications.claimedBy, ctx.workerId),
+          ),
+        )
+        .catch((error: unknown) => console.error('[publishing] could not renew a claim', claim.id, error))
+    },
+    Math.max(250, Math.floor(leaseMs / 3)),
+  )
+  heartbeat.unref()
+  try {
+    return await publishClaimed(claim, ctx)
+  } finally {
+    clearInterval(heartbeat)
+  }
+}
+
+/**
+ * Claims one revision for this worker (and counts the attempt): the row, 'held' while another worker's claim is
+ * fresh, or 'stale' when the revision is no longer the pending one.
+ */
+async function claimPublication(
+  data: { publicationId: string; revision: number },
+  workerId: string,
+  leaseMs: number,
+): Promise<Publication | 'held' | 'stale'> {
+  const [claimed] = await db
+    .update(schema.publications)
+    .set({
+      claimedBy: workerId,
+      claimedAt: sql`now()`,
+      claimExpiresAt: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+      attempts: sql`${schema.publications.attempts} + 1`,
+    })
+    .where(
+      and(
+        eq(schema.publications.id, data.publicationId),
+        eq(schema.publications.revision, data.revision),
+        eq(schema.publications.status, 'pending'),
+        // A claim made before claim_expires_at existed (a rolling deploy) holds for the old 120-second lease.
+        sql`(${schema.publications.claimExpiresAt} < now() or (${schema.publications.claimExpiresAt} is null and
+          (${schema.publications.claimedAt} is null or ${schema.publications.claimedAt} < now() - interval '120 seconds')))`,
+      ),
+    )
+    .returning()
+  if (claimed) return claimed
   const [row] = await db
-    .select()
+    .select({ revision: schema.publications.revision, status: schema.publications.status })
     .from(schema.publications)
     .where(eq(schema.publications.id, data.publicationId))
     .limit(1)
-  if (!claimed) {
-    if (row && row.revision === data.revision && row.status === 'pending')
-      throw new Error('another worker is publishing this revision; trying again later')
-    return { status: 'stale' }
-  }
-  const pub = row!
+  return row && row.revision === data.revision && row.status === 'pending' ? 'held' : 'stale'
+}
+
+/** How long until the current claim on a publication runs out (by the database's clock, which every worker shares). */
+async function claimExpiresInMs(publicationId: string) {
+  const [row] = [
+    ...(await db.execute<{ ms: number | string | null }>(sql`
+      select greatest(0, extract(epoch from (claim_expires_at - now())) * 1000) as ms
+      from ${schema.publications} where id = ${publicationId}`)),
+  ]
+  return Number(row?.ms ?? 0)
+}
+
+async function publishClaimed(
+  pub: Publication,
+  ctx: { workerId: string; attempt: number; maxAttempts: number; stats?: HttpStats },
+): Promise<ProcessOutcome> {
   const [post] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, pub.postId)).limit(1)
   const [destination] = await db
     .select()
@@ -288,7 +358,13 @@ export async function processPublication(
     if (error.retryable && ctx.attempt + 1 < ctx.maxAttempts) {
       await db
         .update(schema.publications)
-        .set({ lastError: error.message, claimedBy: null, claimedAt: null, updatedAt: new Date() })
+        .set({
+          lastError: error.message,
+          claimedBy: null,
+          claimedAt: null,
+          claimExpiresAt: null,
+          updatedAt: new Date(),
+        })
         .where(and(eq(schema.publications.id, pub.id), eq(schema.publications.revision, pub.revision)))
       throw error
     }
@@ -315,7 +391,7 @@ async function finish(
         }
   const rows = await db
     .update(schema.publications)
-    .set({ ...values, claimedBy: null, claimedAt: null, updatedAt: new Date() })
+    .set({ ...values, claimedBy: null, claimedAt: null, claimExpiresAt: null, updatedAt: new Date() })
     .where(and(eq(schema.publications.id, pub.id), eq(schema.publications.revision, pub.revision)))
     .returning({ id: schema.publications.id })
   // A newer request arrived while the remote answered: its own job sends the newer version.
@@ -404,19 +480,24 @@ export async function publishDueScheduled(now = new Date()) {
   return { due: due.length, published }
 }
 
-/** Pending publications whose job was lost (Redis emptied, a crash between commit and enqueue) are queued again. */
+/**
+ * Pending publications nobody is working on are queued again under a new revision (so a job that failed for good
+ * cannot block the new one): those whose job was lost (Redis emptied, a crash between commit and enqueue) and those
+ * whose claim expired (the worker holding it died), whatever their attempt count: no publication stays
+ * 'Publishing…' with no attempt left.
+ */
 export async function requeueStalledPublications(olderThanMs = 120_000) {
-  const stuck = await db
-    .select({ id: schema.publications.id, revision: schema.publications.revision })
-    .from(schema.publications)
-    .where(
-      and(
-        eq(schema.publications.status, 'pending'),
-        lte(schema.publications.updatedAt, new Date(Date.now() - olderThanMs)),
-        isNull(schema.publications.claimedAt),
-      ),
-    )
-    .limit(500)
+  const rows = await db.execute<{ id: string; revision: number }>(sql`
+    update ${schema.publications} set revision = revision + 1, attempts = 0, claimed_by = null, claimed_at = null, claim_expires_at = null,
+      updated_at = now()
+    where id in (
+      select id from ${schema.publications}
+      where status = 'pending'
+        and ((claimed_by is null and updated_at < now() - make_interval(secs => ${olderThanMs / 1000}))
+          or claim_expires_at < now())
+      order by updated_at limit 500 for update skip locked)
+    returning id, revision`)
+  const stuck = [...rows]
   for (const row of stuck) await enqueuePublication({ publicationId: row.id, revision: row.revision })
   return { requeued: stuck.length }
 }

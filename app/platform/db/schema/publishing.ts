@@ -71,6 +71,11 @@ export const publications = pgTable(
     /** A claim on the remote call (worker id and time), so two workers never call the remote for one revision. */
     claimedBy: text('claimed_by'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    /**
+     * Issue 33: when the claim runs out unless its holder renews it (the holder's heartbeat moves it on). Another
+     * worker, or the sweep, takes over a claim only after this, whatever lease it is configured with itself.
+     */
+    claimExpiresAt: timestamp('claim_expires_at', { withTimezone: true }),
     publishedAt: timestamp('published_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
