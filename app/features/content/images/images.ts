@@ -82,7 +82,11 @@ export function altText(subject: string, context = ''): string {
  * no text, letters, logos or watermarks in the image. The post's words are quoted as the subject, nothing more.
  */
 export function imagePrompt(input: { title: string; keyword: string; section?: string | null }): string {
-  const subject = plainLine(input.section ? `${input.section} (${input.keyword})` : input.title).slice(0, 300)
+  const about = input.section ?? input.title
+  // The keyword too, unless the subject already says it (a title usually does).
+  const subject = plainLine(
+    about.toLowerCase().includes(input.keyword.toLowerCase()) ? about : `${about} (${input.keyword})`,
+  ).slice(0, 300)
   return [
     `An editorial illustration for a blog article, about: "${subject}".`,
     input.section ? `The article is titled "${plainLine(input.title).slice(0, 200)}".` : '',
