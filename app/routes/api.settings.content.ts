@@ -9,9 +9,10 @@ import { hit } from '#app/platform/security/rate-limit.server'
 /**
  * GET /api/settings/content → {settings}: the business context and voice every post uses.
  * PUT /api/settings/content {productService, marketSegment, website, valueProposition, ctaText, ctaUrl, tone,
- * toneNotes, avoid, writingSample, writingSampleUrl, unverifiedClaims} → {settings, message}; 400 {message, errors}
+ * toneNotes, avoid, writingSample, writingSampleUrl, unverifiedClaims, imageSource} → {settings, message}; 400 {message, errors}
  * (nothing saved). unverifiedClaims: 'rewrite' (default) | 'remove' | 'mark', what happens to a figure that cannot be
- * verified on the page it cites; left out, the saved choice stays.
+ * verified on the page it cites; left out, the saved choice stays. imageSource: 'generated' (default) | 'stock' (only
+ * when the server has a stock photo library; else 400) | 'none', where post images come from; left out, it stays.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireApiUserId(request)

@@ -10,6 +10,9 @@ import type { ChecklistItem } from '#app/features/content/seo-checklist'
 import { formatLongDate, withoutLeadingTitle } from '#app/features/content/posts'
 import { PositionChart } from '#app/features/rankings/components/rank-chart'
 import { getPost } from '#app/features/content/posts.server'
+import { imageViews } from '#app/features/content/images/post-images.server'
+import { withPictures } from '#app/features/content/images/images'
+import { FeaturedImage } from '#app/features/content/components/post-images'
 import { postRankings } from '#app/features/rankings/rankings.server'
 import { requireUser } from '#app/features/accounts/session.server'
 import { PostNotFound } from '#app/features/content/components/post-not-found'
@@ -37,6 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const [rankings, outdated] = completed
     ? await Promise.all([postRankings(user.id, post.id), outdatedLiveCopies(user.id, post)])
     : [null, []]
+  const images = completed ? await imageViews(post.id) : []
   return json({
     rankings,
     outdated,
@@ -52,7 +56,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       createdAt: post.createdAt.toISOString(),
       markdown: completed ? post.contentMarkdown : '',
       // Sanitized once when the post was written or edited (storedPostBody); served as stored.
-      html: completed ? post.contentHtml : '',
+      // Its own figures become <picture> elements (WebP and the JPEG fallback, with their size).
+      html: completed ? withPictures(post.contentHtml, images) : '',
+      images,
       seoScore: completed ? post.seoScore : null,
       checklist: completed ? ((post.seoChecklist ?? []) as ChecklistItem[]) : [],
       claims: completed ? readClaims(post.claims) : [],
@@ -236,6 +242,7 @@ export default function BlogPostPage() {
           />
         </section>
       ) : null}
+      {post.status === 'completed' ? <FeaturedImage images={post.images} /> : null}
       {post.status === 'completed' ? (
         <div
           className="post-body mt-8 text-slate-800 [overflow-wrap:anywhere] [&_a]:text-brand-700 [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:border-slate-200 [&_blockquote]:pl-4 [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_h1]:mt-8 [&_h1]:text-3xl [&_h1]:font-bold [&_h2]:mt-10 [&_h2]:text-2xl [&_h2]:font-semibold [&_h3]:mt-6 [&_h3]:text-xl [&_h3]:font-semibold [&_img]:my-4 [&_img]:max-w-full [&_li]:mt-1 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 [&_p]:leading-7 [&_pre]:mt-4 [&_pre]:whitespace-pre-wrap [&_table]:mt-4 [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6"

@@ -19,11 +19,13 @@ import {
   CONTENT_SETTINGS_MESSAGES,
   contentSettingsSchema,
   TONE_OPTIONS,
+  IMAGE_SOURCE_OPTIONS,
   UNVERIFIED_POLICY_OPTIONS,
   type ContentSettingsValues,
 } from '#app/features/content/content-settings'
 import { parseSubmission, type SubmissionResult } from '#app/platform/forms/submission'
 import { getContentSettings, saveContentSettings } from '#app/features/content/content-settings.server'
+import { stockProvider } from '#app/features/content/images/sources.server'
 import { hit } from '#app/platform/security/rate-limit.server'
 import { requireUser } from '#app/features/accounts/session.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
@@ -37,7 +39,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const settings = await getContentSettings(user.id)
   if (!settings) throw new Response('Not found', { status: 404 })
-  return json({ settings }, { headers: { 'Cache-Control': 'private, no-store' } })
+  return json(
+    { settings, stockPhotos: stockProvider() !== null },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -71,7 +76,7 @@ export const clientAction = (args: ClientActionFunctionArgs) => guardServerActio
 export const shouldRevalidate = revalidateUnlessFailed
 
 export default function ContentSettings() {
-  const { settings } = useLoaderData<typeof loader>()
+  const { settings, stockPhotos } = useLoaderData<typeof loader>()
   const answer = useActionData<typeof clientAction>()
   const failure = clientFailureOf(answer)
   return (
@@ -93,6 +98,7 @@ export default function ContentSettings() {
       <SettingsForm
         key={settings.updatedAt ?? 'defaults'}
         settings={settings}
+        stockPhotos={stockPhotos}
         lastResult={withoutFailure(answer)?.result}
         failed={failure ? failureMessage(failure, CONTENT_SETTINGS_MESSAGES.failed) : undefined}
       />
@@ -106,10 +112,13 @@ export default function ContentSettings() {
  */
 function SettingsForm({
   settings,
+  stockPhotos,
   lastResult,
   failed,
 }: {
   settings: ContentSettingsValues
+  /** Whether this server has a stock photo library (else 'Stock photos' is not offered). */
+  stockPhotos: boolean
   lastResult: SubmissionResult<string[]> | undefined
   failed: string | undefined
 }) {
@@ -121,6 +130,11 @@ function SettingsForm({
   })
   const tone = fields.tone
   const unverified = fields.unverifiedClaims
+  const images = fields.imageSource
+  // A saved 'stock' stays visible (and chosen) even when the library is gone, so a save does not change it silently.
+  const imageOptions = IMAGE_SOURCE_OPTIONS.filter(
+    (o) => o.value !== 'stock' || stockPhotos || images.initialValue === 'stock',
+  )
   return (
     <Form method="post" className="space-y-6" aria-label="Content settings" {...formProps}>
       <FormMessage message={failed ?? message} tone="error" />
@@ -263,6 +277,53 @@ function SettingsForm({
           {unverified.errors?.[0] ? (
             <p id={unverified.errorId} className="field-error" role="alert">
               {unverified.errors[0]}
+            </p>
+          ) : null}
+        </div>
+      </fieldset>
+
+      <fieldset className="card space-y-5">
+        <legend className="px-1 text-sm font-semibold text-slate-800">Images</legend>
+        <p className="text-sm text-slate-600">
+          Each post gets a featured image, and a picture or two inside where it helps the reader, each with alt text
+          written from the post. You can replace or regenerate any of them in the editor.
+        </p>
+        <div
+          role="radiogroup"
+          aria-labelledby="image-source-label"
+          aria-describedby={images.errors ? images.errorId : undefined}
+        >
+          <p id="image-source-label" className="label">
+            Post images
+          </p>
+          <div className="mt-1 grid gap-2">
+            {imageOptions.map((o) => (
+              <label
+                key={o.value}
+                className="flex cursor-pointer items-start gap-2 rounded-lg border border-slate-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+              >
+                <input
+                  type="radio"
+                  name={images.name}
+                  value={o.value}
+                  defaultChecked={(images.initialValue ?? 'generated') === o.value}
+                  className="mt-1"
+                />
+                <span>
+                  <span className="block font-medium text-slate-900">{o.label}</span>
+                  <span className="block text-xs text-slate-600">{o.hint}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          {stockPhotos ? null : (
+            <p className="mt-2 text-xs text-slate-600">
+              Stock photos are not available on this server yet: no stock photo library is connected.
+            </p>
+          )}
+          {images.errors?.[0] ? (
+            <p id={images.errorId} className="field-error" role="alert">
+              {images.errors[0]}
             </p>
           ) : null}
         </div>

@@ -8,14 +8,27 @@ import { startGhost, type GhostFakeHandle } from './ghost'
 import { startGoogleAds, type GoogleAdsFakeHandle } from './google-ads'
 import { startGoogleOAuth, type GoogleOAuthFakeHandle } from './google-oauth'
 import { startOpenAI, type OpenAIFakeHandle } from './openai'
+import { startS3, type S3FakeHandle } from './s3'
 import { startSentry, type SentryFakeHandle } from './sentry'
 import { startSmtp, type SmtpFakeHandle } from './smtp'
+import { FAKE_STOCK_KEYS, startStock, type StockFakeHandle } from './stock'
 import { startStripe, type StripeFakeHandle } from './stripe'
 import { startWeb, type WebFakeHandle } from './web'
 import { startWebflow, type WebflowFakeHandle } from './webflow'
 
 export type FakeName =
-  'openai' | 'dataforseo' | 'googleAds' | 'stripe' | 'googleOAuth' | 'smtp' | 'web' | 'webflow' | 'ghost' | 'sentry'
+  | 'openai'
+  | 'dataforseo'
+  | 'googleAds'
+  | 'stripe'
+  | 'googleOAuth'
+  | 'smtp'
+  | 'web'
+  | 'webflow'
+  | 'ghost'
+  | 'sentry'
+  | 'stock'
+  | 's3'
 
 export const ALL_FAKES: readonly FakeName[] = [
   'openai',
@@ -28,6 +41,8 @@ export const ALL_FAKES: readonly FakeName[] = [
   'webflow',
   'ghost',
   'sentry',
+  'stock',
+  's3',
 ]
 
 export interface StartFakesOptions {
@@ -54,6 +69,10 @@ export interface Fakes {
   ghost?: GhostFakeHandle
   /** Sentry's envelope endpoint. Its DSN is FAKE_SENTRY_DSN: processes that should report set SENTRY_DSN to it. */
   sentry?: SentryFakeHandle
+  /** Unsplash and Pexels (issue 33); the app gets the Unsplash key (stock photos come from Unsplash). */
+  stock?: StockFakeHandle
+  /** An S3 bucket (issue 33). The app does not use it unless S3_BUCKET is set: tests point the storage at it. */
+  s3?: S3FakeHandle
 }
 
 export interface RunningFakes {
@@ -213,6 +232,24 @@ export async function startFakes(opts: StartFakesOptions = {}): Promise<RunningF
       fakes.sentry = f
       closers.push(f.close)
       Object.assign(env, { FAKE_SENTRY_DSN: f.dsn, FAKE_SENTRY_URL: f.url })
+    }
+    if (wanted.has('stock')) {
+      const f = await startStock({ host })
+      fakes.stock = f
+      closers.push(f.close)
+      Object.assign(env, {
+        UNSPLASH_ACCESS_KEY: FAKE_STOCK_KEYS.unsplash,
+        UNSPLASH_API_URL: `${f.url}/unsplash`,
+        FAKE_STOCK_URL: f.url,
+        FAKE_PEXELS_API_URL: `${f.url}/pexels/v1`,
+        FAKE_PEXELS_API_KEY: FAKE_STOCK_KEYS.pexels,
+      })
+    }
+    if (wanted.has('s3')) {
+      const f = await startS3({ host })
+      fakes.s3 = f
+      closers.push(f.close)
+      Object.assign(env, { FAKE_S3_URL: f.url })
     }
   } catch (err) {
     await Promise.allSettled(closers.map((fn) => fn()))

@@ -10,6 +10,7 @@
  *   are picked across the enum; a prompt containing 'misbehaving' gets a model that invents, links and obeys
  * Control API: see http.ts (`/__control/requests|reset|enqueue|latency`).
  */
+import sharp from 'sharp'
 import { randomBytes } from 'node:crypto'
 import { type ServerResponse } from 'node:http'
 import {
@@ -98,6 +99,15 @@ function defaultErrorFor(status: number): OpenAIErrorBody {
 
 // ---------------------------------------------------------------------------
 // Prompt helpers
+
+/** A real PNG (a two-colour gradient with a disc) whose colours come from `seed`: the same prompt, the same image. */
+export async function fakePng(seed: string, width: number, height: number): Promise<Buffer> {
+  const h = hashString(seed)
+  const c1 = [h & 255, (h >> 8) & 255, (h >> 16) & 255]
+  const c2 = [255 - c1[0]!, 255 - c1[1]!, 255 - c1[2]!]
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g"><stop offset="0" stop-color="rgb(${c1.join(',')})"/><stop offset="1" stop-color="rgb(${c2.join(',')})"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="${Math.round(width * 0.6)}" cy="${Math.round(height * 0.45)}" r="${Math.round(Math.min(width, height) / 4)}" fill="rgb(${c2.join(',')})" opacity="0.7"/></svg>`
+  return sharp(Buffer.from(svg)).png().toBuffer()
+}
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content
@@ -878,7 +888,46 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
     })
   }
 
-  const MODELS = ['gpt-4o-mini', 'text-embedding-3-small']
+  const MODELS = ['gpt-4o-mini', 'text-embedding-3-small', 'gpt-image-1']
+
+  /**
+   * Issue 33: POST /v1/images/generations as the Images API answers it: `{ created, data: [{ b64_json }], usage }`
+   * for the GPT image models (b64 always; `response_format` is refused for them), `b64_json` or `url` for DALL·E by
+   * `response_format`. The image is a real PNG of the requested size, its colours derived from the prompt
+   * (deterministic). Misbehaviour (500, an HTML page, a hang, bytes that are no image) is steered with enqueue.
+   */
+  async function imageGenerations(ctx: FakeRequest): Promise<void> {
+    const body = isRecord(ctx.body) ? ctx.body : {}
+    const prompt = typeof body.prompt === 'string' ? body.prompt : ''
+    const model = typeof body.model === 'string' ? body.model : 'dall-e-2'
+    if (!prompt) {
+      sendJson(ctx.res, 400, errorBody("Missing required parameter: 'prompt'.", 'invalid_request_error'))
+      return
+    }
+    const gpt = /^gpt-image/.test(model)
+    if (gpt && body.response_format !== undefined) {
+      sendJson(ctx.res, 400, errorBody("Unknown parameter: 'response_format'.", 'invalid_request_error'))
+      return
+    }
+    const size = typeof body.size === 'string' && /^\d+x\d+$/.test(body.size) ? body.size : '1024x1024'
+    const [w, h] = size.split('x').map(Number) as [number, number]
+    const png = await fakePng(prompt, Math.min(w, 1792), Math.min(h, 1792))
+    const item = gpt || body.response_format === 'b64_json' ? { b64_json: png.toString('base64') } : { url: '' }
+    sendJson(ctx.res, 200, {
+      created: Math.floor(Date.now() / 1000),
+      data: [{ ...item, ...(model === 'dall-e-3' ? { revised_prompt: prompt } : {}) }],
+      ...(gpt
+        ? {
+            usage: {
+              total_tokens: 1100,
+              input_tokens: 50,
+              output_tokens: 1056,
+              input_tokens_details: { text_tokens: 50, image_tokens: 0 },
+            },
+          }
+        : {}),
+    })
+  }
 
   const handle = await startFakeServer(
     {
@@ -915,6 +964,14 @@ export async function startOpenAI(opts: FakeOptions = {}): Promise<OpenAIFakeHan
             return
           }
           embeddings(ctx)
+          return
+        }
+        if (path === '/images/generations' && ctx.method === 'POST') {
+          if (!bearerToken(ctx.headers)) {
+            sendJson(ctx.res, 401, defaultErrorFor(401))
+            return
+          }
+          await imageGenerations(ctx)
           return
         }
         if (path === '/models' && ctx.method === 'GET') {

@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm'
+import { postImagesOf } from '#app/features/content/images/storage.server'
 import { describe, expect, it } from 'vitest'
 import { linkUrls } from '#app/features/content/content'
 import { splitTitle, sectionsOf } from '#app/features/content/post-editor'
@@ -116,6 +117,7 @@ describe('content editor (/blogpost/:id/edit)', () => {
       ownPages: context.own.map((o) => o.url),
       siteHost: bareDomain(new URL(siteUrl()).host),
       claims: after.claims as Array<{ text: string; sourceUrl: string | null }>,
+      images: await postImagesOf(post.id),
     })
     expect(after.seoScore).toBe(expected.score)
     expect(after.seoChecklist).toEqual(expected.items)

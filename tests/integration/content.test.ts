@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
+import { postImagesOf } from '#app/features/content/images/storage.server'
 import { describe, expect, it } from 'vitest'
 import { faqFromMarkdown, linkUrls } from '#app/features/content/content'
 import { readClaims, readEvidence } from '#app/features/content/evidence'
@@ -99,6 +100,7 @@ describe('content engine: research, brief, sources, links, CTA and score', () =>
       ownPages: [publishedUrl, ...sitemap.map((p) => `${siteUrl()}${p}`)],
       siteHost: bareDomain(new URL(siteUrl()).host),
       claims: post.claims as Array<{ text: string; sourceUrl: string | null }>,
+      images: await postImagesOf(post.id),
     })
     expect(post.seoScore).toBe(expected.score)
     expect(post.seoChecklist).toEqual(expected.items)

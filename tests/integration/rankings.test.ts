@@ -1,3 +1,4 @@
+import { postImagesOf } from '#app/features/content/images/storage.server'
 import crypto from 'node:crypto'
 import type { Job } from 'bullmq'
 import { and, eq, sql } from 'drizzle-orm'
@@ -555,6 +556,7 @@ describe('refresh suggestions, refresh and digest', () => {
       ownPages: context.own.map((o) => o.url),
       siteHost: domain,
       claims: after!.claims as Array<{ text: string; sourceUrl: string | null }>,
+      images: await postImagesOf(after!.id),
     })
     expect(after!.seoScore).toBe(expected.score)
     expect(after!.seoChecklist).toEqual(expected.items)

@@ -245,6 +245,8 @@ export function finishPost(input: {
   modifiedAt: Date | null
   /** An author's edit: their own http(s) links stay (the model's are held to the pages read and the own site). */
   authorLinks?: boolean
+  /** The post's stored images (issue 33), for the checklist's image items. */
+  images?: Array<{ id: string; role: 'featured' | 'figure'; alt: string }>
 }): Finished {
   const evidence = input.evidence
   const read = evidence.pages.filter((p) => p.status === 'read')
@@ -286,6 +288,7 @@ export function finishPost(input: {
     ownPages: input.own.map((o) => o.url),
     siteHost: site,
     claims: checked.claims,
+    images: input.images ?? [],
   })
   const jsonLd = buildJsonLd({
     title: input.title,

@@ -3,8 +3,10 @@ import {
   CONTENT_SETTINGS_LIMITS,
   CONTENT_SETTINGS_MESSAGES,
   isOwnPage,
+  toImageSource,
   toneOf,
   toUnverifiedPolicy,
+  type ImageSourceChoice,
   type ContentSettingsInput,
   type ContentSettingsValues,
 } from './content-settings'
@@ -13,6 +15,7 @@ import { getEnv } from '#app/platform/env.server'
 import { extractPage, PAGE_MAX_BYTES, USER_AGENT } from './research.server'
 import { guardedGet } from '#app/platform/security/ssrf.server'
 import type { UnverifiedPolicy } from './evidence'
+import { stockProvider } from './images/sources.server'
 
 /**
  * Reading and saving a user's business context and voice (/settings/content and /api/settings/content). A writing
@@ -23,6 +26,7 @@ export const SAMPLE_TIMEOUT_MS = 5_000
 
 export type ContentSettingsView = ContentSettingsValues & {
   unverifiedClaims: UnverifiedPolicy
+  imageSource: ImageSourceChoice
   updatedAt: string | null
 }
 
@@ -61,6 +65,7 @@ export async function getContentSettings(userId: string): Promise<ContentSetting
     ...voiceOf(s),
     writingSampleUrl: s?.writingSampleUrl ?? '',
     unverifiedClaims: toUnverifiedPolicy(s?.unverifiedClaims),
+    imageSource: toImageSource(s?.imageSource),
     updatedAt: s?.updatedAt.toISOString() ?? null,
   }
 }
@@ -69,6 +74,16 @@ export async function getContentSettings(userId: string): Promise<ContentSetting
  * What the user chose for a figure, date or quotation that cannot be verified on the page it cites: 'rewrite' (the
  * default, also when nothing was saved), 'remove' or 'mark'. For the content pipeline.
  */
+/** Where the user's post images come from ('generated' when nothing was saved). */
+export async function imageSourceOf(userId: string): Promise<ImageSourceChoice> {
+  const [row] = await db
+    .select({ source: schema.contentSettings.imageSource })
+    .from(schema.contentSettings)
+    .where(eq(schema.contentSettings.userId, userId))
+    .limit(1)
+  return toImageSource(row?.source)
+}
+
 export async function unverifiedPolicyOf(userId: string): Promise<UnverifiedPolicy> {
   const [row] = await db
     .select({ policy: schema.contentSettings.unverifiedClaims })
@@ -100,7 +115,7 @@ export async function fetchWritingSample(url: string): Promise<string | null> {
 export type SaveResult =
   | { ok: true; settings: ContentSettingsView }
   /** A refusal: its message, and the form's field it is about (the sample page), if any. */
-  | { ok: false; status: 400 | 404; message: string; field?: 'writingSampleUrl' }
+  | { ok: false; status: 400 | 404; message: string; field?: 'writingSampleUrl' | 'imageSource' }
 
 /**
  * Saves settings checked by `contentSettingsSchema` (the form and the API parse it). A sample URL is read when it is
@@ -109,6 +124,10 @@ export type SaveResult =
 export async function saveContentSettings(userId: string, input: ContentSettingsInput): Promise<SaveResult> {
   const current = await getContentSettings(userId)
   if (!current) return { ok: false, status: 404, message: 'User not found.' }
+
+  // Stock photos need a photo library's key on this server; a saved 'stock' stays (its posts say what happened).
+  if (input.imageSource === 'stock' && current.imageSource !== 'stock' && !stockProvider())
+    return { ok: false, status: 400, message: CONTENT_SETTINGS_MESSAGES.stockUnavailable, field: 'imageSource' }
 
   let writingSample = input.writingSample
   if (input.writingSampleUrl) {
@@ -132,6 +151,7 @@ export async function saveContentSettings(userId: string, input: ContentSettings
     writingSample,
     writingSampleUrl: input.writingSampleUrl || null,
     unverifiedClaims: input.unverifiedClaims ?? current.unverifiedClaims,
+    imageSource: input.imageSource ?? current.imageSource,
     updatedAt: new Date(),
   }
   await db.transaction(async (tx) => {

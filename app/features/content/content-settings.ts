@@ -48,6 +48,28 @@ export function toUnverifiedPolicy(value: string | null | undefined): Unverified
     : UNVERIFIED_POLICIES[0]
 }
 
+/** Where a post's images come from (issue 33): the first is the default. */
+export const IMAGE_SOURCES = ['generated', 'stock', 'none'] as const
+export type ImageSourceChoice = (typeof IMAGE_SOURCES)[number]
+
+export const IMAGE_SOURCE_OPTIONS: ReadonlyArray<{ value: ImageSourceChoice; label: string; hint: string }> = [
+  {
+    value: 'generated',
+    label: 'Generated',
+    hint: 'An illustration made for each post by AI, marked as AI-made in the file, with alt text from the post.',
+  },
+  {
+    value: 'stock',
+    label: 'Stock photos',
+    hint: 'A photo from a stock photo library, with the photographer credited as the library asks.',
+  },
+  { value: 'none', label: 'No images', hint: 'Posts are written without images.' },
+]
+
+export function toImageSource(value: string | null | undefined): ImageSourceChoice {
+  return (IMAGE_SOURCES as readonly string[]).includes(value ?? '') ? (value as ImageSourceChoice) : IMAGE_SOURCES[0]
+}
+
 export const CONTENT_SETTINGS_LIMITS = {
   productService: 500,
   marketSegment: 500,
@@ -67,6 +89,7 @@ export const CONTENT_SETTINGS_MESSAGES = {
   sampleUnreadable: 'We could not read that page. Check the address, or paste a sample instead.',
   sampleNotOwn: 'The sample page must be on your own website.',
   sampleNoWebsite: 'Add your website first: the sample page must be on it.',
+  stockUnavailable: 'Stock photos are not available on this server yet. Choose generated images or no images.',
 } as const
 
 const L = CONTENT_SETTINGS_LIMITS
@@ -118,6 +141,10 @@ export const contentSettingsSchema = z
       .enum(UNVERIFIED_POLICIES, {
         errorMap: () => ({ message: 'Please choose what happens to a figure that cannot be verified.' }),
       })
+      .optional(),
+    /** Where post images come from; left out (an API client that does not know it): the saved choice stays. */
+    imageSource: z
+      .enum(IMAGE_SOURCES, { errorMap: () => ({ message: 'Please choose where post images come from.' }) })
       .optional(),
   })
   .superRefine((v, ctx) => {

@@ -1,4 +1,5 @@
 import { and, desc, eq, notInArray } from 'drizzle-orm'
+import { postImagesOf } from '#app/features/content/images/storage.server'
 import { linkUrls, stripRawHtml, urlSet } from './content'
 import type { LinkTarget } from './internal-links'
 import { editSchema, replaceSection, sectionsOf, splitTitle, type EditInput, type RewriteInput } from './post-editor'
@@ -135,6 +136,8 @@ async function writeEdit(post: Stored, input: EditInput, origin: 'edit' | 'rewri
     modifiedAt: now,
     // The author's own links stay; only the model's are held to the research and the user's site.
     authorLinks: true,
+
+    images: await postImagesOf(post.id),
   })
   // Sanitized once, here, with the version of the rules that made it (served as stored).
   const body = storedPostBody(finished.markdown)

@@ -27,7 +27,9 @@ import {
 } from './content-engine.server'
 import { plainText } from './claims'
 import { db, schema } from '#app/platform/db/client.server'
-import { unverifiedPolicyOf } from './content-settings.server'
+import { imageSourceOf, unverifiedPolicyOf } from './content-settings.server'
+import { makePostImages, withFigures } from './images/post-images.server'
+import { postImagesOf, type StoredImage } from './images/storage.server'
 import { getEnv } from '#app/platform/env.server'
 import { AiNotConfiguredError, AiOutputError, chatJson, chatText, type AiUsage } from '#app/platform/ai/openai.server'
 import { PROMPT_VERSION } from './prompts.server'
@@ -102,6 +104,15 @@ function readCheckpoints(steps: unknown) {
     rewrites: rewrites.success ? (rewrites.data as StepRecord<Record<string, string>>) : undefined,
     sections,
   }
+}
+
+const imageStepSchema = z.object({ notes: z.array(z.string()) })
+
+/** The images step of a previous attempt (this prompt version's checkpoints only). */
+function imageStepOf(steps: unknown, fresh: boolean) {
+  if (fresh) return undefined
+  const parsed = imageStepSchema.safeParse(((steps ?? {}) as Record<string, unknown>).images)
+  return parsed.success ? parsed.data : undefined
 }
 
 /** Adds one step's output to blog_posts.steps (an atomic jsonb merge, safe for parallel sections). */
@@ -269,7 +280,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     conclusion: b.conclusion,
   })
   const policy = await unverifiedPolicyOf(post.userId)
-  const finish = (rewrites?: Record<string, string>) =>
+  const finish = (rewrites?: Record<string, string>, images: StoredImage[] = []) =>
     finishPost({
       markdown: assembled,
       keyword: post.keyword,
@@ -287,6 +298,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
       publishedUrl: post.publishedUrl,
       publishedAt: new Date(),
       modifiedAt: null,
+      images,
     })
   let finished = finish(saved.rewrites?.data)
   const assembleMs = Date.now() - assembleStarted
@@ -324,7 +336,41 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     rewriteMs = Date.now() - t
     if (rewrites) finished = finish(rewrites.data)
   }
-  const markdown = finished.markdown
+  // Images (issue 33), once the text is done: each stored image is a checkpoint of its own (a retry finds it and
+  // pays nothing again), and `steps.images` records that this post's images were made (or could not be).
+  const imagesStarted = Date.now()
+  const imageStep = imageStepOf(post.steps, saved.fresh)
+  let images: StoredImage[]
+  let imageTimings: { processMs: number[]; fetchMs: number[] } = { processMs: [], fetchMs: [] }
+  if (imageStep) {
+    images = await postImagesOf(postId)
+    notes.push(...imageStep.notes)
+  } else {
+    const source = await imageSourceOf(post.userId)
+    const made = await makePostImages({
+      postId,
+      userId: post.userId,
+      title,
+      keyword: post.keyword,
+      sections: b.sections,
+      markdown: finished.markdown,
+      source,
+    })
+    images = made.images
+    imageTimings = { processMs: made.processMs, fetchMs: made.fetchMs }
+    notes.push(...made.notes)
+    await checkpoint(postId, 'images', {
+      source,
+      ids: images.map((i) => i.id),
+      notes: made.notes,
+      ...imageTimings,
+      at: new Date().toISOString(),
+    })
+  }
+  finished = finish(rewrites?.data, images)
+  // Figures on lines of their own after their section's first paragraph (the only relative URL a body may embed).
+  const markdown = withFigures(finished.markdown, images)
+  const imagesMs = Date.now() - imagesStarted
   // Sanitized once, and every href and src held to the same allowlist as the Markdown.
   const body = storedPostBody(markdown, { allowUrl: finished.allowUrl })
   const html = body.contentHtml
@@ -363,6 +409,11 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     sectionMs: sections.map((s) => s.ms),
     assembleMs,
     rewriteMs,
+    /** Issue 33: the images (fetch, process, store) of this attempt, and per image made now. */
+    imagesMs,
+    imageCount: images.length,
+    imageProcessMs: imageTimings.processMs,
+    imageFetchMs: imageTimings.fetchMs,
     /** This attempt, from pick-up to the final write. */
     totalMs: Date.now() - started,
     /** The model's own time along the critical path (brief + slowest section), including reused steps. */

@@ -34,6 +34,7 @@ function input(over: Partial<ScoreInput> = {}): ScoreInput {
     ownPages: ['https://acme.test/planner', 'https://acme.test/pricing', 'https://acme.test/blog/other'],
     siteHost: 'acme.test',
     claims: [{ text: 'Teams save 20% of their week', sourceUrl: 'https://research.example/a' }],
+    images: [{ id: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b', role: 'featured', alt: 'A newsletter editor at work' }],
     ...over,
   }
 }
@@ -156,5 +157,28 @@ describe('scorePost', () => {
   it('matches the keyword ignoring case, accents and punctuation, but as a phrase', () => {
     expect(containsKeyword('Café-Tools for you', 'cafe tools')).toBe(true)
     expect(containsKeyword('cafetools', 'cafe tools')).toBe(false)
+  })
+})
+
+describe('images (issue 33)', () => {
+  const figureId = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'
+  it('asks for a featured image when the post has none', () => {
+    const item = scorePost(input({ images: [] })).items.find((i) => i.id === 'featured-image')
+    expect(item).toMatchObject({ label: 'Has a featured image', passed: false })
+  })
+  it('judges alt text from the stored images, the figures in the body included', () => {
+    const md = `${input().markdown}\n\n![](/images/${figureId}.jpg)\n`
+    const stored = [
+      { id: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b', role: 'featured' as const, alt: '' },
+      { id: figureId, role: 'figure' as const, alt: 'A chart of open rates' },
+    ]
+    const alt = (images: typeof stored, markdown = md) =>
+      scorePost(input({ markdown, images })).items.find((i) => i.id === 'image-alt')!
+    // The featured image has no alt text: failed, though it is not in the Markdown.
+    expect(alt(stored)).toMatchObject({ passed: false, fix: 'Describe the image without alt text.' })
+    // The figure's stored alt text counts even where the Markdown line has none.
+    expect(alt([{ ...stored[0]!, alt: 'An editor at work' }, stored[1]!]).passed).toBe(true)
+    // An image in the Markdown that is not stored is judged by its own alt text.
+    expect(alt([], `${input().markdown}\n\n![](https://cdn.example/x.png)\n`).passed).toBe(false)
   })
 })

@@ -25,6 +25,11 @@ export type ScoreInput = {
   siteHost: string | null
   /** The claim ledger: an 'unverified' claim (or, in rows before issue 32, one without a source) counts against. */
   claims: Array<{ text: string; sourceUrl: string | null; status?: string; original?: string | null }>
+  /**
+   * The post's stored images (issue 33): the featured image and the figures, with their alt text. Figures are also
+   * in the Markdown as `![alt](/images/<id>.jpg)`; the stored alt text counts for them.
+   */
+  images?: Array<{ id: string; role: 'featured' | 'figure'; alt: string }>
 }
 
 export const TITLE_MAX = 60
@@ -36,7 +41,7 @@ export const LENGTH_TOLERANCE = 0.2
 export const MIN_FLESCH = 50
 export const MAX_SENTENCE_WORDS = 20
 
-/** Weight of each item in the score (they add up to 100). */
+/** Weight of each item in the score (the score is the passed share of their total, 104). */
 const WEIGHTS: Record<string, number> = {
   'keyword-title': 10,
   'title-length': 6,
@@ -53,6 +58,7 @@ const WEIGHTS: Record<string, number> = {
   'unsourced-figures': 6,
   readability: 4,
   'image-alt': 2,
+  'featured-image': 4,
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -308,12 +314,24 @@ export function scorePost(input: ScoreInput): ScoreResult {
       `Split long sentences: they average ${avg} words.`,
     )
   }
-  const missingAlt = images.filter((i) => !i.text.trim())
+  // The real images: the stored ones (their alt text as stored) and any other image the Markdown embeds.
+  const stored = input.images ?? []
+  const storedIds = new Set(stored.map((i) => i.id))
+  const missingAlt = [
+    ...stored.filter((i) => !i.alt.trim()),
+    ...images.filter((i) => !storedIds.has(/\/images\/([0-9a-f-]{36})\./.exec(i.url)?.[1] ?? '') && !i.text.trim()),
+  ]
   add(
     'image-alt',
     'Alt text on every image',
     missingAlt.length === 0,
     `Describe ${missingAlt.length === 1 ? 'the image' : `the ${missingAlt.length} images`} without alt text.`,
+  )
+  add(
+    'featured-image',
+    'Has a featured image',
+    stored.some((i) => i.role === 'featured'),
+    "Add a featured image in the editor ('Regenerate' makes one).",
   )
 
   const total = items.reduce((n, i) => n + (WEIGHTS[i.id] ?? 0), 0)

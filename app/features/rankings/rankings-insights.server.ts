@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
+import { postImagesOf } from '#app/features/content/images/storage.server'
 import { stripRawHtml, urlSet, type Source } from '#app/features/content/content'
 import { isUuid } from '#app/platform/security/ids'
 import { sectionsOf, splitTitle } from '#app/features/content/post-editor'
@@ -354,6 +355,8 @@ export async function refreshPost(suggestionId: string) {
     publishedAt: post.publishedAt ?? post.completedAt ?? post.createdAt,
     modifiedAt: now,
     authorLinks: true,
+
+    images: await postImagesOf(post.id),
   })
   // Sanitized once, here, like every save of the editor.
   const body = storedPostBody(finished.markdown)

@@ -21,11 +21,15 @@ export const BODY_LIMITS = {
     { path: '/api/stripe/webhook', limit: 512 * KB },
     { path: '/api/events', limit: 16 * KB },
   ],
+  /** Issue 33: the editor's image upload (multipart, one image of at most 10 MB and a few fields). */
+  byPattern: [{ pattern: /^\/blogpost\/[^/]+\/images(?:\.data)?$/, limit: 10 * MB + 64 * KB }],
 } as const
 
 export function bodyLimitFor(pathname: string): number {
   return (
-    BODY_LIMITS.byPath.find((p) => pathname === p.path || pathname === `${p.path}.data`)?.limit ?? BODY_LIMITS.default
+    BODY_LIMITS.byPath.find((p) => pathname === p.path || pathname === `${p.path}.data`)?.limit ??
+    BODY_LIMITS.byPattern.find((p) => p.pattern.test(pathname))?.limit ??
+    BODY_LIMITS.default
   )
 }
 

@@ -207,3 +207,24 @@ describe('plainText: the text a reader sees', () => {
     )
   })
 })
+
+describe("a post's own images (issue 33)", () => {
+  const id = '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b'
+  it('keeps exactly ![alt](/images/<id>.jpg) and no other relative URL', () => {
+    const figure = `Intro.\n\n![A chart](/images/${id}.jpg)\n\nMore.`
+    expect(allowMarkdownLinks(figure, allow)).toBe(figure)
+    expect(allowMarkdownLinks(figure, () => false)).toBe(figure)
+    for (const other of [
+      `/images/${id}.png`,
+      `/images/${id}.jpg?x=1`,
+      `/images/../${id}.jpg`,
+      `/images/${id.toUpperCase()}.jpg`,
+      `//evil.example/images/${id}.jpg`,
+      `/files/${id}.jpg`,
+    ])
+      expect(allowMarkdownLinks(`a ![i](${other}) b`, allow)).toBe('a b')
+    // A link (not an image) to the same path is not kept, nor a reference definition.
+    expect(allowMarkdownLinks(`a [file](/images/${id}.jpg) b`, allow)).toBe('a file b')
+    expect(markdownLinkUrls(allowMarkdownLinks(`[r]: /images/${id}.jpg\n\n![i][r] x`, allow))).toEqual([])
+  })
+})

@@ -35,6 +35,17 @@ export function permitted(url: string, allow: Allow): boolean {
 }
 
 /**
+ * A post's own stored image (issue 33): `/images/<uuid>.jpg` (and `.webp`, its other file), exactly that shape.
+ * The one relative URL an image (never a link) may use, whatever `allow` says.
+ */
+export const OWN_IMAGE_PATH = /^\/images\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:jpg|webp)$/
+
+/** `permitted` for what an image embeds: also a post's own stored image. */
+export function permittedImage(url: string, allow: Allow): boolean {
+  return OWN_IMAGE_PATH.test(url) || permitted(url, allow)
+}
+
+/**
  * The Markdown with every link, image and reference definition that `allow` rejects taken out, and all raw HTML
  * taken out, as marked reads it:
  * - a link `[text](url …)`, `[text][ref]`, `[ref][]`, `[ref]` → its text, with the text's own Markdown kept;
@@ -123,7 +134,7 @@ function clean(tokens: TokensList, allow: Allow): boolean {
   const ok = (list: Token[]): boolean =>
     list.every((t) => {
       if (t.type === 'html') return false
-      if (t.type === 'image') return permitted(t.href, allow)
+      if (t.type === 'image') return permittedImage(t.href, allow)
       if (t.type === 'link' && !permitted(t.href, allow)) return false
       return ok(children(t))
     })
@@ -186,7 +197,7 @@ class Rewriter {
       case 'link':
         return this.link(t as Tokens.Link, raw)
       case 'image':
-        return permitted(t.href, this.allow) ? undefined : { text: '', collapse: true }
+        return permittedImage(t.href, this.allow) ? undefined : { text: '', collapse: true }
       case 'html':
         return t.block ? { text: stripHtml(raw) } : { text: /^<br\b/i.test(raw) ? ' ' : '', collapse: true }
       case 'code':

@@ -120,3 +120,16 @@ describe('allowUrl: only the allowed URLs stay links and embeds', () => {
     expect(renderPostBody('<a href="https://evil.example">x</a>')).toBe('<a href="https://evil.example">x</a>')
   })
 })
+
+describe("storedPostBody with allowUrl: a post's own images (issue 33)", () => {
+  const id = '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b'
+  it('keeps <img src="/images/<id>.jpg"> and nothing else relative', () => {
+    const html = storedPostBody(`Intro.\n\n![A chart](/images/${id}.jpg)\n`, { allowUrl: () => false }).contentHtml
+    expect(html).toContain(`<img src="/images/${id}.jpg" alt="A chart">`)
+    const other = storedPostBody(
+      `<p><img src="/images/${id}.png"><img src="/etc/passwd"><a href="/images/${id}.jpg">x</a></p>`,
+      { allowUrl: () => false },
+    ).contentHtml
+    expect(other).toBe('<p>x</p>')
+  })
+})

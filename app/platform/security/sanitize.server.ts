@@ -1,6 +1,6 @@
 import createDOMPurify, { type DOMPurify } from 'dompurify'
 import { JSDOM } from 'jsdom'
-import { permitted } from '#app/platform/markdown/links'
+import { permitted, permittedImage } from '#app/platform/markdown/links'
 import { postBodySource, SANITIZE_OPTIONS, SANITIZER_VERSION } from '#app/platform/markdown/markdown'
 
 /**
@@ -51,7 +51,9 @@ function filterUrls(node: Node) {
   const allow = allowUrl
   if (!allow || node.nodeType !== 1) return
   const element = node as Element
-  const ok = (url: string) => permitted(url.trim(), allow)
+  // An <img src> (and a <picture>'s <source srcset>) may also be a post's own stored image, exactly /images/<id>.jpg.
+  const image = element.localName === 'img' || element.localName === 'source'
+  const ok = (url: string) => (image ? permittedImage(url.trim(), allow) : permitted(url.trim(), allow))
   const urls = URL_ATTRIBUTES.flatMap((name) => element.getAttribute(name) ?? [])
   const srcset = element.getAttribute('srcset')
   if (srcset) urls.push(...srcset.split(',').flatMap((c) => c.trim().split(/\s+/)[0] || []))

@@ -220,7 +220,15 @@ export async function guardedPost(
   rawUrl: string,
   init: { headers: Record<string, string>; body: string; timeoutMs: number } & GuardOptions,
 ): Promise<SafeResponse> {
-  const { truncated: _truncated, ...res } = await guardedRequest(rawUrl, { ...init, method: 'POST', maxBytes: 4096 })
+  const {
+    truncated: _truncated,
+    bytes: _bytes,
+    ...res
+  } = await guardedRequest(rawUrl, {
+    ...init,
+    method: 'POST',
+    maxBytes: 4096,
+  })
   return res
 }
 
@@ -231,7 +239,7 @@ export async function guardedPost(
 export async function guardedGet(
   rawUrl: string,
   init: { headers?: Record<string, string>; timeoutMs: number; maxBytes: number } & GuardOptions,
-): Promise<SafeResponse & { truncated: boolean }> {
+): Promise<SafeResponse & { truncated: boolean; bytes: Buffer }> {
   return guardedRequest(rawUrl, { ...init, method: 'GET', headers: init.headers ?? {} })
 }
 
@@ -258,7 +266,7 @@ export async function guardedRequest(
     timeoutMs: number
     maxBytes: number
   } & GuardOptions,
-): Promise<SafeResponse & { truncated: boolean }> {
+): Promise<SafeResponse & { truncated: boolean; bytes: Buffer }> {
   const started = performance.now()
   const { url, addresses } = await vetUrl(rawUrl, init)
   const vettedLookup: net.LookupFunction = (_hostname, options, callback) => {
@@ -291,10 +299,13 @@ export async function guardedRequest(
         let truncated = false
         const finish = () => {
           clearTimeout(timer)
+          const bytes = Buffer.concat(chunks).subarray(0, init.maxBytes)
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
-            body: Buffer.concat(chunks).subarray(0, init.maxBytes).toString('utf8'),
+            body: bytes.toString('utf8'),
+            /** The answer's bytes as they came (binary files: images). */
+            bytes,
             durationMs: Math.round(performance.now() - started),
             truncated,
           })

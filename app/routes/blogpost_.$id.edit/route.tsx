@@ -30,6 +30,8 @@ import { sanitizeHtml } from '#app/platform/security/sanitize.server'
 import { requireUser } from '#app/features/accounts/session.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 import { Editor } from './editor'
+import { imageViews } from '#app/features/content/images/post-images.server'
+import { ImagesPanel } from '#app/features/content/components/post-images'
 import { previewSource } from './preview'
 import { Versions } from './versions'
 import { outdatedLiveCopies } from '#app/features/publishing/live.server'
@@ -63,6 +65,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         seoScore: post.seoScore ?? 0,
         checklist: (post.seoChecklist ?? []) as ChecklistItem[],
         editedAt: post.editedAt?.toISOString() ?? null,
+        images: await imageViews(post.id),
       },
       versions,
     },
@@ -172,6 +175,7 @@ export default function EditPost() {
         preview={answer?.preview}
         hydrated={hydrated}
       />
+      <ImagesPanel postId={post.id} images={post.images} />
       <ScorePanel score={post.seoScore} items={post.checklist} />
       <Versions versions={versions} />
     </div>
