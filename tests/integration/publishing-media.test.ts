@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { db, schema } from '#app/platform/db/client.server'
+import { webhookSecretOf } from '#app/features/autopilot/settings/settings.server'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
 import { startReceiver, type Receiver } from '#tests/setup/autopilot-helpers'
 import {
@@ -175,7 +176,7 @@ describe('images in the webhook', () => {
     const { post, featured, figure } = await postWithImages(user)
     await publish(user, post.id, ['webhook'])
     const [got] = await receiver.waitForRequests(`/hooks/${user.id}`, 1)
-    const event = new Webhook(settings!.webhookSecret!).verify(got!.body, got!.headers) as {
+    const event = new Webhook(webhookSecretOf(settings!)!).verify(got!.body, got!.headers) as {
       data: { post: { featured_image: Record<string, unknown>; images: Array<Record<string, unknown>> } }
     }
     expect(event.data.post.featured_image).toMatchObject({
@@ -185,6 +186,10 @@ describe('images in the webhook', () => {
       credit: 'Photo by Ada Lovelace on Unsplash',
     })
     expect(String(event.data.post.featured_image.url)).toContain(featured.id)
+    // A signed link: the receiver fetches the JPEG without a session.
+    const image = await fetch(String(event.data.post.featured_image.url))
+    expect(image.status).toBe(200)
+    expect(image.headers.get('content-type')).toBe('image/jpeg')
     expect(event.data.post.images.map((i) => [i.id, i.role])).toEqual([
       [featured.id, 'featured'],
       [figure.id, 'figure'],

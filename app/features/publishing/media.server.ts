@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
+import { signedImageUrl } from '#app/features/content/images/post-images.server'
 import { postImagesOf, readImageFile, type StoredImage } from '#app/features/content/images/storage.server'
 import { db, schema } from '#app/platform/db/client.server'
-import { getEnv } from '#app/platform/env.server'
 import { httpUrlOrNull, plainField } from './publishing'
 import type { MediaLedger, RemoteImage, RemoteMediaRef } from './types'
 
@@ -137,11 +137,10 @@ export function multipart(parts: MultipartPart[]): { body: Buffer; contentType: 
 }
 
 /**
- * PLACEHOLDER until the images helper's `signedImageUrl(image, format, ttl)` is on main: the app's own image path,
- * which only the owner's session can read. Replace with the signed URL (a week's validity) when it lands.
+ * A week-long signed link to the image's JPEG on this app: the webhook's receiver fetches it without a session.
  */
 function webhookImageUrl(image: StoredImage) {
-  return `${getEnv().APP_URL.replace(/\/+$/, '')}/images/${image.id}.jpg`
+  return signedImageUrl(image, 'jpeg')
 }
 
 /** The webhook payload's image fields: `featured_image` (or null) and `images` (featured first, then figures). */
