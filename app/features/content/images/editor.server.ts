@@ -97,16 +97,16 @@ export async function replaceImage(
     if (error instanceof ImageRefusedError) return { ok: false, status: 400, message: error.message }
     throw error
   }
-  // An upload is not AI-made: it is stored as a photo ('stock' source) without a credit or a model.
+  // An upload is the author's own file: no credit, no model, and no AI marker.
   const stored = await storeImage(
     {
       userId,
       postId,
       role: image.role,
       position: image.position,
-      source: 'stock',
+      source: 'upload',
       alt: image.alt,
-      prompt: 'Uploaded by the author',
+      prompt: '',
       model: null,
       credit: null,
       width: processed.width,

@@ -237,7 +237,7 @@ export type ImageView = {
   alt: string
   width: number
   height: number
-  source: 'generated' | 'stock'
+  source: 'generated' | 'stock' | 'upload'
   credit: ImageCredit | null
 }
 

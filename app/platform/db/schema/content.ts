@@ -221,7 +221,7 @@ export const postImages = pgTable(
     /** 'featured' (one per post) or 'figure' (in the body, after the H2 section numbered `position`, from 0). */
     role: text('role', { enum: ['featured', 'figure'] }).notNull(),
     position: integer('position').notNull().default(0),
-    source: text('source', { enum: ['generated', 'stock'] }).notNull(),
+    source: text('source', { enum: ['generated', 'stock', 'upload'] }).notNull(),
     alt: text('alt').notNull(),
     /** What was asked for: the image prompt (generated) or the search query (stock). */
     prompt: text('prompt').notNull().default(''),
