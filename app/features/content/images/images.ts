@@ -41,15 +41,17 @@ export function figureSections(sections: OutlineSection[]): number[] {
 
 /** Plain text, one line: Markdown marks, tags, URLs and control characters gone. */
 export function plainLine(text: string): string {
-  return text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\bhttps?:\/\/\S+/gi, '')
-    .replace(/[*_`#>|~[\]\\]/g, '')
-    // eslint-disable-next-line no-control-regex -- control characters are what this removes
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
+  return (
+    text
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\bhttps?:\/\/\S+/gi, '')
+      .replace(/[*_`#>|~[\]\\]/g, '')
+      // eslint-disable-next-line no-control-regex -- control characters are what this removes
+      .replace(/[\u0000-\u001f\u007f]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  )
 }
 
 function clip(text: string, max: number): string {
