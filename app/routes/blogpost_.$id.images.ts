@@ -8,6 +8,7 @@ import {
   type ImageActionResult,
 } from '#app/features/content/images/editor.server'
 import { readForm } from '#app/platform/http/body.server'
+import { isUuid } from '#app/platform/security/ids'
 import { hit } from '#app/platform/security/rate-limit.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 
@@ -16,13 +17,19 @@ import { toast, TOAST_MS } from '#app/platform/http/toast.server'
  * multipart, up to 10 MB: its own body limit in body.server.ts). intent=alt {imageId, alt} | replace {imageId,
  * file} | regenerate {role, position}. Each answers with a redirect to the editor's images and a toast.
  */
+/** A post id from the URL, or 404 (a malformed id must never reach a redirect's Location header or a query). */
+function postIdOf(params: ActionFunctionArgs['params']) {
+  if (!isUuid(params.id)) throw new Response('Not found', { status: 404 })
+  return params.id
+}
+
 export async function loader({ params }: ActionFunctionArgs) {
-  return redirect(`/blogpost/${params.id ?? ''}/edit`)
+  return redirect(`/blogpost/${postIdOf(params)}/edit`)
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
-  const postId = params.id ?? ''
+  const postId = postIdOf(params)
   const back = `/blogpost/${postId}/edit#images`
   const form = await readForm(request)
   const intent = String(form.get('intent') ?? '')

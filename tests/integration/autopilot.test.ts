@@ -176,6 +176,9 @@ describe('auto pilot cycle', () => {
         'claims',
         'json_ld',
         'published_url',
+        // Issue 33: the featured image (a signed link, alt text, size, credit) and every image.
+        'featured_image',
+        'images',
       ].sort(),
     )
     expect(post.url).toBe(`${appUrl()}/blogpost/${post.id}`)
