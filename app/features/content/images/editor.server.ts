@@ -4,7 +4,7 @@ import { saveStoredEdit } from '#app/features/content/post-editor.server'
 import { splitTitle } from '#app/features/content/post-editor'
 import { getEnv } from '#app/platform/env.server'
 import { ALT_MAX, figureLine, plainLine } from './images'
-import { imageFailureNote, makeImage, sectionLeads, slotsOf } from './post-images.server'
+import { imageFailureNote, makeImage, sectionLeads, slotsOf, storeMadeImage } from './post-images.server'
 import { ImageRefusedError, processImage } from './processing.server'
 import { imageOf, postImagesOf, setImageAlt, storeImage, type StoredImage } from './storage.server'
 
@@ -143,22 +143,7 @@ export async function regenerateImage(
   try {
     const used = existing?.credit ? [(existing.credit as { photoUrl: string }).photoUrl] : []
     const made = await makeImage(source, target, { title: post.title, keyword: post.keyword }, used)
-    const stored = await storeImage(
-      {
-        userId,
-        postId,
-        role: slot.role,
-        position: slot.position,
-        source,
-        alt: made.alt,
-        prompt: made.prompt,
-        model: made.fetched.model ?? null,
-        credit: made.fetched.credit ?? null,
-        width: made.processed.width,
-        height: made.processed.height,
-      },
-      made.processed,
-    )
+    const stored = await storeMadeImage(userId, postId, slot, source, made)
     return (
       refusal(await saveWith(userId, post, existing?.id ?? null, stored)) ?? {
         ok: true,

@@ -91,6 +91,32 @@ export function imageFailureNote(error: unknown, count: number): string {
 }
 
 /** Fetches and processes one image for a slot (nothing stored). */
+/** Stores an image `makeImage` made in its slot (row and files together, replacing the slot's old image). */
+export async function storeMadeImage(
+  userId: string,
+  postId: string,
+  slot: Pick<Slot, 'role' | 'position'>,
+  source: Exclude<ImageSource, 'none'>,
+  made: Awaited<ReturnType<typeof makeImage>>,
+) {
+  return storeImage(
+    {
+      userId,
+      postId,
+      role: slot.role,
+      position: slot.position,
+      source,
+      alt: made.alt,
+      prompt: made.prompt,
+      model: made.fetched.model ?? null,
+      credit: made.fetched.credit ?? null,
+      width: made.processed.width,
+      height: made.processed.height,
+    },
+    made.processed,
+  )
+}
+
 export async function makeImage(
   source: Exclude<ImageSource, 'none'>,
   slot: Slot,
@@ -160,22 +186,7 @@ export async function makePostImages(input: {
     try {
       const made = await makeImage(input.source, slot, input, used)
       if (made.fetched.credit) used.push(made.fetched.credit.photoUrl, made.fetched.credit.photoUrl.split('?')[0]!)
-      const stored = await storeImage(
-        {
-          userId: input.userId,
-          postId: input.postId,
-          role: slot.role,
-          position: slot.position,
-          source: input.source,
-          alt: made.alt,
-          prompt: made.prompt,
-          model: made.fetched.model ?? null,
-          credit: made.fetched.credit ?? null,
-          width: made.processed.width,
-          height: made.processed.height,
-        },
-        made.processed,
-      )
+      const stored = await storeMadeImage(input.userId, input.postId, slot, input.source, made)
       result.images.push(stored)
       result.processMs.push(made.processed.ms)
       result.fetchMs.push(made.fetchMs)
