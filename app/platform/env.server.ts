@@ -74,6 +74,8 @@ const schema = z.object({
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_CLIENT_SECRET: optional,
   GOOGLE_OAUTH_URL: optional,
+  /** Issue 34: page-view and web-vital events older than this many days are deleted (default about 13 months). */
+  ANALYTICS_RETENTION_DAYS: z.coerce.number().int().positive().default(396),
   /** Search Console API (webmasters v3); tests point it at the loopback fake. */
   SEARCH_CONSOLE_API_URL: z.string().url().default('https://www.googleapis.com/webmasters/v3'),
   /** DataForSEO SERP calls per minute for daily rank tracking, shared by every worker (a Redis counter). */
@@ -81,7 +83,15 @@ const schema = z.object({
   SMTP_URL: optional,
   MAIL_FROM: z.string().default('Rankwell <hello@rankwell.app>'),
   SUPPORT_EMAIL: z.string().default('support@rankwell.app'),
+  /**
+   * Issue 34: one switch per kind of outgoing request that may reach private and loopback addresses (the SSRF guard
+   * refuses them otherwise). Each defaults to off and must stay off in production; tests and `npm run dev` turn them
+   * on for their loopback fakes. WEBHOOK_: Auto Pilot webhooks and their tests. RESEARCH_: pages read for research,
+   * the customer's sitemap and site pages, stock photo downloads. CMS_: WordPress, Ghost and Webflow calls.
+   */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool,
+  RESEARCH_ALLOW_PRIVATE_NETWORKS: bool,
+  CMS_ALLOW_PRIVATE_NETWORKS: bool,
   /** Webhook retries: the first retry waits this long, each next one 5× longer (capped at a quarter of the window). */
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(5_000),
   /** Webhook retries stop, and an endpoint failing without a success for this long is disabled (default 24 h). */
@@ -133,8 +143,13 @@ const schema = z.object({
    */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9091),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9092),
-  /** When set, /metrics also requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  /** When set, /metrics also requires `Authorization: Bearer <METRICS_TOKEN>`; required in production (issue 34). */
   METRICS_TOKEN: optional,
+  /**
+   * Issue 34: the address /metrics listens on: loopback by default; in production the machine's private address
+   * (on Fly `fly-local-6pn`, the private IPv6 network the [metrics] scraper uses), never a public one.
+   */
+  METRICS_HOST: z.string().default('127.0.0.1'),
   /** Issue 20: error reports through the official Sentry SDK; nothing is sent when unset. */
   SENTRY_DSN: optional,
   SENTRY_ENVIRONMENT: optional,

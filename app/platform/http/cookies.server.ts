@@ -15,3 +15,12 @@ export function signedCookieOptions(maxAgeSeconds?: number) {
     ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
   }
 }
+
+/**
+ * Issue 34: a cookie's name: `__Host-<name>` in production (the browser then accepts it only with Secure, Path=/ and
+ * no Domain, so a sibling subdomain cannot set or shadow it), the plain name elsewhere (http://localhost in `npm run
+ * dev`). Every cookie of ours is named through this.
+ */
+export function cookieName(name: string): string {
+  return getEnv().NODE_ENV === 'production' ? `__Host-${name}` : name
+}

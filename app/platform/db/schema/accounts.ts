@@ -2,7 +2,7 @@
  * Accounts: users, their browser and API sessions, sign-in codes, single-use account links and help requests.
  */
 import { sql } from 'drizzle-orm'
-import { type AnyPgColumn, boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { type AnyPgColumn, bigint, boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { createdAt, updatedAt, id } from './columns'
 
 export const users = pgTable(
@@ -90,3 +90,32 @@ export const helpRequests = pgTable('help_requests', {
   emailedAt: timestamp('emailed_at', { withTimezone: true }),
   createdAt: createdAt(),
 })
+
+/**
+ * Issue 34: the optional second factor (RFC 6238 TOTP). One row per user: `confirmedAt` null while the user is
+ * setting it up (the secret shown, no code entered yet); set once a code was accepted, which turns it on.
+ * `secretEncrypted` is the base32 secret encrypted with ENCRYPTION_KEY (platform/security/crypto.server.ts);
+ * `lastUsedStep` is the time step of the last accepted code, so that no code is accepted twice.
+ */
+export const userTotp = pgTable('user_totp', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretEncrypted: text('secret_encrypted').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: createdAt(),
+})
+
+/** Issue 34: single-use recovery codes for the second factor, stored hashed (SHA-256); a new set replaces the old. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: id(),
+    userId: ownerId(),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_code_idx').on(t.userId, t.codeHash)],
+)
