@@ -38,6 +38,8 @@ import { publicationJob, publishingSweepJob } from '#app/features/publishing/job
 import { encryptStoredWebhookSecrets, restoreSchedules } from '#app/features/autopilot/settings/settings.server'
 import { claimResanitize, resanitizeStalePosts } from '#app/features/content/post-html.server'
 import { registry } from './registry'
+import { pruneAnalyticsJob, schedulePruneAnalytics } from '#app/features/marketing/jobs/analytics-retention.server'
+import { processPruneAnalytics } from '#app/features/marketing/jobs/analytics-retention.processor'
 import { rankingsJobs, scheduleRankings } from '#app/features/rankings/jobs/rankings.server'
 import {
   processRankingsTick,
@@ -67,6 +69,7 @@ registry.register(rankingsJobs.weekly, processRankingsWeekly)
 registry.register(rankingsJobs.refreshPost, processRefreshPost)
 registry.register(publicationJob, processPublicationJob)
 registry.register(publishingSweepJob, processPublishingSweep)
+registry.register(pruneAnalyticsJob, processPruneAnalytics)
 
 const env = startupEnv('worker')
 const workerId = `${os.hostname()}-${process.pid}`
@@ -189,9 +192,12 @@ scheduleStalePostReconciliation().then(
 // start would leave them gone. Upserting them again on the same cadence is harmless (same id and interval, so the
 // next run keeps its time) and brings them back within one interval.
 const keepSchedules = setInterval(() => {
-  Promise.all([scheduleStalePostReconciliation(), startPublishingSweep(), scheduleRankings()]).catch((error: Error) =>
-    log('could not renew the schedules', { error: error.message }),
-  )
+  Promise.all([
+    scheduleStalePostReconciliation(),
+    startPublishingSweep(),
+    scheduleRankings(),
+    schedulePruneAnalytics(),
+  ]).catch((error: Error) => log('could not renew the schedules', { error: error.message }))
 }, env.POST_RECONCILE_EVERY_MS)
 keepSchedules.unref()
 
@@ -199,6 +205,12 @@ keepSchedules.unref()
 scheduleRankings().then(
   () => log('rankings schedules set'),
   (error: Error) => log('could not set the rankings schedules', { error: error.message }),
+)
+
+// Page-view events older than ANALYTICS_RETENTION_DAYS are deleted once a day (issue 34).
+schedulePruneAnalytics().then(
+  () => log('analytics retention scheduled'),
+  (error: Error) => log('could not schedule the analytics retention', { error: error.message }),
 )
 
 // Posts are sanitized once when written; those stored under older sanitizing rules are sanitized again here.
