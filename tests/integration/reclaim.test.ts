@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { processPublication } from '#app/features/publishing/publications.server'
 import { gateAutopilotPost } from '#app/features/publishing/review.server'
 import { pruneAnalyticsJob } from '#app/features/marketing/jobs/analytics-retention.server'
+import { pruneAnalyticsEvents } from '#app/features/marketing/analytics-retention.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { addJob } from '#app/platform/queue/queues.server'
 import { encryptSecret } from '#app/platform/security/crypto.server'
@@ -361,15 +362,13 @@ describe('download my data (issue 34)', () => {
         languageCode: '1000',
       })
       .returning()
-    await db
-      .insert(schema.keywordPositions)
-      .values({
-        trackedKeywordId: tracked!.id,
-        day: '2026-11-01',
-        status: 'ranked',
-        position: 7,
-        url: 'https://x.example/',
-      })
+    await db.insert(schema.keywordPositions).values({
+      trackedKeywordId: tracked!.id,
+      day: '2026-11-01',
+      status: 'ranked',
+      position: 7,
+      url: 'https://x.example/',
+    })
     const refreshPlain = `1//refresh-${crypto.randomBytes(8).toString('hex')}`
     const refreshStored = encryptSecret(refreshPlain)
     await db
@@ -461,5 +460,21 @@ describe('analytics retention (issue 34)', () => {
     await addJob(pruneAnalyticsJob, {})
     await waitFor(async () => (await remaining()).length === 2, { timeout: 30_000, interval: 250 })
     expect(await remaining()).toEqual(['almost', 'recent'])
+  })
+
+  it('deletes a backlog in batches of a bounded size', async () => {
+    const tag = `/retention-batch-${crypto.randomBytes(4).toString('hex')}`
+    await db.insert(schema.analyticsEvents).values(
+      Array.from({ length: 5 }, (_, i) => ({
+        type: 'pageview' as const,
+        path: `${tag}/${i}`,
+        createdAt: new Date(Date.now() - (400 + i) * 24 * 3600_000),
+      })),
+    )
+    expect(await pruneAnalyticsEvents({ batchSize: 2 })).toMatchObject({ deleted: 5, batches: 3 })
+    const [left] = await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from ${schema.analyticsEvents} where path like ${`${tag}/%`}`,
+    )
+    expect(Number(left!.n)).toBe(0)
   })
 })
