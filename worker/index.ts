@@ -13,6 +13,8 @@ import {
 } from '#app/features/content/jobs/post-generation.server'
 import { closeQueues, jobRequestId, QUEUES, queueDepths, type QueueName } from '#app/platform/queue/queues.server'
 import { pingJob } from '#app/platform/queue/system.server'
+import { passwordResetMailJob } from '#app/features/accounts/jobs/account-mail.server'
+import { processPasswordResetMail } from '#app/features/accounts/jobs/password-reset-mail.processor'
 import { deliverWebhookJob } from '#app/features/autopilot/settings/jobs/webhook-delivery.server'
 import { closeDb } from '#app/platform/db/client.server'
 import { startupEnv } from '#app/platform/env.server'
@@ -54,6 +56,7 @@ import {
  * (each validates its payload with the shared zod schema and throws UnrecoverableError when it is bad).
  */
 registry.register(pingJob, processPing)
+registry.register(passwordResetMailJob, processPasswordResetMail)
 registry.register(
   generatePostJob,
   generatePostProcessor({ onAutopilotPostWritten: (postId) => enqueueAutopilotPublish({ postId }) }),

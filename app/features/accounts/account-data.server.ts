@@ -168,14 +168,19 @@ export const REAUTH_WINDOW_MS = 10 * 60 * 1000
 
 /**
  * What other capabilities must do before an account's rows go, given by the caller (the route), since accounts sit
- * below them: `cancelSubscription` cancels a Stripe subscription at once and throws when Stripe does not answer.
+ * below them: `cancelSubscription` cancels a Stripe subscription at once and throws when Stripe does not answer;
+ * `revokeSearchConsole` revokes the Search Console grant at Google and never throws (a failure must not keep the
+ * account: its tokens go with the rows anyway).
  */
-export type AccountClosing = { cancelSubscription: (userId: string) => Promise<unknown> }
+export type AccountClosing = {
+  cancelSubscription: (userId: string) => Promise<unknown>
+  revokeSearchConsole: (userId: string) => Promise<unknown>
+}
 
 /**
  * Deletes the account: the password (or, for an account without one, a Google sign-in in the last ten minutes),
- * then the Stripe subscription is cancelled at once, the rows go (every table cascades from users), and a
- * confirmation e-mail is sent.
+ * then the Stripe subscription is cancelled at once, the Search Console grant is revoked at Google (best effort), the
+ * rows go (every table cascades from users), and a confirmation e-mail is sent.
  */
 export async function deleteAccount(
   user: UserRow,
@@ -200,6 +205,9 @@ export async function deleteAccount(
   } catch (error) {
     return { ok: false, status: 502, message: error instanceof Error ? error.message : 'Stripe did not answer.' }
   }
+  await closing.revokeSearchConsole(user.id).catch((error: unknown) => {
+    console.error('[accounts] revoking Search Console failed', error instanceof Error ? error.message : error)
+  })
   await endSessions(user.id)
   await db.delete(schema.users).where(eq(schema.users.id, user.id))
   try {

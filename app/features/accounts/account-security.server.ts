@@ -10,6 +10,7 @@ import { clientIp, hit } from '#app/platform/security/rate-limit.server'
 import { normalizeEmail, findUserByEmail } from './users.server'
 import type { ReclaimedSettings } from './account-schemas'
 import { afterReclaim, reclaimAccount, type AccountReclaim, type Tx } from './account-takeover.server'
+import { enqueuePasswordResetMail } from './jobs/account-mail.server'
 
 /**
  * Account security (issue 13): single-use e-mail links (verification, password reset), ending sessions, the
@@ -281,8 +282,9 @@ export const requestIpPrefix = (request: Request) => ipPrefix(clientIp(request))
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
- * 'Forgot password?': the same answer whether or not the address exists. Rate-limited per client (429) and, silently,
- * per account (so nobody can flood someone's inbox).
+ * 'Forgot password?': the same answer, in the same time, whether or not the address exists (issue 34). The request
+ * does the same work for any address: the per-client limit (429) and one queued job, never awaiting the e-mail; the
+ * worker looks the address up (`sendPasswordResetEmail`).
  */
 export async function requestPasswordReset(
   request: Request,
@@ -290,26 +292,37 @@ export async function requestPasswordReset(
 ): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
   const perIp = await hit(`forgot:ip:${clientIp(request)}`, ACCOUNT_RATE_LIMITS.forgotPerIp)
   if (!perIp.allowed) return { ok: false, retryAfterSeconds: perIp.retryAfterSeconds }
-  const user = await findUserByEmail(email)
-  if (!user) return { ok: true }
-  const perAccount = await hit(`forgot:acct:${user.id}`, ACCOUNT_RATE_LIMITS.forgotPerAccount)
-  if (!perAccount.allowed) return { ok: true }
-  const token = await mintToken(user, 'reset_password', RESET_TTL_MS)
-  try {
-    await mail(
-      user.email,
-      'Reset your Rankwell password',
-      [
-        `Hi ${user.name || 'there'},`,
-        'Someone (hopefully you) asked to reset the password of your Rankwell account. The link works once, for one hour.',
-        'If it was not you, ignore this message: your password stays as it is.',
-      ],
-      { label: 'Choose a new password', url: link('/reset-password', token) },
-    )
-  } catch (error) {
-    console.error('[accounts] reset e-mail failed', error instanceof Error ? error.message : error)
-  }
+  await enqueuePasswordResetMail({ email })
   return { ok: true }
+}
+
+/**
+ * The worker's half of 'Forgot password?': for an account, a fresh one-hour link by e-mail, limited silently per
+ * account (so nobody can flood someone's inbox; a `retry` of a failed send does not count again). A refused send
+ * throws (the job is tried again).
+ */
+export async function sendPasswordResetEmail(
+  email: string,
+  opts: { retry?: boolean } = {},
+): Promise<'sent' | 'no-account' | 'limited'> {
+  const user = await findUserByEmail(email)
+  if (!user) return 'no-account'
+  if (!opts.retry) {
+    const perAccount = await hit(`forgot:acct:${user.id}`, ACCOUNT_RATE_LIMITS.forgotPerAccount)
+    if (!perAccount.allowed) return 'limited'
+  }
+  const token = await mintToken(user, 'reset_password', RESET_TTL_MS)
+  await mail(
+    user.email,
+    'Reset your Rankwell password',
+    [
+      `Hi ${user.name || 'there'},`,
+      'Someone (hopefully you) asked to reset the password of your Rankwell account. The link works once, for one hour.',
+      'If it was not you, ignore this message: your password stays as it is.',
+    ],
+    { label: 'Choose a new password', url: link('/reset-password', token) },
+  )
+  return 'sent'
 }
 
 /**

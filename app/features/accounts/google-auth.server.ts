@@ -60,6 +60,8 @@ export function googleEndpoints(base: string | undefined) {
     authorizationURL: root ? `${root}/o/oauth2/v2/auth` : 'https://accounts.google.com/o/oauth2/v2/auth',
     tokenURL: root ? `${root}/token` : 'https://oauth2.googleapis.com/token',
     userInfoURL: root ? `${root}/oauth2/v3/userinfo` : 'https://www.googleapis.com/oauth2/v3/userinfo',
+    /** Token revocation (RFC 7009 style: POST, form-encoded `token=`, 200 when revoked). */
+    revokeURL: root ? `${root}/revoke` : 'https://oauth2.googleapis.com/revoke',
   }
 }
 
