@@ -10,6 +10,7 @@ import { SubmitButton } from '#app/ui/submit-button'
 import { ACCOUNT_MESSAGES, resetPasswordSchema } from '#app/features/accounts/account-schemas'
 import { resetPassword, resetTokenIsLive } from '#app/features/accounts/account-security.server'
 import { TOAST_MS, toast } from '#app/platform/http/toast.server'
+import { newPasswordRefusal } from '#app/features/accounts/second-factor-gates.server'
 
 export const meta: MetaFunction = () => [
   { title: 'Choose a new password | Rankwell' },
@@ -32,6 +33,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const hideFields = ['password', 'token']
   if (submission.status !== 'success')
     return json<ActionData>({ result: submission.reply({ hideFields }) }, { status: 400, headers: noStore })
+  // Issue 34: a common password is refused next to the field, before the link is used.
+  const common = newPasswordRefusal('password', submission.value.password)
+  if (common)
+    return json<ActionData>(
+      { result: submission.reply({ ...common.refusal, hideFields }) },
+      { status: 400, headers: noStore },
+    )
   const result = await resetPassword(request, submission.value.token, submission.value.password)
   if (result.ok)
     return toast().redirectWithSuccess(
