@@ -111,12 +111,9 @@ function SetupForm({ view, result }: { view: Extract<SecondFactorView, { status:
         className="mx-auto h-48 w-48 rounded border border-slate-200 bg-white"
       />
       <div>
-        <p className="text-sm text-slate-600" id="2fa-key-label">
-          Key for typing
-        </p>
+        <p className="text-sm text-slate-600">Key for typing</p>
         <code
           className="mt-1 block break-all rounded bg-slate-100 px-2 py-1 font-mono text-sm text-slate-900"
-          aria-labelledby="2fa-key-label"
           data-testid="totp-key"
         >
           {view.key}
