@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { db, schema } from '#app/platform/db/client.server'
 import { waitForSmtpMessage } from '#tests/fakes/client'
 import { api, appUrl, createTestUser, uniqueEmail, uniqueIp, type TestUser } from '#tests/setup/app'
-import { Browser, path } from '#tests/setup/http-browser'
+import { Browser, googleSignIn, path } from '#tests/setup/http-browser'
 import { freshStep, recoveryCodesIn, totpCode, totpKeyIn } from '#tests/setup/totp'
 
 // Issue 34, point 5, at the HTTP boundary: common passwords refused (sign-up, reset, change; pages and API); the
@@ -192,6 +192,22 @@ describe('two-step sign-in', () => {
       .where(eq(schema.recoveryCodes.userId, user.id))
       .then((rows) => rows.filter((r) => r.usedAt === null))
     expect(unused).toBeTruthy()
+  })
+
+  it('Google sign-in is the first step only: /oauth-callback leads to /signin/verify, no session before the code', async () => {
+    const user = await createTestUser()
+    const { codes } = await turnOn(user)
+    const browser = new Browser()
+    const { callbackPath } = await googleSignIn(browser, { email: user.email })
+    expect(callbackPath).toMatch(/^\/oauth-callback\?token=/)
+    const landed = await browser.get(`${appUrl()}${callbackPath}`)
+    expect(landed.status).toBe(303)
+    expect(path(landed)).toBe('/signin/verify')
+    expect([...browser.cookies.keys()].some((name) => name.includes('rw_session'))).toBe(false)
+    expect((await browser.get(`${appUrl()}/profile`)).status).toBe(302)
+    const ok = await browser.postForm(`${appUrl()}/signin/verify`, { code: codes[0]! })
+    expect(path(ok)).toBe('/keywords')
+    expect((await browser.get(`${appUrl()}/profile`)).status).toBe(200)
   })
 
   it('wrong codes at the second step lock out like wrong passwords (429)', async () => {
