@@ -115,6 +115,14 @@ describe('two-step sign-in', () => {
     expect(recoveryCodesIn(page)).toEqual([]) // shown once
   })
 
+  it("cannot be set up before the address is verified (an unverified account may be a squatter's)", async () => {
+    const user = await createTestUser({ verified: false })
+    const refused = await browserOf(user).postForm(`${appUrl()}/profile`, { intent: '2fa-start' })
+    expect(refused.status).toBe(400)
+    expect(await refused.text()).toContain('Please verify your email address before turning on two-step sign-in.')
+    expect(await db.select().from(schema.userTotp).where(eq(schema.userTotp.userId, user.id))).toHaveLength(0)
+  })
+
   it('the API login asks for the code; a step is accepted once; a recovery code works once', async () => {
     const user = await createTestUser()
     const { key, codes } = await turnOn(user)
