@@ -3,6 +3,7 @@ import { ACCOUNT_MESSAGES, resetPasswordSchema, takeoverMessage } from '#app/fea
 import { reclaimLeftovers } from '#app/features/publishing/reclaim.server'
 import { resetPassword } from '#app/features/accounts/account-security.server'
 import { apiError, parseJson } from '#app/features/accounts/api-auth.server'
+import { commonPasswordApiError } from '#app/features/accounts/second-factor-gates.server'
 
 /**
  * POST /api/password/reset {token, password} → 200 {message}: the password is set and every session and API token
@@ -12,6 +13,9 @@ import { apiError, parseJson } from '#app/features/accounts/api-auth.server'
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
   const input = await parseJson(request, resetPasswordSchema)
+  // Issue 34: checked before the link is used, so that a refused password leaves the link working.
+  const common = commonPasswordApiError('password', input.password)
+  if (common) return common
   const result = await resetPassword(request, input.token, input.password, reclaimLeftovers)
   if (result.ok)
     return json({

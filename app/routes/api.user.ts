@@ -8,6 +8,7 @@ import { findUserById } from '#app/features/accounts/users.server'
 import { cancelSubscriptionNow } from '#app/features/billing/billing.server'
 import { revokeSearchConsoleGrant } from '#app/features/rankings/search-console.server'
 import { safeText } from '#app/platform/security/safe-text'
+import { secondFactorRefusal } from '#app/features/accounts/second-factor-gates.server'
 
 /** GET /api/user → the signed-in user's fields (profile, subscription, usage, Auto Pilot, onboarding). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -17,11 +18,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const deleteSchema = z.object({
   password: safeText({ invalid_type_error: 'Password must be text.' }).max(200).optional(),
+  code: safeText({ invalid_type_error: 'The code must be text.' }).max(40).optional(),
 })
 
 /**
  * DELETE /api/user {password} → 200: the account is deleted (a Stripe subscription is cancelled at once, every
- * session ends, a confirmation e-mail goes out). 400 for a wrong password.
+ * session ends, a confirmation e-mail goes out). 400 for a wrong password; with two-step sign-in on, `code` too
+ * (400 when missing, 401 when wrong).
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'DELETE') return apiError(405, 'Method not allowed.')
@@ -29,6 +32,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const input = await parseJson(request, deleteSchema)
   const user = await findUserById(userId)
   if (!user) return apiError(403, 'User not found.')
+  // Issue 34: with two-step sign-in on, a current code (or a recovery code) as `code`.
+  const gate = await secondFactorRefusal(request, user.id, input.code)
+  if (gate) return apiError(gate.status, gate.message, { errors: { code: [gate.message] } })
   const result = await deleteAccount(user, await findSession(sessionId), input, {
     cancelSubscription: cancelSubscriptionNow,
     revokeSearchConsole: revokeSearchConsoleGrant,

@@ -3,6 +3,7 @@ import { landingPath } from '#app/features/accounts/account-routing'
 import { takeoverMessage } from '#app/features/accounts/account-schemas'
 import { redeemOAuthCode } from '#app/features/accounts/google-auth.server'
 import { signInAndRedirect } from '#app/features/accounts/session.server'
+import { redirectToSecondStep, secondFactorEnabled } from '#app/features/accounts/second-factor.server'
 import { TOAST_MS, toast } from '#app/platform/http/toast.server'
 
 /**
@@ -18,6 +19,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const headers = new Headers({ 'Cache-Control': 'no-store' })
   if (setCookie) headers.append('Set-Cookie', setCookie)
   if (!user) return redirect('/signin?error=link-expired', { headers })
+  // Issue 34: with two-step sign-in on, Google's answer is the first step only.
+  if (await secondFactorEnabled(user.id))
+    return redirectToSecondStep(user.id, { notice: url.searchParams.get('notice'), headers })
   const signedIn = await signInAndRedirect(request, user.id, landingPath(user), headers)
   if (url.searchParams.get('notice') !== 'account-secured') return signedIn
   // Google proved the address of an account nobody had verified: it is now this person's alone. Say so, and what

@@ -36,6 +36,9 @@ import { SECURITY_INTENTS, securityAction, type SecurityIntent } from '#app/feat
 import { profilePageData } from '#app/features/rankings/profile-page.server'
 import { setDigestEnabled } from '#app/features/rankings/rankings-insights.server'
 import { getSessionId, requireUser } from '#app/features/accounts/session.server'
+import { secondFactorState } from '#app/features/accounts/second-factor.server'
+import { isSecondFactorIntent, secondFactorAction } from '#app/features/accounts/second-factor-actions.server'
+import { SecondFactorCard, type SecondFactorAnswers } from '#app/features/accounts/components/second-factor-card'
 import { TOAST_MS, toast } from '#app/platform/http/toast.server'
 
 export const meta: MetaFunction = () => [{ title: 'Profile | Rankwell' }, { name: 'robots', content: 'noindex' }]
@@ -45,13 +48,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The subscription, the Rankings card and the session list in one statement.
   const page = await profilePageData(user.id, await getSessionId(request))
   const { stripeCustomerId: _hidden, ...summary } = page.summary
-  return json({
-    profile: profileFields(user),
-    security: { sessions: page.sessions, hasPassword: Boolean(user.passwordHash) },
-    summary,
-    rankings: page.rankings,
-    editing: new URL(request.url).searchParams.get('edit') === '1',
-  })
+  const secondFactor = await secondFactorState(user) // issue 34
+  return json(
+    {
+      profile: profileFields(user),
+      security: { sessions: page.sessions, hasPassword: Boolean(user.passwordHash), secondFactor },
+      summary,
+      rankings: page.rankings,
+      editing: new URL(request.url).searchParams.get('edit') === '1',
+    },
+    // The key of a second factor being set up is on the page: never kept by a cache.
+    secondFactor.status === 'pending' ? { headers: { 'Cache-Control': 'no-store' } } : undefined,
+  )
 }
 
 /** The profile form's answer on failure: Conform's reply (errors by field, the values to show again). */
@@ -69,6 +77,7 @@ export async function action({ request }: ActionFunctionArgs) {
     })
   }
   const intent = form.get('intent')
+  if (isSecondFactorIntent(intent)) return secondFactorAction(request, user, intent, form)
   if (SECURITY_INTENTS.includes(intent as SecurityIntent))
     return securityAction(request, user, intent as SecurityIntent, form, {
       cancelSubscription: cancelSubscriptionNow,
@@ -96,6 +105,31 @@ export async function action({ request }: ActionFunctionArgs) {
  */
 export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
 export const shouldRevalidate = revalidateUnlessFailed
+
+/** Issue 34: the action's last answer, when it was about the two-step sign-in card. */
+function twoStepAnswers(answer: unknown): SecondFactorAnswers {
+  if (!answer || typeof answer !== 'object' || !('intent' in answer)) return {}
+  const a = answer as {
+    intent: string
+    result?: SecondFactorAnswers['start']
+    recoveryCodes?: string[]
+    message?: string
+  }
+  switch (a.intent) {
+    case '2fa-start':
+      return { start: a.result }
+    case '2fa-confirm':
+      return { confirm: a.result }
+    case '2fa-recovery-codes':
+      return { regenerate: a.result }
+    case '2fa-disable':
+      return { disable: a.result }
+    case '2fa-codes':
+      return a.recoveryCodes && a.message ? { codes: { recoveryCodes: a.recoveryCodes, message: a.message } } : {}
+    default:
+      return {}
+  }
+}
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -162,6 +196,7 @@ export default function Profile() {
   const resultOf = (intent: 'update-profile' | 'change-password' | 'delete-account') =>
     answer && answer.intent === intent && 'result' in answer ? answer.result : undefined
   const profileResult = resultOf('update-profile')
+  const secondFactorAnswers = twoStepAnswers(answer)
   const isEditing = editing || Boolean(profileResult) || Boolean(failedSave)
 
   return (
@@ -231,8 +266,21 @@ export default function Profile() {
             sessions={security.sessions}
             message={answer?.intent === 'end-session' && 'message' in answer ? answer.message : undefined}
           />
-          <PasswordCard hasPassword={security.hasPassword} result={resultOf('change-password')} />
-          <DataCard hasPassword={security.hasPassword} result={resultOf('delete-account')} />
+          <SecondFactorCard
+            view={security.secondFactor}
+            hasPassword={security.hasPassword}
+            answers={secondFactorAnswers}
+          />
+          <PasswordCard
+            hasPassword={security.hasPassword}
+            secondFactor={security.secondFactor.status === 'on'}
+            result={resultOf('change-password')}
+          />
+          <DataCard
+            hasPassword={security.hasPassword}
+            secondFactor={security.secondFactor.status === 'on'}
+            result={resultOf('delete-account')}
+          />
         </div>
       </div>
     </div>

@@ -11,6 +11,7 @@ import { ACCOUNT_MESSAGES, resetPasswordSchema, takeoverMessage } from '#app/fea
 import { reclaimLeftovers } from '#app/features/publishing/reclaim.server'
 import { resetPassword, resetTokenIsLive } from '#app/features/accounts/account-security.server'
 import { TOAST_MS, toast } from '#app/platform/http/toast.server'
+import { newPasswordRefusal } from '#app/features/accounts/second-factor-gates.server'
 
 export const meta: MetaFunction = () => [
   { title: 'Choose a new password | Rankwell' },
@@ -33,6 +34,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const hideFields = ['password', 'token']
   if (submission.status !== 'success')
     return json<ActionData>({ result: submission.reply({ hideFields }) }, { status: 400, headers: noStore })
+  // Issue 34: a common password is refused next to the field, before the link is used.
+  const common = newPasswordRefusal('password', submission.value.password)
+  if (common)
+    return json<ActionData>(
+      { result: submission.reply({ ...common.refusal, hideFields }) },
+      { status: 400, headers: noStore },
+    )
   const result = await resetPassword(request, submission.value.token, submission.value.password, reclaimLeftovers)
   if (result.ok)
     return toast().redirectWithSuccess(

@@ -15,6 +15,7 @@ import { safeRedirect } from '#app/platform/security/redirect'
 import { authPageAction, signIn } from '#app/features/accounts/auth.server'
 import { googleEnabled } from '#app/features/accounts/google-auth.server'
 import { getUser } from '#app/features/accounts/session.server'
+import { redirectToSecondStep, secondFactorEnabled } from '#app/features/accounts/second-factor.server'
 import { publicPage } from '#app/platform/http/cache'
 
 // The form is the same for every anonymous visitor (no token, nothing personal; the page depends only on its URL),
@@ -45,6 +46,11 @@ export async function action({ request }: ActionFunctionArgs) {
       to: landingPath(user, typeof redirectTo === 'string' ? redirectTo : null),
       message: AUTH_MESSAGES.signedIn,
     }),
+    // Issue 34: with two-step sign-in on, no session yet: the code is asked at /signin/verify.
+    secondStep: async (user) =>
+      (await secondFactorEnabled(user.id))
+        ? redirectToSecondStep(user.id, { redirectTo: typeof redirectTo === 'string' ? redirectTo : null })
+        : null,
   })
 }
 

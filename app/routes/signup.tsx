@@ -14,6 +14,7 @@ import { useSchemaForm } from '#app/ui/form'
 import { landingPath } from '#app/features/accounts/account-routing'
 import { safeRedirect } from '#app/platform/security/redirect'
 import { authPageAction, signUp } from '#app/features/accounts/auth.server'
+import { commonPasswordResult } from '#app/features/accounts/second-factor-gates.server'
 import { googleEnabled } from '#app/features/accounts/google-auth.server'
 import { getUser } from '#app/features/accounts/session.server'
 import { publicPage } from '#app/platform/http/cache'
@@ -41,7 +42,8 @@ export async function action({ request }: ActionFunctionArgs) {
   return authPageAction(request, {
     form: await readForm(request),
     schema: signUpSchema,
-    submit: (input) => signUp(request, input),
+    // Issue 34: a common password is refused next to the field (the list stays on the server).
+    submit: async (input) => commonPasswordResult(input.password) ?? signUp(request, input),
     // A new account always starts with onboarding.
     success: () => ({ to: '/onboarding', message: AUTH_MESSAGES.signedUp }),
   })

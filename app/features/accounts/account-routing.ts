@@ -38,6 +38,8 @@ export const SIGN_IN_ERRORS: Record<string, string> = {
   'google-conflict': 'This email address is already linked to a different Google account.',
   'google-failed': 'Google sign-in failed. Please try again.',
   'link-expired': 'That sign-in link has expired or was already used. Please sign in again.',
+  // Issue 34: the second step's pending sign-in is missing or older than five minutes.
+  'code-expired': 'Your sign-in took too long. Please sign in again.',
 }
 
 export function signInErrorMessage(code: string | null | undefined): string | null {

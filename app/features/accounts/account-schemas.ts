@@ -188,6 +188,14 @@ export const AUTH_MESSAGES = {
   generic: 'An error occurred.',
 } as const
 
+// Issue 34: the code of the second factor (a 6-digit code from the app, or a recovery code), where it is asked.
+const MAX_CODE = 40
+/** The code asked before a sensitive change: optional in the schema, required by the server when the factor is on. */
+const optionalSecondFactorCode = safeText({ invalid_type_error: 'The code must be text.' })
+  .trim()
+  .max(MAX_CODE, 'That code is too long.')
+  .optional()
+
 // Issue 13: password reset and change, account deletion.
 const newPassword = password.min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`)
 
@@ -199,10 +207,12 @@ export const resetPasswordSchema = z.object({
 export const changePasswordSchema = z.object({
   currentPassword: password.describe('current'),
   newPassword,
+  code: optionalSecondFactorCode,
 })
 export const deleteAccountSchema = z.object({
   password: safeText().max(200, 'Password must be at most 200 characters.').optional(),
   confirm: z.literal('DELETE', { errorMap: () => ({ message: 'Type DELETE to confirm.' }) }),
+  code: optionalSecondFactorCode,
 })
 
 export const ACCOUNT_MESSAGES = {
@@ -295,3 +305,62 @@ export function takeoverMessage(how: 'google' | 'reset', reclaimed: ReclaimedSet
     .filter(Boolean)
     .join(' ')
 }
+
+// Issue 34: common passwords and the second factor (two-step sign-in)
+// ---------------------------------------------------------------------------------------------------------------
+
+export const SECOND_FACTOR_MESSAGES = {
+  commonPassword: 'This password is too common. Choose one that is harder to guess.',
+  codeRequired: 'Enter the 6-digit code from your authenticator app.',
+  codeOrRecoveryRequired: 'Enter the 6-digit code from your authenticator app, or a recovery code.',
+  sixDigits: 'Enter the 6 digits your authenticator app shows.',
+  wrongCode: 'That code is not correct or was already used. Please try the current code.',
+  tooMany: 'Too many attempts. Please wait a few minutes and try again.',
+  mfaRequired:
+    'This account has two-step sign-in. Send the 6-digit code from the authenticator app, or a recovery code, as "code".',
+  pendingExpired: 'Your sign-in took too long. Please sign in again.',
+  setupStarted: 'Scan the QR code with your authenticator app, then enter the code it shows.',
+  enabled: 'Two-step sign-in is on. Save your recovery codes now: they are shown only once.',
+  cancelled: 'Two-step sign-in was not turned on.',
+  disabled: 'Two-step sign-in is off.',
+  regenerated: 'New recovery codes: the old ones no longer work. Save these now: they are shown only once.',
+  alreadyOn: 'Two-step sign-in is already on.',
+  notStarted: 'Start again: turn on two-step sign-in.',
+  verifyFirst: 'Please verify your email address before turning on two-step sign-in.',
+} as const
+
+/** A code typed at the second step: from the authenticator app, or a recovery code. */
+const secondFactorCode = safeText({
+  required_error: SECOND_FACTOR_MESSAGES.codeOrRecoveryRequired,
+  invalid_type_error: 'The code must be text.',
+})
+  .trim()
+  .min(1, SECOND_FACTOR_MESSAGES.codeOrRecoveryRequired)
+  .max(MAX_CODE, 'That code is too long.')
+
+/** The sign-in's second step (/signin/verify). */
+export const signInCodeSchema = z.object({ code: secondFactorCode })
+
+/** Turning two-step sign-in on: the app's current code proves the key was saved. */
+export const totpConfirmSchema = z.object({
+  code: safeText({ required_error: SECOND_FACTOR_MESSAGES.codeRequired })
+    .transform((v) => v.replace(/\s+/g, ''))
+    .pipe(
+      z
+        .string()
+        .min(1, SECOND_FACTOR_MESSAGES.codeRequired)
+        .regex(/^\d{6}$/, SECOND_FACTOR_MESSAGES.sixDigits),
+    ),
+})
+
+/** New recovery codes: a current code. */
+export const recoveryCodesSchema = z.object({ code: secondFactorCode })
+
+/** Turning two-step sign-in off: a current code, and the password when the account has one. */
+export const totpDisableSchema = z.object({
+  code: secondFactorCode,
+  password: safeText().max(200, 'Password must be at most 200 characters.').optional(),
+})
+
+/** POST /api/login: the sign-in's fields, and the code when the account has two-step sign-in. */
+export const apiLoginSchema = signInSchema.extend({ code: optionalSecondFactorCode })

@@ -34,7 +34,8 @@ export const AUTH_RATE_LIMITS = {
 type User = NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>
 
 export type AuthResult =
-  { ok: true; user: User } | { ok: false; status: 401 | 409 | 429; message: string; retryAfterSeconds?: number }
+  | { ok: true; user: User }
+  | { ok: false; status: 400 | 401 | 409 | 429; message: string; retryAfterSeconds?: number; field?: string }
 
 function rateLimited(result: RateLimitResult): AuthResult {
   const minutes = Math.max(1, Math.ceil(result.retryAfterSeconds / 60))
@@ -137,11 +138,14 @@ export async function authPageAction<S extends z.ZodTypeAny>(
     schema,
     submit,
     success,
+    secondStep,
   }: {
     form: FormData
     schema: S
     submit: (input: z.output<S>) => Promise<AuthResult>
     success: (user: User) => { to: string; message: string }
+    /** Issue 34: the answer instead of a session when the account asks for a second step (or null). */
+    secondStep?: (user: User) => Promise<Response | null>
   },
 ) {
   const submission = parseSubmission(form, schema)
@@ -156,10 +160,17 @@ export async function authPageAction<S extends z.ZodTypeAny>(
   const result = await submit(submission.value)
   if (!result.ok) {
     return json<AuthPageActionData>(
-      { result: submission.reply({ formErrors: [result.message], hideFields }) },
+      {
+        result: submission.reply({
+          ...(result.field ? { fieldErrors: { [result.field]: [result.message] } } : { formErrors: [result.message] }),
+          hideFields,
+        }),
+      },
       { status: result.status, headers: retryAfterHeaders(result) },
     )
   }
+  const deferred = await secondStep?.(result.user)
+  if (deferred) return deferred
   const headers = await browserSessionHeaders(request, result.user.id)
   const { to, message } = success(result.user)
   return toast().redirectWithSuccess(to, { message, duration: TOAST_MS }, { headers })

@@ -6,6 +6,7 @@ import { changePassword, endSessionByPublicId, endSessions } from './account-sec
 import type { schema } from '#app/platform/db/client.server'
 import { findSession, getSessionId, sessionCookie } from './session.server'
 import { TOAST_MS, toast } from '#app/platform/http/toast.server'
+import { newPasswordRefusal, secondFactorRefusal } from './second-factor-gates.server'
 
 /** The security part of /profile: change password, the session list, sign out (one or everywhere), delete account. */
 type UserRow = typeof schema.users.$inferSelect
@@ -45,10 +46,15 @@ export async function securityAction(
       const submission = parseSubmission(form, changePasswordSchema)
       const refused = (status: number, refusal?: Refusal) =>
         answer(
-          { intent, result: submission.reply({ ...refusal, hideFields: ['currentPassword', 'newPassword'] }) },
+          { intent, result: submission.reply({ ...refusal, hideFields: ['currentPassword', 'newPassword', 'code'] }) },
           status,
         )
       if (submission.status !== 'success') return refused(400)
+      // Issue 34: a common new password is refused; with two-step sign-in on, a current code is asked first.
+      const gate =
+        newPasswordRefusal('newPassword', submission.value.newPassword) ??
+        (await secondFactorRefusal(request, user.id, submission.value.code))
+      if (gate) return refused(gate.status, gate.refusal)
       const result = await changePassword(user, sessionId, submission.value)
       if (!result.ok && result.status === 429)
         return refused(429, { formErrors: ['Too many attempts. Please wait a few minutes and try again.'] })
@@ -67,8 +73,10 @@ export async function securityAction(
     case 'delete-account': {
       const submission = parseSubmission(form, deleteAccountSchema)
       const refused = (status: number, refusal?: Refusal) =>
-        answer({ intent, result: submission.reply({ ...refusal, hideFields: ['password'] }) }, status)
+        answer({ intent, result: submission.reply({ ...refusal, hideFields: ['password', 'code'] }) }, status)
       if (submission.status !== 'success') return refused(400)
+      const gate = await secondFactorRefusal(request, user.id, submission.value.code) // issue 34
+      if (gate) return refused(gate.status, gate.refusal)
       const session = sessionId ? await findSession(sessionId) : null
       const result = await deleteAccount(user, session, submission.value, closing)
       if (!result.ok)

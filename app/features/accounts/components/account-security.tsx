@@ -7,6 +7,7 @@ import type { SubmissionResult } from '#app/platform/forms/submission'
 import { useSchemaForm } from '#app/ui/form'
 import { changePasswordSchema, deleteAccountSchema } from '#app/features/accounts/account-schemas'
 import { ActionButton } from '#app/ui/action-button'
+import { SecondFactorCodeField } from './second-factor-card'
 
 /** /profile's security cards: password, sessions and API tokens, and the account's data (download, delete). */
 
@@ -24,7 +25,16 @@ type Result = SubmissionResult<string[]> | undefined
 const WHEN = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
 const when = (iso: string) => WHEN.format(new Date(iso)) + ' UTC'
 
-export function PasswordCard({ hasPassword, result }: { hasPassword: boolean; result: Result }) {
+export function PasswordCard({
+  hasPassword,
+  secondFactor = false,
+  result,
+}: {
+  hasPassword: boolean
+  /** Issue 34: two-step sign-in is on, so a current code is asked too. */
+  secondFactor?: boolean
+  result: Result
+}) {
   const { fields, formProps, message } = useSchemaForm({
     id: 'change-password',
     schema: changePasswordSchema,
@@ -41,6 +51,7 @@ export function PasswordCard({ hasPassword, result }: { hasPassword: boolean; re
           <FormMessage message={message} tone="error" />
           <PasswordField purpose="current" label="Current password" meta={fields.currentPassword} />
           <PasswordField purpose="new" label="New password" meta={fields.newPassword} />
+          {secondFactor ? <SecondFactorCodeField meta={fields.code} recovery /> : null}
           <SubmitButton intent="change-password" className="btn-secondary w-full" pendingText="Saving...">
             Change password
           </SubmitButton>
@@ -98,7 +109,16 @@ export function SessionsCard({ sessions, message }: { sessions: Session[]; messa
   )
 }
 
-export function DataCard({ hasPassword, result }: { hasPassword: boolean; result: Result }) {
+export function DataCard({
+  hasPassword,
+  secondFactor = false,
+  result,
+}: {
+  hasPassword: boolean
+  /** Issue 34: two-step sign-in is on, so a current code is asked too. */
+  secondFactor?: boolean
+  result: Result
+}) {
   const { fields, formProps, message } = useSchemaForm({
     id: 'delete-account',
     schema: deleteAccountSchema,
@@ -122,6 +142,7 @@ export function DataCard({ hasPassword, result }: { hasPassword: boolean; result
             out everywhere. It cannot be undone.
           </p>
           {hasPassword ? <PasswordField purpose="current" meta={fields.password} /> : null}
+          {secondFactor ? <SecondFactorCodeField meta={fields.code} recovery /> : null}
           <Field label="Type DELETE to confirm" required autoComplete="off" meta={fields.confirm} />
           <SubmitButton intent="delete-account" className="btn-danger w-full" pendingText="Deleting...">
             Delete account
