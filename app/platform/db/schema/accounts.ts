@@ -2,7 +2,17 @@
  * Accounts: users, their browser and API sessions, sign-in codes, single-use account links and help requests.
  */
 import { sql } from 'drizzle-orm'
-import { type AnyPgColumn, bigint, boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  index,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import { createdAt, updatedAt, id } from './columns'
 
 export const users = pgTable(
