@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { ACCOUNT_MESSAGES, resetPasswordSchema, takeoverMessage } from '#app/features/accounts/account-schemas'
-import { reclaimLeftovers } from '#app/features/publishing/reclaim.server'
+import { reclaimEverything } from '#app/features/autopilot/reclaim.server'
 import { resetPassword } from '#app/features/accounts/account-security.server'
 import { apiError, parseJson } from '#app/features/accounts/api-auth.server'
 import { commonPasswordApiError } from '#app/features/accounts/second-factor-gates.server'
@@ -16,7 +16,7 @@ export async function action({ request }: ActionFunctionArgs) {
   // Issue 34: checked before the link is used, so that a refused password leaves the link working.
   const common = commonPasswordApiError('password', input.password)
   if (common) return common
-  const result = await resetPassword(request, input.token, input.password, reclaimLeftovers)
+  const result = await resetPassword(request, input.token, input.password, reclaimEverything)
   if (result.ok)
     return json({
       message: takeoverMessage('reset', result.reclaimed),

@@ -8,7 +8,7 @@ import { useSchemaForm } from '#app/ui/form'
 import { PasswordField, useForgetPasswords } from '#app/features/accounts/components/account-fields'
 import { SubmitButton } from '#app/ui/submit-button'
 import { ACCOUNT_MESSAGES, resetPasswordSchema, takeoverMessage } from '#app/features/accounts/account-schemas'
-import { reclaimLeftovers } from '#app/features/publishing/reclaim.server'
+import { reclaimEverything } from '#app/features/autopilot/reclaim.server'
 import { resetPassword, resetTokenIsLive } from '#app/features/accounts/account-security.server'
 import { TOAST_MS, toast } from '#app/platform/http/toast.server'
 import { newPasswordRefusal } from '#app/features/accounts/second-factor-gates.server'
@@ -41,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { result: submission.reply({ ...common.refusal, hideFields }) },
       { status: 400, headers: noStore },
     )
-  const result = await resetPassword(request, submission.value.token, submission.value.password, reclaimLeftovers)
+  const result = await resetPassword(request, submission.value.token, submission.value.password, reclaimEverything)
   if (result.ok)
     return toast().redirectWithSuccess(
       '/signin',

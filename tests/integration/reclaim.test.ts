@@ -125,6 +125,24 @@ async function squat(email: string, receiver: Receiver) {
     status: 'pending',
     nextAttemptAt: new Date(Date.now() + 3600_000),
   })
+  // Their Search Console property, and figures pulled from it (they would feed the owner's rankings).
+  await db
+    .insert(schema.searchConsoleConnections)
+    .values({
+      userId: squatter.id,
+      refreshToken: encryptSecret('1//squatter-refresh'),
+      siteUrl: 'sc-domain:attacker.example',
+    })
+  await db.insert(schema.searchConsoleStats).values({
+    userId: squatter.id,
+    day: '2026-11-01',
+    page: 'https://attacker.example/',
+    query: 'buy now',
+    clicks: 1,
+    impressions: 10,
+    ctr: 0.1,
+    position: 3,
+  })
   return { squatter, destination, publication: publication!, published, queued, scheduled, autopilotPost }
 }
 
@@ -137,6 +155,8 @@ async function leftovers(userId: string) {
     remoteMedia: schema.remoteMedia,
     webhookDeliveries: schema.webhookDeliveries,
     sessions: schema.sessions,
+    searchConsoleConnections: schema.searchConsoleConnections,
+    searchConsoleStats: schema.searchConsoleStats,
   }
   const counts: Record<string, number> = {}
   for (const [name, table] of Object.entries(tables)) {
@@ -155,6 +175,8 @@ const NONE_LEFT = {
   remoteMedia: 0,
   webhookDeliveries: 0,
   sessions: 0,
+  searchConsoleConnections: 0,
+  searchConsoleStats: 0,
 }
 
 async function autopilotRow(userId: string) {
@@ -217,7 +239,8 @@ describe('a reclaimed account is the owner’s alone', () => {
     expect(page).toContain(
       'The settings left by whoever created it were removed: the business details (website, product, customers), ' +
         'the content settings (call-to-action, voice), 1 publishing destination, the Auto Pilot webhook, ' +
-        'the Auto Pilot settings (Auto Pilot is off) and 2 pending publications.',
+        'the Auto Pilot settings (Auto Pilot is off), 2 pending publications and the Search Console connection and ' +
+        'its data.',
     )
     expect(page).toContain('Posts and keywords were kept')
 
@@ -260,7 +283,8 @@ describe('a reclaimed account is the owner’s alone', () => {
     expect(page).toContain(
       'The settings left by whoever created it were removed: the business details (website, product, customers), ' +
         'the content settings (call-to-action, voice), 1 publishing destination, the Auto Pilot webhook, ' +
-        'the Auto Pilot settings (Auto Pilot is off) and 2 pending publications.',
+        'the Auto Pilot settings (Auto Pilot is off), 2 pending publications and the Search Console connection and ' +
+        'its data.',
     )
     expect(await autopilotRow(s.squatter.id)).toMatchObject({ enabled: false, webhookUrl: null })
     expect((await api('/api/user', { as: s.squatter })).status).toBe(403)
@@ -313,6 +337,7 @@ describe('a reclaimed account is the owner’s alone', () => {
       webhook: false,
       autopilot: false,
       publications: 0,
+      searchConsole: false,
     })
     expect(res.body.message).toBe(
       'Your password has been reset. Please sign in. Nobody had verified this account, so it is now yours alone: ' +

@@ -246,6 +246,7 @@ export const reclaimedSettingsSchema = z.object({
   webhook: z.boolean(),
   autopilot: z.boolean(),
   publications: z.number().int().min(0),
+  searchConsole: z.boolean().default(false),
 })
 export type ReclaimedSettings = z.infer<typeof reclaimedSettingsSchema>
 
@@ -257,6 +258,7 @@ export const NOTHING_RECLAIMED: ReclaimedSettings = {
   webhook: false,
   autopilot: false,
   publications: 0,
+  searchConsole: false,
 }
 
 /** A stored summary (the signed OAuth cookie carries it to /oauth-callback), or null when it is not one. */
@@ -277,6 +279,7 @@ export function reclaimedItems(r: ReclaimedSettings): string[] {
     r.webhook ? 'the Auto Pilot webhook' : null,
     r.autopilot ? 'the Auto Pilot settings (Auto Pilot is off)' : null,
     r.publications ? counted(r.publications, 'pending publication', 'pending publications') : null,
+    r.searchConsole ? 'the Search Console connection and its data' : null,
   ].filter((item): item is string => item !== null)
 }
 

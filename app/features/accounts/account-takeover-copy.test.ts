@@ -15,6 +15,7 @@ describe('the takeover message (issue 34)', () => {
       webhook: true,
       autopilot: true,
       publications: 1,
+      searchConsole: true,
     }
     expect(reclaimedItems(all)).toEqual([
       'the authenticator app set up for sign-in',
@@ -24,6 +25,7 @@ describe('the takeover message (issue 34)', () => {
       'the Auto Pilot webhook',
       'the Auto Pilot settings (Auto Pilot is off)',
       '1 pending publication',
+      'the Search Console connection and its data',
     ])
     expect(
       takeoverMessage('google', { ...NOTHING_RECLAIMED, contentSettings: true, destinations: 2, webhook: true }),

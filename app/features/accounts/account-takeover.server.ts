@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { schema, type Db } from '#app/platform/db/client.server'
-import type { ReclaimedSettings } from './account-schemas'
+import { NOTHING_RECLAIMED, type ReclaimedSettings } from './account-schemas'
 
 /**
  * Issue 34: a reclaimed account is the owner's alone. When the owner of an address takes over an account nobody had
@@ -20,7 +20,7 @@ export type HigherLeftovers = Omit<ReclaimedSettings, 'secondFactor' | 'business
 
 export type AccountReclaim = {
   /** Removes the higher capabilities' rows of `userId` inside the takeover's transaction (`tx`). */
-  removeLeftovers: (tx: Tx, userId: string) => Promise<HigherLeftovers>
+  removeLeftovers: (tx: Tx, userId: string) => Promise<Partial<HigherLeftovers>>
   /** After the commit: what lives outside Postgres (Auto Pilot's scheduler in Redis). */
   afterCommit: (userId: string) => Promise<unknown>
 }
@@ -58,9 +58,10 @@ export async function reclaimAccount(tx: Tx, userId: string, reclaim: AccountRec
     .where(eq(schema.users.id, userId))
   const higher = await reclaim.removeLeftovers(tx, userId)
   return {
+    ...NOTHING_RECLAIMED,
+    ...higher,
     secondFactor: totp.length > 0 || codes.length > 0,
     businessDetails: Boolean(before?.website || before?.marketSegment || before?.productService),
-    ...higher,
   }
 }
 

@@ -17,7 +17,7 @@ import { schema } from '#app/platform/db/client.server'
  * shown as where the post lives and offered as internal links of new posts.
  */
 export const reclaimLeftovers: AccountReclaim = {
-  async removeLeftovers(tx, userId): Promise<HigherLeftovers> {
+  async removeLeftovers(tx, userId): Promise<Omit<HigherLeftovers, 'searchConsole'>> {
     const content = await tx
       .delete(schema.contentSettings)
       .where(eq(schema.contentSettings.userId, userId))

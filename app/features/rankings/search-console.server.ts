@@ -7,6 +7,7 @@ import { db, schema } from '#app/platform/db/client.server'
 import { cookieName, signedCookieOptions } from '#app/platform/http/cookies.server'
 import { getEnv, services } from '#app/platform/env.server'
 import { googleEndpoints } from '#app/features/accounts/google-auth.server'
+import type { Tx } from '#app/features/accounts/account-takeover.server'
 import { mailConfigured, sendMail } from '#app/platform/mail/mail.server'
 import { observeProvider } from '#app/platform/observability/metrics.server'
 
@@ -443,4 +444,16 @@ export async function activeConnections() {
     .from(conns)
     .where(and(eq(conns.status, 'active'), sql`${conns.siteUrl} is not null`))
   return rows.map((r) => r.userId)
+}
+
+/**
+ * Issue 34: a takeover of an unverified account removes a Search Console connection whoever created it had made
+ * (their property's figures would otherwise feed the owner's rankings and refresh suggestions), with the figures
+ * pulled through it, inside the takeover's transaction. The grant itself is theirs: its token is deleted here, not
+ * revoked. Returns whether there was one.
+ */
+export async function removeSearchConsoleLeftovers(tx: Tx, userId: string): Promise<boolean> {
+  await tx.delete(schema.searchConsoleStats).where(eq(schema.searchConsoleStats.userId, userId))
+  const removed = await tx.delete(conns).where(eq(conns.userId, userId)).returning({ userId: conns.userId })
+  return removed.length > 0
 }
