@@ -1,11 +1,6 @@
 import { getEnv } from '#app/platform/env.server'
 import { recordProviderCall } from '#app/platform/observability/metrics.server'
-import {
-  BlockedAddressError,
-  guardedRequest,
-  RequestTimeoutError,
-  ResponseTooLargeError,
-} from '#app/platform/security/ssrf.server'
+import { allowPrivateNetworks, BlockedAddressError, guardedRequest, RequestTimeoutError, ResponseTooLargeError } from '#app/platform/security/ssrf.server'
 
 /**
  * HTTP for publishing destinations. Every request goes through the SSRF guard (the user supplies the host of a
@@ -105,7 +100,7 @@ export function createHttp(opts: { stats?: HttpStats; timeoutMs?: number; maxByt
         body: init.json === undefined ? init.body : JSON.stringify(init.json),
         timeoutMs: opts.timeoutMs ?? env.WEBHOOK_TIMEOUT_MS,
         maxBytes: opts.maxBytes ?? 2 * 1024 * 1024,
-        allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+        allowPrivate: allowPrivateNetworks('cms', env),
       })
       recordProviderCall('cms', (performance.now() - started) / 1000, res.status >= 500 || res.status === 429)
       if (res.truncated) throw new ResponseTooLargeError(opts.maxBytes ?? 2 * 1024 * 1024)
