@@ -1,7 +1,6 @@
 /** Helpers for the Playwright specs (tests/e2e). */
 import { expect, test, type Page } from '@playwright/test'
 import { createTestUser, uniqueIp } from '#tests/setup/app'
-import { cookieName } from '#app/platform/http/cookies.server'
 
 export const baseURL = () => test.info().project.use.baseURL ?? process.env.BASE_URL!
 
