@@ -273,7 +273,12 @@ describe('sentry error reports', () => {
       timeout: 20_000,
       interval: 250,
     })
-    expect(event.tags).toMatchObject({ request_id: requestId, route: 'routes/blogposts', method: 'GET', process: 'web' })
+    expect(event.tags).toMatchObject({
+      request_id: requestId,
+      route: 'routes/blogposts',
+      method: 'GET',
+      process: 'web',
+    })
     expect(JSON.stringify(event.exception)).toMatch(/does not exist/)
     // Never the session cookie, the API token, the password or a secret in the URL.
     const sent = JSON.stringify(event)

@@ -1,6 +1,12 @@
 import { getEnv } from '#app/platform/env.server'
 import { recordProviderCall } from '#app/platform/observability/metrics.server'
-import { allowPrivateNetworks, BlockedAddressError, guardedRequest, RequestTimeoutError, ResponseTooLargeError } from '#app/platform/security/ssrf.server'
+import {
+  allowPrivateNetworks,
+  BlockedAddressError,
+  guardedRequest,
+  RequestTimeoutError,
+  ResponseTooLargeError,
+} from '#app/platform/security/ssrf.server'
 
 /**
  * HTTP for publishing destinations. Every request goes through the SSRF guard (the user supplies the host of a

@@ -136,7 +136,6 @@ export type RouteManifest = Record<
   { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean } | undefined
 >
 
-
 /** The manifest as the nested route objects Remix itself matches against (its createRoutes). */
 function routeTree(manifest: RouteManifest): AgnosticRouteObject[] {
   type Entry = { id: string; path?: string; index?: boolean; caseSensitive?: boolean }
@@ -240,7 +239,10 @@ export function recordHttpRequest(method: string, route: string, status: number,
 
 /** Compares a presented Authorization header with the expected one in constant time. */
 function sameToken(presented: string | undefined, expected: string): boolean {
-  const a = crypto.createHash('sha256').update(presented ?? '').digest()
+  const a = crypto
+    .createHash('sha256')
+    .update(presented ?? '')
+    .digest()
   const b = crypto.createHash('sha256').update(expected).digest()
   return crypto.timingSafeEqual(a, b)
 }
