@@ -352,7 +352,7 @@ describe('Sentry scrubbing', () => {
     for (const [kind, secret] of Object.entries(secrets)) {
       expect(sent, kind).not.toContain(secret)
       // Nor any long piece of it (a secret cut at a + or / would leave its tail), raw or URL-encoded.
-      for (const piece of secret.split(/[+/.=]/).filter((p) => p.length >= 12)) {
+      for (const piece of secret.split(/[+/.=]/).filter((p) => p.length >= 8)) {
         expect(sent, `${kind}: ${piece}`).not.toContain(piece)
       }
     }

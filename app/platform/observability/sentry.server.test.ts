@@ -8,8 +8,9 @@ describe('scrubText', () => {
     ['a Google access token', 'ya29.a0AfH6SMBx-very_long.token-value_123'],
     ['a Google refresh token', '1//0gLw8Xk2-abcDEF_ghiJKLmnoPQRstuVWXyz'],
   ])('removes %s from text, whole', (_kind, secret) => {
-    const out = scrubText(`failed: ${secret} (url https://x.example/?q=${secret})`)
+    const out = scrubText(`failed: ${secret} (url https://x.example/?q=${encodeURIComponent(secret)})`)
     expect(out).not.toContain(secret)
+    expect(out).not.toContain(encodeURIComponent(secret))
     expect(out).not.toMatch(/abc=|R8U|123\)|VWXyz/)
     expect(out).toContain('[Filtered]')
   })

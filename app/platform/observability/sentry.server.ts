@@ -62,15 +62,16 @@ const FILTERED = '[Filtered]'
 /**
  * Secrets that show up inside strings (URLs, messages): bearer tokens, our API tokens, Stripe keys, Standard Webhooks
  * signing secrets (`whsec_` and base64), JWTs (three base64url parts, the first a JSON header: `eyJ…`), Google OAuth
- * access tokens (`ya29.…`) and refresh tokens (`1//…`), key=value pairs, passwords in URLs.
+ * access tokens (`ya29.…`) and refresh tokens (`1//…`), raw or URL-encoded (a query string), key=value pairs,
+ * passwords in URLs.
  */
 const SECRET_IN_TEXT: Array<[RegExp, string]> = [
   [/(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, `$1${FILTERED}`],
-  [/\bwhsec_[A-Za-z0-9+/=_-]{6,}/g, FILTERED],
+  [/\bwhsec_(?:[A-Za-z0-9+/=_-]|%2[BF]|%3D){6,}/gi, FILTERED],
   [/\b(rw_|sk_|pk_|rk_)[A-Za-z0-9_]{6,}/g, FILTERED],
   [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, FILTERED],
   [/\bya29\.[A-Za-z0-9._-]+/g, FILTERED],
-  [/\b1\/\/[A-Za-z0-9._-]{8,}/g, FILTERED],
+  [/\b1(?:\/\/|%2F%2F)[A-Za-z0-9._-]{8,}/gi, FILTERED],
   [/([?&;\s](?:[\w-]*(?:password|token|secret)|api_key|apikey|key|code|session)=)[^&\s;]+/gi, `$1${FILTERED}`],
   [/(\/\/[^/:@\s]+:)[^@/\s]+@/g, `$1${FILTERED}@`],
 ]
