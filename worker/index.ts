@@ -13,6 +13,8 @@ import {
 } from '#app/features/content/jobs/post-generation.server'
 import { closeQueues, jobRequestId, QUEUES, queueDepths, type QueueName } from '#app/platform/queue/queues.server'
 import { pingJob } from '#app/platform/queue/system.server'
+import { passwordResetMailJob } from '#app/features/accounts/jobs/account-mail.server'
+import { processPasswordResetMail } from '#app/features/accounts/jobs/password-reset-mail.processor'
 import { deliverWebhookJob } from '#app/features/autopilot/settings/jobs/webhook-delivery.server'
 import { closeDb } from '#app/platform/db/client.server'
 import { startupEnv } from '#app/platform/env.server'
@@ -39,6 +41,8 @@ import { publicationJob, publishingSweepJob } from '#app/features/publishing/job
 import { encryptStoredWebhookSecrets, restoreSchedules } from '#app/features/autopilot/settings/settings.server'
 import { claimResanitize, resanitizeStalePosts } from '#app/features/content/post-html.server'
 import { registry } from './registry'
+import { pruneAnalyticsJob, schedulePruneAnalytics } from '#app/features/marketing/jobs/analytics-retention.server'
+import { processPruneAnalytics } from '#app/features/marketing/jobs/analytics-retention.processor'
 import { rankingsJobs, scheduleRankings } from '#app/features/rankings/jobs/rankings.server'
 import {
   processRankingsTick,
@@ -53,6 +57,7 @@ import {
  * (each validates its payload with the shared zod schema and throws UnrecoverableError when it is bad).
  */
 registry.register(pingJob, processPing)
+registry.register(passwordResetMailJob, processPasswordResetMail)
 registry.register(
   generatePostJob,
   generatePostProcessor({ onAutopilotPostWritten: (postId) => enqueueAutopilotPublish({ postId }) }),
@@ -68,6 +73,7 @@ registry.register(rankingsJobs.weekly, processRankingsWeekly)
 registry.register(rankingsJobs.refreshPost, processRefreshPost)
 registry.register(publicationJob, processPublicationJob)
 registry.register(publishingSweepJob, processPublishingSweep)
+registry.register(pruneAnalyticsJob, processPruneAnalytics)
 
 const env = startupEnv('worker')
 const workerId = `${os.hostname()}-${process.pid}`
@@ -193,9 +199,12 @@ scheduleStalePostReconciliation().then(
 // start would leave them gone. Upserting them again on the same cadence is harmless (same id and interval, so the
 // next run keeps its time) and brings them back within one interval.
 const keepSchedules = setInterval(() => {
-  Promise.all([scheduleStalePostReconciliation(), startPublishingSweep(), scheduleRankings()]).catch((error: Error) =>
-    log('could not renew the schedules', { error: error.message }),
-  )
+  Promise.all([
+    scheduleStalePostReconciliation(),
+    startPublishingSweep(),
+    scheduleRankings(),
+    schedulePruneAnalytics(),
+  ]).catch((error: Error) => log('could not renew the schedules', { error: error.message }))
 }, env.POST_RECONCILE_EVERY_MS)
 keepSchedules.unref()
 
@@ -203,6 +212,12 @@ keepSchedules.unref()
 scheduleRankings().then(
   () => log('rankings schedules set'),
   (error: Error) => log('could not set the rankings schedules', { error: error.message }),
+)
+
+// Page-view events older than ANALYTICS_RETENTION_DAYS are deleted once a day (issue 34).
+schedulePruneAnalytics().then(
+  () => log('analytics retention scheduled'),
+  (error: Error) => log('could not schedule the analytics retention', { error: error.message }),
 )
 
 // Posts are sanitized once when written; those stored under older sanitizing rules are sanitized again here.

@@ -6,6 +6,7 @@ import { apiError, parseJson, requireApiSession, requireApiUser } from '#app/fea
 import { findSession } from '#app/features/accounts/session.server'
 import { findUserById } from '#app/features/accounts/users.server'
 import { cancelSubscriptionNow } from '#app/features/billing/billing.server'
+import { revokeSearchConsoleGrant } from '#app/features/rankings/search-console.server'
 import { safeText } from '#app/platform/security/safe-text'
 
 /** GET /api/user → the signed-in user's fields (profile, subscription, usage, Auto Pilot, onboarding). */
@@ -30,6 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!user) return apiError(403, 'User not found.')
   const result = await deleteAccount(user, await findSession(sessionId), input, {
     cancelSubscription: cancelSubscriptionNow,
+    revokeSearchConsole: revokeSearchConsoleGrant,
   })
   if (!result.ok)
     return apiError(result.status, result.message, result.field ? { errors: { [result.field]: [result.message] } } : {})

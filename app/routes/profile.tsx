@@ -23,6 +23,7 @@ import { DataCard, PasswordCard, SessionsCard } from '#app/features/accounts/com
 import { RankingsCard } from '#app/features/rankings/components/rankings-card'
 import { SubscriptionCard } from '#app/features/billing/components/subscription-card'
 import { cancelSubscriptionNow } from '#app/features/billing/billing.server'
+import { revokeSearchConsoleGrant } from '#app/features/rankings/search-console.server'
 import { PageHeader } from '#app/ui/page-header'
 import { CustomerFields, MarketSelects, WebsiteField } from '#app/features/accounts/components/business-fields'
 import { Field } from '#app/ui/field'
@@ -69,7 +70,10 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const intent = form.get('intent')
   if (SECURITY_INTENTS.includes(intent as SecurityIntent))
-    return securityAction(request, user, intent as SecurityIntent, form, { cancelSubscription: cancelSubscriptionNow })
+    return securityAction(request, user, intent as SecurityIntent, form, {
+      cancelSubscription: cancelSubscriptionNow,
+      revokeSearchConsole: revokeSearchConsoleGrant,
+    })
   if (intent !== 'update-profile') return json(null, { status: 400 })
   const submission = parseSubmission(form, profileFormSchema)
   if (submission.status !== 'success')

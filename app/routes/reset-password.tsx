@@ -7,7 +7,8 @@ import { parseSubmission, type SubmissionResult } from '#app/platform/forms/subm
 import { useSchemaForm } from '#app/ui/form'
 import { PasswordField, useForgetPasswords } from '#app/features/accounts/components/account-fields'
 import { SubmitButton } from '#app/ui/submit-button'
-import { ACCOUNT_MESSAGES, resetPasswordSchema } from '#app/features/accounts/account-schemas'
+import { ACCOUNT_MESSAGES, resetPasswordSchema, takeoverMessage } from '#app/features/accounts/account-schemas'
+import { reclaimLeftovers } from '#app/features/publishing/reclaim.server'
 import { resetPassword, resetTokenIsLive } from '#app/features/accounts/account-security.server'
 import { TOAST_MS, toast } from '#app/platform/http/toast.server'
 
@@ -32,11 +33,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const hideFields = ['password', 'token']
   if (submission.status !== 'success')
     return json<ActionData>({ result: submission.reply({ hideFields }) }, { status: 400, headers: noStore })
-  const result = await resetPassword(request, submission.value.token, submission.value.password)
+  const result = await resetPassword(request, submission.value.token, submission.value.password, reclaimLeftovers)
   if (result.ok)
     return toast().redirectWithSuccess(
       '/signin',
-      { message: ACCOUNT_MESSAGES.passwordReset, duration: TOAST_MS },
+      { message: takeoverMessage('reset', result.reclaimed), duration: TOAST_MS },
       { status: 303 },
     )
   if (result.status === 429)

@@ -260,6 +260,14 @@ export function googleOAuthControl(env: Env = process.env) {
     /** Revokes a token the way an account owner does (Google's revocation endpoint). */
     revoke: (token: string) =>
       call<Record<string, never>>(`${url}/revoke?token=${encodeURIComponent(token)}`, 'POST', {}),
+    /** Every call of /revoke (by the app or by `revoke`): the token sent and whether it ended a live grant. */
+    revocations: async () =>
+      (
+        await call<{ revocations: Array<{ token: string; revoked: boolean; at: string }> }>(
+          `${url}/__control/revocations`,
+          'GET',
+        )
+      ).revocations,
   }
 }
 

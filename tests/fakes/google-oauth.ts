@@ -7,12 +7,16 @@
  *   POST /token                            authorization_code + refresh_token grants (client_secret_post / _basic)
  *   GET  /oauth2/v3/certs                  JWKS (RS256)
  *   GET  /v1/userinfo, /oauth2/v3/userinfo, /oauth2/v2/userinfo
- *   GET  /oauth2/v3/tokeninfo, POST /revoke
+ *   GET  /oauth2/v3/tokeninfo, POST /revoke (token= in the form body or the query; revoking either token of a grant
+ *                                     ends the whole grant, like Google)
+ * PKCE (RFC 7636): a code issued for a `code_challenge` needs the matching `code_verifier` (S256 or plain), else
+ *   Google's `invalid_grant`; a verifier sent for a code issued without a challenge is refused the same way.
  *   GET  /webmasters/v3/sites             Search Console sites.list (needs a webmasters scope)
  *   POST /webmasters/v3/sites/{siteUrl}/searchAnalytics/query   searchanalytics.query (paged by rowLimit/startRow)
  * Control: POST /__control/identity {email,name,email_verified,sub?,picture?}, POST /__control/auto {decision},
  *   POST /__control/search-console/site {siteUrl, permissionLevel?, rows?: [{date,page,query,clicks,impressions,position}]},
- *   POST /__control/search-console/page-cap {rows} (fewer rows per page than asked, to exercise paging)
+ *   POST /__control/search-console/page-cap {rows} (fewer rows per page than asked, to exercise paging),
+ *   GET /__control/revocations (every /revoke call: {token, revoked, at}; `revoked`: it ended a live grant)
  */
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto'
 import {
@@ -60,6 +64,13 @@ export interface Identity {
 
 export type AutoDecision = 'allow' | 'deny' | null
 
+/** One call of /revoke: the token sent, and whether it ended a live grant (else Google's 400 invalid_token). */
+export interface Revocation {
+  token: string
+  revoked: boolean
+  at: string
+}
+
 /** One day of one query on one page, as Search Console records it. */
 export interface SearchConsoleRow {
   date: string
@@ -79,6 +90,8 @@ export type GoogleOAuthFakeHandle = FakeHandle & {
   jwks(): { keys: Array<Record<string, unknown>> }
   /** Mint an ID token directly (for unit-style tests). */
   signIdToken(claims: Record<string, unknown>): string
+  /** Every /revoke call, oldest first. */
+  revocations(): Revocation[]
 }
 
 export const GOOGLE_ISSUER = 'https://accounts.google.com'
@@ -97,6 +110,7 @@ interface AuthRequest {
 }
 
 interface IssuedCode {
+  grant: string
   request: AuthRequest
   identity: Identity
   expiresAt: number
@@ -104,6 +118,8 @@ interface IssuedCode {
 }
 
 interface AccessTokenInfo {
+  /** The grant (consent) the token belongs to: revoking any token of a grant ends all of them. */
+  grant: string
   clientId: string
   scope: string
   identity: Identity | null
@@ -111,6 +127,7 @@ interface AccessTokenInfo {
 }
 
 interface RefreshTokenInfo {
+  grant: string
   clientId: string
   scope: string
   identity: Identity | null
@@ -172,10 +189,21 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
   const refreshTokens = new Map<string, RefreshTokenInfo>()
   const scSites = new Map<string, { permissionLevel: string; rows: SearchConsoleRow[] }>()
   let scPageCap = 25_000
+  let revocations: Revocation[] = []
+
+  /** Ends the grant `token` belongs to (every access and refresh token of it); false when it is not a live token. */
+  function revokeGrant(token: string): boolean {
+    const grant = accessTokens.get(token)?.grant ?? refreshTokens.get(token)?.grant
+    if (!grant) return false
+    for (const [t, info] of accessTokens) if (info.grant === grant) accessTokens.delete(t)
+    for (const [t, info] of refreshTokens) if (info.grant === grant) refreshTokens.delete(t)
+    return true
+  }
 
   function seedStatic(): void {
     for (const r of opts.refreshTokens ?? []) {
       refreshTokens.set(r.refreshToken, {
+        grant: `static-${r.refreshToken}`,
         clientId: r.clientId,
         scope: r.scope ?? 'https://www.googleapis.com/auth/adwords',
         identity: r.email ? { email: r.email, name: r.email.split('@')[0], email_verified: true } : null,
@@ -286,7 +314,13 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
 
   function redirectWithCode(ctx: FakeRequest, request: AuthRequest, id: Identity): void {
     const code = `4/0Afake${randomBytes(24).toString('base64url')}`
-    codes.set(code, { request, identity: id, expiresAt: Date.now() + 10 * 60_000, used: false })
+    codes.set(code, {
+      grant: randomBytes(12).toString('hex'),
+      request,
+      identity: id,
+      expiresAt: Date.now() + 10 * 60_000,
+      used: false,
+    })
     const target = new URL(request.redirectUri)
     if (request.state !== undefined) target.searchParams.set('state', request.state)
     target.searchParams.set('code', code)
@@ -426,24 +460,43 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
         tokenError(ctx, 400, 'invalid_grant', 'Bad Request')
         return
       }
+      const verifier = str(body.code_verifier)
       if (issued.request.codeChallenge) {
-        const verifier = str(body.code_verifier) ?? ''
+        if (!verifier) {
+          tokenError(ctx, 400, 'invalid_grant', 'Missing code verifier.')
+          return
+        }
         const expected =
           issued.request.codeChallengeMethod === 'S256'
             ? b64url(createHash('sha256').update(verifier).digest())
             : verifier
-        if (!verifier || expected !== issued.request.codeChallenge) {
+        if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || expected !== issued.request.codeChallenge) {
           tokenError(ctx, 400, 'invalid_grant', 'Invalid code verifier.')
           return
         }
+      } else if (verifier !== undefined) {
+        tokenError(ctx, 400, 'invalid_grant', 'code_verifier or verifier is not needed.')
+        return
       }
       const scope = expandScope(issued.request.scope)
       const accessToken = FAKE_ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url')
-      accessTokens.set(accessToken, { clientId, scope, identity: issued.identity, expiresAt: now + 3599_000 })
+      accessTokens.set(accessToken, {
+        grant: issued.grant,
+        clientId,
+        scope,
+        identity: issued.identity,
+        expiresAt: now + 3599_000,
+      })
       const out: Record<string, unknown> = { access_token: accessToken, expires_in: 3599 }
       if (issued.request.accessType === 'offline') {
         const refresh = `1//0gfake${randomBytes(32).toString('base64url')}`
-        refreshTokens.set(refresh, { clientId, scope, identity: issued.identity, nonce: issued.request.nonce })
+        refreshTokens.set(refresh, {
+          grant: issued.grant,
+          clientId,
+          scope,
+          identity: issued.identity,
+          nonce: issued.request.nonce,
+        })
         out.refresh_token = refresh
       }
       out.scope = scope
@@ -461,7 +514,13 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
         return
       }
       const accessToken = FAKE_ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url')
-      accessTokens.set(accessToken, { clientId, scope: info.scope, identity: info.identity, expiresAt: now + 3599_000 })
+      accessTokens.set(accessToken, {
+        grant: info.grant,
+        clientId,
+        scope: info.scope,
+        identity: info.identity,
+        expiresAt: now + 3599_000,
+      })
       const out: Record<string, unknown> = {
         access_token: accessToken,
         expires_in: 3599,
@@ -675,6 +734,7 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
         refreshTokens.clear()
         scSites.clear()
         scPageCap = 25_000
+        revocations = []
         seedStatic()
       },
       defaultErrorBody: (status) =>
@@ -717,6 +777,10 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
           const n = Number(body.rows)
           scPageCap = Number.isInteger(n) && n > 0 ? n : 25_000
           sendJson(ctx.res, 200, { ok: true, rows: scPageCap })
+          return true
+        }
+        if (sub === 'revocations' && ctx.method === 'GET') {
+          sendJson(ctx.res, 200, { revocations })
           return true
         }
         if (sub === 'auto' && ctx.method === 'POST') {
@@ -801,7 +865,10 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
           return tokeninfo(ctx)
         if ((path === '/revoke' || path === '/o/oauth2/revoke') && method === 'POST') {
           const t = str(ctx.query.token) ?? (isRecord(ctx.body) ? str(ctx.body.token) : undefined) ?? ''
-          if (!accessTokens.delete(t) && !refreshTokens.delete(t)) {
+          const revoked = revokeGrant(t)
+          revocations.push({ token: t, revoked, at: new Date().toISOString() })
+          if (revocations.length > 500) revocations.splice(0, revocations.length - 500)
+          if (!revoked) {
             sendJson(ctx.res, 400, { error: 'invalid_token', error_description: 'Token expired or revoked' })
             return
           }
@@ -834,5 +901,6 @@ export async function startGoogleOAuth(opts: GoogleOAuthOptions = {}): Promise<G
     addSearchConsoleSite,
     jwks: () => jwks,
     signIdToken: (claims: Record<string, unknown>) => signJwt(claims),
+    revocations: () => [...revocations],
   }
 }

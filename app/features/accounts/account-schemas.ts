@@ -221,3 +221,77 @@ export const ACCOUNT_MESSAGES = {
     'An unverified account had been created with your email address. Google confirmed the address is yours, so the account is now yours alone: its password was removed and every other session was signed out.',
   unverifiedAutopilot: 'Please verify your email address before Auto Pilot can publish.',
 } as const
+
+// ---------------------------------------------------------------------------------------------------------------
+// Issue 34: a reclaimed account. When the owner of an address takes over an account nobody had verified (a used
+// reset link, or Google's verified e-mail), what whoever created it left behind is removed, and the owner is told.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** What a takeover removed: flags for what existed, counts where there can be several. */
+export const reclaimedSettingsSchema = z.object({
+  secondFactor: z.boolean(),
+  businessDetails: z.boolean(),
+  contentSettings: z.boolean(),
+  destinations: z.number().int().min(0),
+  webhook: z.boolean(),
+  autopilot: z.boolean(),
+  publications: z.number().int().min(0),
+})
+export type ReclaimedSettings = z.infer<typeof reclaimedSettingsSchema>
+
+export const NOTHING_RECLAIMED: ReclaimedSettings = {
+  secondFactor: false,
+  businessDetails: false,
+  contentSettings: false,
+  destinations: 0,
+  webhook: false,
+  autopilot: false,
+  publications: 0,
+}
+
+/** A stored summary (the signed OAuth cookie carries it to /oauth-callback), or null when it is not one. */
+export function parseReclaimed(value: unknown): ReclaimedSettings | null {
+  const parsed = reclaimedSettingsSchema.safeParse(value)
+  return parsed.success ? parsed.data : null
+}
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+/** The removed things in words, in the order the owner would look for them. */
+export function reclaimedItems(r: ReclaimedSettings): string[] {
+  return [
+    r.secondFactor ? 'the authenticator app set up for sign-in' : null,
+    r.businessDetails ? 'the business details (website, product, customers)' : null,
+    r.contentSettings ? 'the content settings (call-to-action, voice)' : null,
+    r.destinations ? counted(r.destinations, 'publishing destination', 'publishing destinations') : null,
+    r.webhook ? 'the Auto Pilot webhook' : null,
+    r.autopilot ? 'the Auto Pilot settings (Auto Pilot is off)' : null,
+    r.publications ? counted(r.publications, 'pending publication', 'pending publications') : null,
+  ].filter((item): item is string => item !== null)
+}
+
+const inWords = (items: string[]) =>
+  items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
+
+export const TAKEOVER_MESSAGES = {
+  resetTookOver: 'Nobody had verified this account, so it is now yours alone: every session was signed out.',
+  removed: (items: string[]) => `The settings left by whoever created it were removed: ${inWords(items)}.`,
+  kept: 'Posts and keywords were kept: check them before you publish.',
+} as const
+
+/**
+ * The message after a takeover: Google's (the account is secured) or a reset's (`reclaimed` is null when the
+ * reset account had been verified: a plain reset), followed by what was removed, when anything was.
+ */
+export function takeoverMessage(how: 'google' | 'reset', reclaimed: ReclaimedSettings | null): string {
+  if (how === 'reset' && !reclaimed) return ACCOUNT_MESSAGES.passwordReset
+  const items = reclaimed ? reclaimedItems(reclaimed) : []
+  return [
+    how === 'google' ? ACCOUNT_MESSAGES.accountSecured : ACCOUNT_MESSAGES.passwordReset,
+    how === 'reset' ? TAKEOVER_MESSAGES.resetTookOver : null,
+    items.length ? TAKEOVER_MESSAGES.removed(items) : null,
+    items.length ? TAKEOVER_MESSAGES.kept : null,
+  ]
+    .filter(Boolean)
+    .join(' ')
+}

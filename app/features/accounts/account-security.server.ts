@@ -1,13 +1,16 @@
 import crypto from 'node:crypto'
 import { createCookie } from '@remix-run/node'
 import { and, eq, gt, isNull, lt, ne, sql, type Placeholder } from 'drizzle-orm'
-import { db, preparedQuery, schema } from '#app/platform/db/client.server'
+import { db, preparedQuery, schema, type Db } from '#app/platform/db/client.server'
 import { cookieName, signedCookieOptions } from '#app/platform/http/cookies.server'
 import { getEnv } from '#app/platform/env.server'
 import { sendMail } from '#app/platform/mail/mail.server'
 import { hashPassword, verifyPassword } from '#app/platform/security/password.server'
 import { clientIp, hit } from '#app/platform/security/rate-limit.server'
 import { normalizeEmail, findUserByEmail } from './users.server'
+import type { ReclaimedSettings } from './account-schemas'
+import { afterReclaim, reclaimAccount, type AccountReclaim, type Tx } from './account-takeover.server'
+import { enqueuePasswordResetMail } from './jobs/account-mail.server'
 
 /**
  * Account security (issue 13): single-use e-mail links (verification, password reset), ending sessions, the
@@ -47,9 +50,9 @@ async function mintToken(user: { id: string; email: string }, purpose: Purpose, 
 }
 
 /** Marks a token used, atomically: only a live, unused token of this purpose comes back (once). */
-async function consumeToken(token: string, purpose: Purpose) {
+async function consumeToken(token: string, purpose: Purpose, q: Db | Tx = db) {
   if (!token || token.length > 200) return null
-  const [row] = await db
+  const [row] = await q
     .update(schema.accountTokens)
     .set({ usedAt: sql`now()` })
     .where(
@@ -279,8 +282,9 @@ export const requestIpPrefix = (request: Request) => ipPrefix(clientIp(request))
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
- * 'Forgot password?': the same answer whether or not the address exists. Rate-limited per client (429) and, silently,
- * per account (so nobody can flood someone's inbox).
+ * 'Forgot password?': the same answer, in the same time, whether or not the address exists (issue 34). The request
+ * does the same work for any address: the per-client limit (429) and one queued job, never awaiting the e-mail; the
+ * worker looks the address up (`sendPasswordResetEmail`).
  */
 export async function requestPasswordReset(
   request: Request,
@@ -288,52 +292,85 @@ export async function requestPasswordReset(
 ): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
   const perIp = await hit(`forgot:ip:${clientIp(request)}`, ACCOUNT_RATE_LIMITS.forgotPerIp)
   if (!perIp.allowed) return { ok: false, retryAfterSeconds: perIp.retryAfterSeconds }
-  const user = await findUserByEmail(email)
-  if (!user) return { ok: true }
-  const perAccount = await hit(`forgot:acct:${user.id}`, ACCOUNT_RATE_LIMITS.forgotPerAccount)
-  if (!perAccount.allowed) return { ok: true }
-  const token = await mintToken(user, 'reset_password', RESET_TTL_MS)
-  try {
-    await mail(
-      user.email,
-      'Reset your Rankwell password',
-      [
-        `Hi ${user.name || 'there'},`,
-        'Someone (hopefully you) asked to reset the password of your Rankwell account. The link works once, for one hour.',
-        'If it was not you, ignore this message: your password stays as it is.',
-      ],
-      { label: 'Choose a new password', url: link('/reset-password', token) },
-    )
-  } catch (error) {
-    console.error('[accounts] reset e-mail failed', error instanceof Error ? error.message : error)
-  }
+  await enqueuePasswordResetMail({ email })
   return { ok: true }
 }
 
-/** Uses a reset link: sets the password, proves the address, ends every session and API token. */
+/**
+ * The worker's half of 'Forgot password?': for an account, a fresh one-hour link by e-mail, limited silently per
+ * account (so nobody can flood someone's inbox; a `retry` of a failed send does not count again). A refused send
+ * throws (the job is tried again).
+ */
+export async function sendPasswordResetEmail(
+  email: string,
+  opts: { retry?: boolean } = {},
+): Promise<'sent' | 'no-account' | 'limited'> {
+  const user = await findUserByEmail(email)
+  if (!user) return 'no-account'
+  if (!opts.retry) {
+    const perAccount = await hit(`forgot:acct:${user.id}`, ACCOUNT_RATE_LIMITS.forgotPerAccount)
+    if (!perAccount.allowed) return 'limited'
+  }
+  const token = await mintToken(user, 'reset_password', RESET_TTL_MS)
+  await mail(
+    user.email,
+    'Reset your Rankwell password',
+    [
+      `Hi ${user.name || 'there'},`,
+      'Someone (hopefully you) asked to reset the password of your Rankwell account. The link works once, for one hour.',
+      'If it was not you, ignore this message: your password stays as it is.',
+    ],
+    { label: 'Choose a new password', url: link('/reset-password', token) },
+  )
+  return 'sent'
+}
+
+/**
+ * Uses a reset link: sets the password, proves the address, ends every session and API token. When nobody had
+ * verified the account, this is its owner taking it over (issue 34): what whoever created it set up is removed in the
+ * same transaction (`reclaim`, handed down by the route) and `reclaimed` says what went; null for a plain reset.
+ */
 export async function resetPassword(
   request: Request,
   token: string,
   password: string,
-): Promise<{ ok: true; userId: string } | { ok: false; status: 400 | 429; retryAfterSeconds?: number }> {
+  reclaim: AccountReclaim,
+): Promise<
+  | { ok: true; userId: string; reclaimed: ReclaimedSettings | null }
+  | { ok: false; status: 400 | 429; retryAfterSeconds?: number }
+> {
   const perIp = await hit(`reset:ip:${clientIp(request)}`, ACCOUNT_RATE_LIMITS.resetPerIp)
   if (!perIp.allowed) return { ok: false, status: 429, retryAfterSeconds: perIp.retryAfterSeconds }
-  const row = await consumeToken(token, 'reset_password')
-  if (!row) return { ok: false, status: 400 }
+  // Hashing is slow: done before the transaction (and only for a live link), so no row is locked meanwhile.
+  if (!(await resetTokenIsLive(token))) return { ok: false, status: 400 }
   const passwordHash = await hashPassword(password)
-  const [user] = await db
-    .update(schema.users)
-    .set({
-      passwordHash,
-      emailVerifiedAt: sql`coalesce(${schema.users.emailVerifiedAt}, now())`,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(schema.users.id, row.userId), eq(sql`lower(${schema.users.email})`, row.email)))
-    .returning({ id: schema.users.id })
-  if (!user) return { ok: false, status: 400 }
-  await endSessions(user.id)
-  await db.delete(schema.accountTokens).where(eq(schema.accountTokens.userId, user.id))
-  return { ok: true, userId: user.id }
+  const done = await db.transaction(async (tx) => {
+    const row = await consumeToken(token, 'reset_password', tx)
+    if (!row) return null
+    const [before] = await tx
+      .select({ id: schema.users.id, emailVerifiedAt: schema.users.emailVerifiedAt })
+      .from(schema.users)
+      .where(and(eq(schema.users.id, row.userId), eq(sql`lower(${schema.users.email})`, row.email)))
+      .for('update')
+    if (!before) return null
+    await tx
+      .update(schema.users)
+      .set({
+        passwordHash,
+        emailVerifiedAt: sql`coalesce(${schema.users.emailVerifiedAt}, now())`,
+        updatedAt: new Date(),
+      })
+      .where(eq(schema.users.id, before.id))
+    if (before.emailVerifiedAt) {
+      await tx.delete(schema.sessions).where(eq(schema.sessions.userId, before.id))
+      await tx.delete(schema.accountTokens).where(eq(schema.accountTokens.userId, before.id))
+      return { userId: before.id, reclaimed: null }
+    }
+    return { userId: before.id, reclaimed: await reclaimAccount(tx, before.id, reclaim) }
+  })
+  if (!done) return { ok: false, status: 400 }
+  if (done.reclaimed) await afterReclaim(reclaim, done.userId)
+  return { ok: true, ...done }
 }
 
 /** Change password (current one required): ends every other session and API token. */

@@ -7,6 +7,8 @@ import { db, schema } from '#app/platform/db/client.server'
 import { cookieName, signedCookieOptions } from '#app/platform/http/cookies.server'
 import { getEnv, services } from '#app/platform/env.server'
 import { createUser, findUserByEmail, normalizeEmail } from './users.server'
+import { parseReclaimed, type ReclaimedSettings } from './account-schemas'
+import { afterReclaim, reclaimAccount, type AccountReclaim } from './account-takeover.server'
 
 /**
  * Google sign-in (remix-auth 3 + remix-auth-google 2): GET /api/auth/google sends the browser to Google,
@@ -18,11 +20,29 @@ import { createUser, findUserByEmail, normalizeEmail } from './users.server'
  * a visitor into somebody else's account.
  */
 
-/** `tookOver`: Google proved the address of an unverified account, which it then took over (see below). */
-export type GoogleUser = { id: string; onboardingComplete: boolean; tookOver?: boolean }
+/**
+ * `tookOver`: Google proved the address of an unverified account, which it then took over (see below);
+ * `reclaimed`: what whoever created it had left and was removed then (issue 34).
+ */
+export type GoogleUser = {
+  id: string
+  onboardingComplete: boolean
+  tookOver?: boolean
+  reclaimed?: ReclaimedSettings
+}
 
 export const OAUTH_CODE_TTL_MS = 60_000
 const PENDING_CODE_KEY = 'pending-code'
+/** What a takeover removed, carried in the signed OAuth cookie to /oauth-callback's message. */
+const RECLAIMED_KEY = 'reclaimed'
+/** The key of the removals handed down by the route (`finishGoogleSignIn`) in remix-auth's context. */
+const RECLAIM_CONTEXT_KEY = 'accountReclaim'
+
+function reclaimFrom(context: Record<string, unknown> | undefined): AccountReclaim {
+  const reclaim = context?.[RECLAIM_CONTEXT_KEY] as AccountReclaim | undefined
+  if (!reclaim) throw new Error("Google sign-in was started without the takeover's removals")
+  return reclaim
+}
 
 export class GoogleSignInError extends Error {
   constructor(
@@ -40,6 +60,8 @@ export function googleEndpoints(base: string | undefined) {
     authorizationURL: root ? `${root}/o/oauth2/v2/auth` : 'https://accounts.google.com/o/oauth2/v2/auth',
     tokenURL: root ? `${root}/token` : 'https://oauth2.googleapis.com/token',
     userInfoURL: root ? `${root}/oauth2/v3/userinfo` : 'https://www.googleapis.com/oauth2/v3/userinfo',
+    /** Token revocation (RFC 7009 style: POST, form-encoded `token=`, 200 when revoked). */
+    revokeURL: root ? `${root}/revoke` : 'https://oauth2.googleapis.com/revoke',
   }
 }
 
@@ -97,7 +119,7 @@ function google() {
         prompt: 'select_account',
         baseURL: env.GOOGLE_OAUTH_URL,
       },
-      ({ profile }) => findOrCreateGoogleUser(profile),
+      ({ profile, context }) => findOrCreateGoogleUser(profile, reclaimFrom(context)),
     ),
   )
   cached = { authenticator, storage }
@@ -115,10 +137,12 @@ export async function startGoogleSignIn(request: Request): Promise<never> {
 /**
  * Handles Google's redirect back: exchanges the code, finds or creates the user, and returns where to send the
  * browser next (/oauth-callback with a fresh single-use code) plus the cookie that binds the code to this browser.
- * Failures come back as a /signin error code.
+ * Failures come back as a /signin error code. `reclaim`: what a takeover of an unverified account removes above
+ * accounts (handed down by the route, issue 34).
  */
 export async function finishGoogleSignIn(
   request: Request,
+  reclaim: AccountReclaim,
 ): Promise<{ ok: true; to: string; setCookie: string } | { ok: false; error: string; setCookie: string }> {
   const { authenticator, storage } = google()
   const session = await storage.getSession(request.headers.get('Cookie'))
@@ -133,7 +157,7 @@ export async function finishGoogleSignIn(
   }
   let user: GoogleUser
   try {
-    user = await authenticator.authenticate('google', request)
+    user = await authenticator.authenticate('google', request, { context: { [RECLAIM_CONTEXT_KEY]: reclaim } })
   } catch (error) {
     if (error instanceof Response) throw error
     const cause = error instanceof AuthorizationError ? error.cause : error
@@ -141,9 +165,11 @@ export async function finishGoogleSignIn(
     console.error('[google sign-in]', error instanceof Error ? error.message : error)
     return { ok: false, error: 'google-failed', setCookie: await clear() }
   }
+  if (user.tookOver) await afterReclaim(reclaim, user.id)
   const code = await mintOAuthCode(user.id)
   session.unset('oauth2:state')
   session.set(PENDING_CODE_KEY, hashCode(code))
+  if (user.reclaimed) session.set(RECLAIMED_KEY, user.reclaimed)
   return {
     ok: true,
     to: `/oauth-callback?${new URLSearchParams({ token: code, ...(user.tookOver ? { notice: 'account-secured' } : {}) })}`,
@@ -151,8 +177,11 @@ export async function finishGoogleSignIn(
   }
 }
 
-/** Signs in by Google `sub`; otherwise links or creates the account by the verified e-mail address. */
-export async function findOrCreateGoogleUser(profile: GoogleProfile): Promise<GoogleUser> {
+/**
+ * Signs in by Google `sub`; otherwise links or creates the account by the verified e-mail address, or takes over
+ * an unverified account with that address (removing what `reclaim` and accounts remove, issue 34).
+ */
+export async function findOrCreateGoogleUser(profile: GoogleProfile, reclaim: AccountReclaim): Promise<GoogleUser> {
   const sub = String(profile._json?.sub ?? profile.id ?? '')
   if (!sub) throw new GoogleSignInError('google-failed', 'Google did not say who you are.')
   const pick = (u: { id: string; onboardingComplete: boolean }) => ({
@@ -183,7 +212,8 @@ export async function findOrCreateGoogleUser(profile: GoogleProfile): Promise<Go
       return pick(linked ?? existing)
     }
     // Nobody ever proved this address, and Google just did: whoever signed up with it may not be its owner. The owner
-    // takes the account over cleanly: the password is removed and every session, API token and link is ended.
+    // takes the account over cleanly: the password is removed, every session, API token and link is ended, and what
+    // whoever created it set up is removed (account-takeover.server.ts), all in one transaction.
     const tookOver = await db.transaction(async (tx) => {
       const [row] = await tx
         .update(schema.users)
@@ -191,11 +221,10 @@ export async function findOrCreateGoogleUser(profile: GoogleProfile): Promise<Go
         .where(and(eq(schema.users.id, existing.id), isNull(schema.users.emailVerifiedAt)))
         .returning()
       if (!row) return null
-      await tx.delete(schema.sessions).where(eq(schema.sessions.userId, row.id))
-      await tx.delete(schema.accountTokens).where(eq(schema.accountTokens.userId, row.id))
-      return row
+      const reclaimed = await reclaimAccount(tx, row.id, reclaim)
+      return { id: row.id, onboardingComplete: false, reclaimed }
     })
-    if (tookOver) return { ...pick(tookOver), tookOver: true }
+    if (tookOver) return { ...tookOver, tookOver: true }
     const again = await findUserByEmail(email)
     if (again?.googleSub === sub) return pick(again)
     throw new GoogleSignInError('google-failed', 'Could not sign you in. Please try again.')
@@ -229,11 +258,12 @@ export async function mintOAuthCode(userId: string): Promise<string> {
 export async function redeemOAuthCode(
   request: Request,
   code: string,
-): Promise<{ user: GoogleUser | null; setCookie: string | null }> {
+): Promise<{ user: GoogleUser | null; setCookie: string | null; reclaimed: ReclaimedSettings | null }> {
   const storage = cached?.storage ?? oauthStorage()
   const session = await storage.getSession(request.headers.get('Cookie'))
   const hash = hashCode(code)
   const bound = session.get(PENDING_CODE_KEY)
+  const reclaimed = parseReclaimed(session.get(RECLAIMED_KEY))
   const setCookie =
     session.has(PENDING_CODE_KEY) || session.has('oauth2:state') ? await storage.destroySession(session) : null
   if (
@@ -241,7 +271,7 @@ export async function redeemOAuthCode(
     bound.length !== hash.length ||
     !crypto.timingSafeEqual(Buffer.from(bound), Buffer.from(hash))
   ) {
-    return { user: null, setCookie }
+    return { user: null, setCookie, reclaimed: null }
   }
   const [row] = await db
     .update(schema.oauthCodes)
@@ -254,11 +284,11 @@ export async function redeemOAuthCode(
       ),
     )
     .returning({ userId: schema.oauthCodes.userId })
-  if (!row) return { user: null, setCookie }
+  if (!row) return { user: null, setCookie, reclaimed: null }
   const [user] = await db
     .select({ id: schema.users.id, onboardingComplete: schema.users.onboardingComplete })
     .from(schema.users)
     .where(eq(schema.users.id, row.userId))
     .limit(1)
-  return { user: user ?? null, setCookie }
+  return { user: user ?? null, setCookie, reclaimed: user ? reclaimed : null }
 }

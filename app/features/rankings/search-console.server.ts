@@ -4,16 +4,20 @@ import { and, eq, sql } from 'drizzle-orm'
 import { addDays, domainOf, utcDay } from './rankings'
 import { decryptSecret, encryptSecret } from '#app/platform/security/crypto.server'
 import { db, schema } from '#app/platform/db/client.server'
-import { signedCookieOptions } from '#app/platform/http/cookies.server'
+import { cookieName, signedCookieOptions } from '#app/platform/http/cookies.server'
 import { getEnv, services } from '#app/platform/env.server'
 import { googleEndpoints } from '#app/features/accounts/google-auth.server'
 import { mailConfigured, sendMail } from '#app/platform/mail/mail.server'
+import { observeProvider } from '#app/platform/observability/metrics.server'
 
 /**
  * Google Search Console: OAuth with the `webmasters.readonly` scope (the refresh token stored encrypted), the
  * property that matches the user's website, and the daily pull of clicks, impressions, CTR and average position by
  * day, page and query (`searchanalytics.query`, paged until an empty page, 16 months back at first and then from
  * the day after the last complete one). A revoked grant disables the connection once, with a banner and an e-mail.
+ * Issue 34: the authorization request carries a PKCE challenge (RFC 7636, S256; the verifier waits in the signed state
+ * cookie), the state cookie is cleared whatever the callback's outcome, and the grant is revoked at Google when the
+ * user disconnects or deletes the account (decision 0342).
  */
 export const SEARCH_CONSOLE_SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly'
 const conns = schema.searchConsoleConnections
@@ -39,14 +43,32 @@ export const searchConsoleAvailable = () => services().google
 const callbackUrl = () => new URL('/rankings/search-console/callback', getEnv().APP_URL).toString()
 
 function stateCookie() {
-  return createCookie('rw_gsc', signedCookieOptions(10 * 60))
+  return createCookie(cookieName('rw_gsc'), signedCookieOptions(10 * 60))
 }
 
-/** The redirect to Google's consent screen, with the state bound to this browser and user in a signed cookie. */
+/** The Set-Cookie that removes the state cookie (every answer of the callback sends it). */
+export function clearStateCookie() {
+  return stateCookie().serialize('', { maxAge: 0, expires: new Date(0) })
+}
+
+/** RFC 7636: a verifier of 64 unreserved characters (48 random bytes) and its S256 challenge. */
+export function pkcePair() {
+  const verifier = crypto.randomBytes(48).toString('base64url')
+  return { verifier, challenge: pkceChallenge(verifier) }
+}
+
+/** `BASE64URL(SHA256(ASCII(code_verifier)))`, without padding. */
+export const pkceChallenge = (verifier: string) => crypto.createHash('sha256').update(verifier).digest('base64url')
+
+/**
+ * The redirect to Google's consent screen, with the state bound to this browser and user, and the PKCE verifier, in
+ * a signed cookie.
+ */
 export async function connectRedirect(userId: string) {
   const env = getEnv()
   if (!env.GOOGLE_CLIENT_ID || !env.GOOGLE_CLIENT_SECRET) throw new Error('Google OAuth is not configured')
   const state = crypto.randomBytes(24).toString('base64url')
+  const { verifier, challenge } = pkcePair()
   const url = new URL(googleEndpoints(env.GOOGLE_OAUTH_URL).authorizationURL)
   url.search = new URLSearchParams({
     client_id: env.GOOGLE_CLIENT_ID,
@@ -57,8 +79,10 @@ export async function connectRedirect(userId: string) {
     prompt: 'consent',
     include_granted_scopes: 'true',
     state,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
   }).toString()
-  return { location: url.toString(), setCookie: await stateCookie().serialize({ state, userId }) }
+  return { location: url.toString(), setCookie: await stateCookie().serialize({ state, userId, verifier }) }
 }
 
 async function tokenRequest(params: Record<string, string>) {
@@ -82,25 +106,52 @@ async function tokenRequest(params: Record<string, string>) {
   return { status: res.status, body }
 }
 
+type ConnectResult = { ok: true; siteUrl: string | null } | { ok: false; error: string }
+
 /**
- * Google's redirect back: checks the state, exchanges the code, stores the refresh token encrypted and picks the
- * property matching the website when there is exactly one.
+ * Google's redirect back: checks the state, exchanges the code with the PKCE verifier, stores the refresh token
+ * encrypted and picks the property matching the website when there is exactly one. Whatever the outcome, the answer
+ * carries `setCookie`, which clears the state cookie (a state is good for one callback).
  */
-export async function finishConnect(
-  request: Request,
-  userId: string,
-): Promise<{ ok: true; siteUrl: string | null } | { ok: false; error: string }> {
+export async function finishConnect(request: Request, userId: string): Promise<ConnectResult & { setCookie: string }> {
+  const setCookie = await clearStateCookie()
+  try {
+    return { ...(await exchangeCode(request, userId)), setCookie }
+  } catch (error) {
+    console.error('[search console] connecting failed', error instanceof Error ? error.message : error)
+    return { ok: false, error: 'Google could not be reached. Please try connecting again.', setCookie }
+  }
+}
+
+async function exchangeCode(request: Request, userId: string): Promise<ConnectResult> {
   const url = new URL(request.url)
-  const saved = (await stateCookie().parse(request.headers.get('Cookie'))) as { state?: string; userId?: string } | null
+  const saved = (await stateCookie().parse(request.headers.get('Cookie'))) as {
+    state?: string
+    userId?: string
+    verifier?: string
+  } | null
   if (url.searchParams.get('error')) return { ok: false, error: 'Google Search Console access was not granted.' }
   const state = url.searchParams.get('state') ?? ''
-  if (!saved?.state || saved.userId !== userId || saved.state !== state)
+  if (!saved?.state || !saved.verifier || saved.userId !== userId || saved.state !== state)
     return { ok: false, error: 'The Google sign-in expired. Please try connecting again.' }
   const code = url.searchParams.get('code')
   if (!code) return { ok: false, error: 'Google did not send an authorization code.' }
-  const token = await tokenRequest({ code, grant_type: 'authorization_code', redirect_uri: callbackUrl() })
-  if (token.status !== 200 || !token.body.access_token)
-    return { ok: false, error: 'Google refused the authorization. Please try again.' }
+  const token = await tokenRequest({
+    code,
+    code_verifier: saved.verifier,
+    grant_type: 'authorization_code',
+    redirect_uri: callbackUrl(),
+  })
+  if (token.status !== 200 || !token.body.access_token) {
+    console.error(`[search console] the token exchange was refused: ${token.status} ${token.body.error ?? ''}`)
+    return {
+      ok: false,
+      error:
+        token.body.error === 'invalid_grant'
+          ? 'Google could not confirm that this browser started the connection. Please try connecting again.'
+          : 'Google refused the authorization. Please try again.',
+    }
+  }
   const scopes = (token.body.scope ?? '').split(/\s+/)
   if (!scopes.includes(SEARCH_CONSOLE_SCOPE) && !scopes.includes('https://www.googleapis.com/auth/webmasters'))
     return { ok: false, error: 'Please allow read access to Search Console.' }
@@ -241,7 +292,50 @@ export async function chooseSite(userId: string, siteUrl: string) {
   return true
 }
 
+const REVOKE_TIMEOUT_MS = 5_000
+
+/**
+ * Revokes the stored grant at Google (its refresh token, which ends every access token of the grant too). Never
+ * throws: Google being down or refusing (a token already revoked answers 400) is logged, and the caller goes on to
+ * delete the local tokens anyway. Returns whether Google confirmed it.
+ */
+export async function revokeSearchConsoleGrant(userId: string): Promise<boolean> {
+  const conn = await getConnection(userId).catch(() => null)
+  if (!conn) return false
+  let token: string
+  try {
+    token = decryptSecret(conn.refreshToken)
+  } catch {
+    console.error('[search console] the stored grant could not be read, so it was not revoked at Google')
+    return false
+  }
+  try {
+    const res = await observeProvider(
+      'google',
+      () =>
+        fetch(googleEndpoints(getEnv().GOOGLE_OAUTH_URL).revokeURL, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token }),
+          signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS),
+        }),
+      (r) => r.status >= 500 || r.status === 429,
+    )
+    await res.body?.cancel().catch(() => {})
+    if (res.ok) return true
+    console.error(`[search console] Google answered ${res.status} to the revocation; the local grant goes anyway`)
+  } catch (error) {
+    console.error(
+      '[search console] Google could not be reached to revoke the grant; the local grant goes anyway:',
+      error instanceof Error ? error.message : error,
+    )
+  }
+  return false
+}
+
+/** 'Disconnect': the grant is revoked at Google (best effort), then the connection and its token are deleted. */
 export async function disconnect(userId: string) {
+  await revokeSearchConsoleGrant(userId)
   await db.delete(conns).where(eq(conns.userId, userId))
 }
 
