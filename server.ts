@@ -13,7 +13,13 @@ import { remixHandler } from '#app/platform/http/remix-handler.server'
 import { renderRefusal, type Refusal } from '#app/platform/http/refusal.server'
 import { installRequestIdLogging, logJson } from '#app/platform/observability/log.server'
 import { installProcessGuards } from '#app/platform/observability/process-guards.server'
-import { recordHttpRequest, routeLabel, startMetricsServer } from '#app/platform/observability/metrics.server'
+import {
+  recordHttpRequest,
+  routeLabel,
+  setServerRoutes,
+  startMetricsServer,
+  type RouteManifest,
+} from '#app/platform/observability/metrics.server'
 import {
   newRequestScope,
   requestIdFrom,
@@ -21,6 +27,7 @@ import {
   type RequestScope,
 } from '#app/platform/http/request-scope.server'
 import { checkOrigin, formTargets, securityHeadersFor } from '#app/platform/security/headers.server'
+import { privateNetworkWarning } from '#app/platform/security/ssrf.server'
 import { staticFiles } from '#app/platform/http/static-files.server'
 
 installGlobals({ nativeFetch: true })
@@ -32,9 +39,12 @@ initSentry('web')
 installRequestIdLogging()
 const metricsServer = startMetricsServer({
   port: env.METRICS_PORT,
+  host: env.METRICS_HOST,
   token: env.METRICS_TOKEN,
   log: (msg, extra) => logJson({ process: 'web', msg, ...extra }),
 })
+const switchesOn = privateNetworkWarning(env)
+if (switchesOn) logJson({ process: 'web', level: 'warn', msg: switchesOn })
 const isProduction = env.NODE_ENV === 'production'
 const buildDir = path.resolve(process.env.REMIX_BUILD_DIR ?? 'build')
 const headerOptions = { dev: !isProduction, formTargets: formTargets(env), analytics: Boolean(env.ANALYTICS_GA4_ID) }
@@ -48,7 +58,8 @@ app.disable('x-powered-by')
 app.set('trust proxy', true)
 // One scope per request (issue 17's memoised lookups, issue 20's request id): the client's valid X-Request-Id or a
 // new one, echoed in the response, on every log line of the request and on the jobs it enqueues. Each answered
-// request is counted and timed for /metrics and logged once.
+// request is counted and timed for /metrics and logged once, under its route's label (issue 34: the matched Remix
+// route id or a fixed label, never the path, so that no client can mint new series; routeLabel).
 app.use((req: Request, res: Response, next: NextFunction) => {
   const started = performance.now()
   const scope = newRequestScope(requestIdFrom(req.get('x-request-id')))
@@ -56,13 +67,20 @@ app.use((req: Request, res: Response, next: NextFunction) => {
   res.setHeader('X-Request-Id', scope.requestId)
   res.once('finish', () => {
     const seconds = (performance.now() - started) / 1000
-    recordHttpRequest(req.method, req.path, res.statusCode, seconds)
+    const route = routeLabel({
+      path: req.path,
+      status: res.statusCode,
+      refused: res.locals.refused === true,
+      staticFile: res.locals.staticFile === true,
+      routes: serverRoutes,
+    })
+    recordHttpRequest(req.method, route, res.statusCode, seconds)
     if (req.path.startsWith('/assets/') || req.path === '/healthz') return
     logJson({
       msg: 'request',
       requestId: scope.requestId,
       method: req.method,
-      route: routeLabel(req.path, res.statusCode),
+      route,
       status: res.statusCode,
       ms: Math.round(seconds * 1000),
       ...(scope.userId ? { userId: scope.userId } : {}),
@@ -89,6 +107,7 @@ app.use(compression())
 
 function refuse(req: Request, res: Response, refusal: Refusal) {
   const { contentType, body } = renderRefusal(req.path, refusal)
+  res.locals.refused = true
   // The body is not read: the connection ends after the answer (lingerIfBodyUnread below).
   res.status(refusal.status).set({ 'Content-Type': contentType, 'Cache-Control': 'no-store' })
   res.end(body)
@@ -134,7 +153,17 @@ if (viteDevServer) {
   app.use(viteDevServer.middlewares)
   app.use(express.static('public', { maxAge: '1h' }))
 } else {
-  app.use(staticFiles(path.join(buildDir, 'client')))
+  // A request answered by the static files is labelled as one (`/assets/*`, `(static)`): the marker is set before
+  // them and taken off by the next middleware, which only a request they did not answer reaches.
+  const serveStatic = staticFiles(path.join(buildDir, 'client'))
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    res.locals.staticFile = true
+    serveStatic(req, res, next)
+  })
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.locals.staticFile = false
+    next()
+  })
 }
 
 // Everything Remix answers is `private, no-store` unless the app says otherwise (a public document, a resource
@@ -146,9 +175,19 @@ app.use((_req: Request, res: Response, next: NextFunction) => {
 })
 
 // Every loader and action answers 503 'briefly unavailable' (with Retry-After) when Postgres or Redis is down.
+// The build's routes label the metrics (the route tree is made once per build; in development, each time Vite
+// hands over a new build).
+let serverRoutes: RouteManifest | undefined
+function loaded(serverBuild: ServerBuild) {
+  if (serverBuild.routes !== serverRoutes) {
+    serverRoutes = serverBuild.routes
+    setServerRoutes(serverRoutes)
+  }
+  return guardBuild(serverBuild)
+}
 const build = viteDevServer
-  ? async () => guardBuild((await viteDevServer.ssrLoadModule('virtual:remix/server-build')) as ServerBuild)
-  : guardBuild((await import(path.resolve(buildDir, 'server/index.js'))) as ServerBuild)
+  ? async () => loaded((await viteDevServer.ssrLoadModule('virtual:remix/server-build')) as ServerBuild)
+  : loaded((await import(path.resolve(buildDir, 'server/index.js'))) as ServerBuild)
 
 // Issue 17: an anonymous GET/HEAD of a public page rendered less than its s-maxage ago is answered from this
 // process's copy, with the same headers and validator (app/server/page-cache.server.ts; decision 0174). Any other

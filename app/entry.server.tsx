@@ -67,5 +67,5 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return
   console.error(error)
   const url = new URL(request.url)
-  reportError(error, { route: routeLabel(url.pathname, 500), method: request.method })
+  reportError(error, { route: routeLabel({ path: url.pathname, status: 500 }), method: request.method })
 }

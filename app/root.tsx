@@ -32,7 +32,7 @@ import { withoutScripts } from '#app/platform/http/cache'
 import { getEnv, publicEnv } from '#app/platform/env.server'
 import { billingBanner } from '#app/features/billing/billing.server'
 import { getUser, sessionSubscriptionStatus } from '#app/features/accounts/session.server'
-import { toast } from '#app/platform/http/toast.server'
+import { hasToastCookie, toast } from '#app/platform/http/toast.server'
 
 // The stylesheet is rendered by <Stylesheet /> in the document's head: inline on public pages, linked elsewhere.
 export const links: LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
@@ -57,7 +57,7 @@ export const meta: MetaFunction = ({ error }) =>
 export async function loader({ request }: LoaderFunctionArgs) {
   // The toast session is read (and its cookie rewritten) only when a toast cookie came with the request, so that
   // an ordinary page view sets no cookie and stays cacheable.
-  const hasToast = /(?:^|;\s*)rw_toast=/.test(request.headers.get('Cookie') ?? '')
+  const hasToast = hasToastCookie(request)
   const [user, { toast: flash, headers }] = await Promise.all([
     getUser(request),
     hasToast ? toast().getToast(request) : { toast: undefined, headers: new Headers() },

@@ -17,7 +17,7 @@ async function main() {
     SESSION_SECRET: 'bench-secret',
     ENCRYPTION_KEY: 'bench-encryption-key',
     QUEUE_PREFIX: 'rankwell-bench',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    // The three private-network switches (the fakes are on loopback) and METRICS_TOKEN come with appEnv.
   })
   Object.assign(process.env, env)
   // The shared build/ folder: rebuilt unless BENCH_REBUILD=0 and a build is there.

@@ -64,7 +64,10 @@ try {
     APP_URL: process.env.APP_URL ?? `http://localhost:${PORT}`,
     DATABASE_URL: databaseUrl,
     REDIS_URL: redis.url,
+    // The local fakes and a local WordPress or Ghost are on loopback: each kind of outgoing request may reach it.
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true',
+    RESEARCH_ALLOW_PRIVATE_NETWORKS: process.env.RESEARCH_ALLOW_PRIVATE_NETWORKS ?? 'true',
+    CMS_ALLOW_PRIVATE_NETWORKS: process.env.CMS_ALLOW_PRIVATE_NETWORKS ?? 'true',
   }
 
   const missing = missingServices(env)

@@ -41,7 +41,7 @@ async function main() {
     const env = appEnv(services, {
       SESSION_SECRET: 'eval-secret',
       ENCRYPTION_KEY: 'eval-encryption-key',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      // The three private-network switches (the fakes are on loopback) and METRICS_TOKEN come with appEnv.
     })
     // A real model (and DataForSEO) when configured; the fakes otherwise.
     if (real.OPENAI_API_KEY) {

@@ -336,7 +336,7 @@ async function appStages(checksDone: Promise<void>, ghostFile: string | null) {
     SESSION_SECRET: `test-secret-${runId}`,
     // Credentials at rest (Search Console refresh tokens) are encrypted; production mode requires a key.
     ENCRYPTION_KEY: `test-encryption-key-${runId}-0123456789abcdef`,
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    // The three private-network switches (the fakes are on loopback) and METRICS_TOKEN come with appEnv.
     // One trusted proxy: tests stand in for many clients with X-Forwarded-For (the rightmost entry counts).
     TRUST_PROXY: '1',
     SUPPORT_EMAIL: 'support@rankwell.test',

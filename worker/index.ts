@@ -23,6 +23,7 @@ import { installRequestIdLogging } from '#app/platform/observability/log.server'
 import { installProcessGuards } from '#app/platform/observability/process-guards.server'
 import { metrics, startMetricsServer } from '#app/platform/observability/metrics.server'
 import { newRequestScope, runInRequestScope } from '#app/platform/http/request-scope.server'
+import { privateNetworkWarning } from '#app/platform/security/ssrf.server'
 import { flushSentry, initSentry, reportError } from '#app/platform/observability/sentry.server'
 import type { Processor, ProcessorContext } from '#app/platform/queue/processor'
 import { generatePostProcessor } from '#app/features/content/jobs/generate-post.processor'
@@ -83,8 +84,11 @@ const log = (msg: string, extra?: Record<string, unknown>) =>
 // id; /metrics (queue depths, job durations and failures, provider calls) on WORKER_METRICS_PORT.
 initSentry('worker')
 installRequestIdLogging()
+const switchesOn = privateNetworkWarning(env)
+if (switchesOn) log(switchesOn, { level: 'warn' })
 const metricsServer = startMetricsServer({
   port: env.WORKER_METRICS_PORT,
+  host: env.METRICS_HOST,
   token: env.METRICS_TOKEN,
   log,
   beforeScrape: async () => {

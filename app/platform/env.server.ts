@@ -211,6 +211,13 @@ function parseEnv(): Env {
       'Invalid environment:\n  ENCRYPTION_KEY: required in production (a long random string: it encrypts stored credentials)',
     )
   }
+  // Issue 34: /metrics names every route and job; in production it answers only with its token (a process that would
+  // serve it without one does not start). METRICS_PORT and WORKER_METRICS_PORT both 0 turn metrics off.
+  if (data.NODE_ENV === 'production' && !data.METRICS_TOKEN && (data.METRICS_PORT || data.WORKER_METRICS_PORT)) {
+    throw new Error(
+      'Invalid environment:\n  METRICS_TOKEN: required in production (a long random string that /metrics asks of its scraper), unless METRICS_PORT and WORKER_METRICS_PORT are 0',
+    )
+  }
   const secrets = data.SESSION_SECRET.split(',')
     .map((s) => s.trim())
     .filter(Boolean)

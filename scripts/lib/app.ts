@@ -129,17 +129,30 @@ export async function appAddresses(
 }
 
 /**
+ * Issue 34: the fakes answer on loopback, which the SSRF guard refuses in production: each kind of outgoing request
+ * that reaches one (webhooks; research pages, sitemaps and stock photos; CMS calls) has its switch on.
+ */
+export const LOOPBACK_FAKES_ENV = {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  RESEARCH_ALLOW_PRIVATE_NETWORKS: 'true',
+  CMS_ALLOW_PRIVATE_NETWORKS: 'true',
+} as const
+
+/**
  * The environment of the app's processes on these services: this process's environment, the fakes' credentials
- * and URLs, production mode, the services' URLs, a queue prefix of the run's own, then `extra` (wins).
+ * and URLs and their private-network switches, production mode, the services' URLs, the /metrics ports and token
+ * (required in production), a queue prefix of the run's own, then `extra` (wins).
  */
 export function appEnv(services: Services, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
     ...services.fakes.env,
+    ...LOOPBACK_FAKES_ENV,
     NODE_ENV: 'production',
     PORT: String(services.port),
     METRICS_PORT: String(services.metricsPort),
     WORKER_METRICS_PORT: String(services.workerMetricsPort),
+    METRICS_TOKEN: `metrics-${services.runId}`,
     APP_URL: services.appUrl,
     DATABASE_URL: services.databaseUrl,
     REDIS_URL: services.redisUrl,

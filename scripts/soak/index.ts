@@ -73,7 +73,7 @@ async function main() {
   const env = appEnv(services, {
     SESSION_SECRET: `soak-secret-${runId}`,
     ENCRYPTION_KEY: `soak-encryption-key-${runId}-0123456789abcdef`,
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    // The three private-network switches (the fakes are on loopback) and METRICS_TOKEN come with appEnv.
     TRUST_PROXY: '1',
     // A killed worker's jobs are picked up again within seconds; a post whose job Redis lost is queued again.
     WORKER_STALLED_INTERVAL_MS: '2000',

@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/platform/db/client.server'
 import { waitForSmtpMessage } from '#tests/fakes/client'
 import { createTestUser, uniqueEmail } from '#tests/setup/app'
-import { baseURL, pageErrors, signedIn } from '#tests/setup/browser'
+import { pageErrors, signedIn } from '#tests/setup/browser'
+import { cookieName } from '#app/platform/http/cookies.server'
 
 // Every test runs with JavaScript (project `js`); those tagged @no-js also without it (project `no-js`).
 const withJs = () => test.info().project.name === 'js'
@@ -153,7 +154,7 @@ test('log out ends the session: the old cookie no longer works @no-js', async ({
   await page.goto('/signin')
   await signInWithForm(page, user.email, user.password)
   await expect(page).toHaveURL(/\/keywords$/)
-  const [session] = (await page.context().cookies()).filter((c) => c.name === 'rw_session')
+  const [session] = (await page.context().cookies()).filter((c) => c.name === cookieName('rw_session'))
   expect(session).toBeTruthy()
 
   await page.goto('/profile')
@@ -164,7 +165,8 @@ test('log out ends the session: the old cookie no longer works @no-js', async ({
   ).toBeVisible()
 
   const replay = await browser.newContext({ javaScriptEnabled: withJs() })
-  await replay.addCookies([{ name: 'rw_session', value: session!.value, url: baseURL() }])
+  // The cookie as the browser kept it (its domain, path, Secure: a `__Host-` cookie needs them all).
+  await replay.addCookies([session!])
   const other = await replay.newPage()
   await other.goto('/profile')
   await expect(other).toHaveURL(/\/signin\?redirectTo=%2Fprofile$/)

@@ -7,6 +7,7 @@ import type { StoredMessage } from '#tests/fakes/smtp'
 import { api, appUrl, createTestUser, uniqueEmail, uniqueIp } from '#tests/setup/app'
 import { Browser, googleSignIn, path } from '#tests/setup/http-browser'
 import { startWeb } from '#tests/setup/processes'
+import { cookieName } from '#app/platform/http/cookies.server'
 
 // Issue 13: client IPs, e-mail verification and takeover, password reset and change, sessions, lockout, data.
 
@@ -380,7 +381,7 @@ describe('lockout that cannot be aimed at a victim', () => {
     const user = await createTestUser()
     const own = new Browser()
     expect((await own.postForm(`${appUrl()}/signin`, { email: user.email, password: user.password })).status).toBe(302)
-    expect(own.cookies.has('rw_device')).toBe(true)
+    expect(own.cookies.has(cookieName('rw_device'))).toBe(true)
     await own.postForm(`${appUrl()}/logout`, {})
 
     for (let i = 0; i < 12; i++)
@@ -407,7 +408,7 @@ describe('lockout that cannot be aimed at a victim', () => {
     expect(statuses[10]).toBe(429)
     // A forged device cookie is no way around it.
     const forged = new Browser()
-    forged.cookies.set('rw_device', own.cookies.get('rw_device')!.replace(/.$/, 'x'))
+    forged.cookies.set(cookieName('rw_device'), own.cookies.get(cookieName('rw_device'))!.replace(/.$/, 'x'))
     for (let i = 0; i < 10; i++)
       await api('/api/login', post(uniqueIp(), { email: user.email, password: `guess-${i}` }))
     expect((await forged.postForm(`${appUrl()}/signin`, { email: user.email, password: user.password })).status).toBe(

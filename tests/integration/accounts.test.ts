@@ -6,6 +6,7 @@ import { googleOAuthControl, waitForSmtpMessage } from '#tests/fakes/client'
 import { api, appUrl, createTestUser, uniqueEmail, uniqueIp } from '#tests/setup/app'
 import { Browser, googleSignIn, path } from '#tests/setup/http-browser'
 import { freePort, startWeb } from '#tests/setup/processes'
+import { cookieName } from '#app/platform/http/cookies.server'
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -416,7 +417,7 @@ describe('accounts pages: sign-up, sign-in, guard and log out', () => {
     const res = await browser.postForm(`${appUrl()}/signup`, { name: 'Form User', email, password: 'a-long-password' })
     expect(res.status).toBe(302)
     expect(path(res)).toBe('/onboarding')
-    expect(browser.cookies.has('rw_session')).toBe(true)
+    expect(browser.cookies.has(cookieName('rw_session'))).toBe(true)
     expect((await browser.get(`${appUrl()}/onboarding`)).status).toBe(200)
     const dup = await new Browser().postForm(`${appUrl()}/signup`, {
       name: 'Again',
@@ -665,7 +666,7 @@ describe('accounts Google sign-in', () => {
     const landed = await browser.get(`${appUrl()}${callbackPath}`)
     expect(landed.status).toBe(302)
     expect(path(landed)).toBe('/onboarding')
-    expect(browser.cookies.has('rw_session')).toBe(true)
+    expect(browser.cookies.has(cookieName('rw_session'))).toBe(true)
     const me = await fetch(`${appUrl()}/api/user`, { headers: { Cookie: browser.header() } })
     expect(((await me.json()) as { email: string }).email).toBe(email)
     const user = await userByEmail(email)
@@ -725,9 +726,9 @@ describe('accounts Google sign-in', () => {
     const victim = new Browser()
     const crafted = await victim.get(`${appUrl()}/oauth-callback?token=${token}`)
     expect(path(crafted)).toBe('/signin?error=link-expired')
-    expect(victim.cookies.has('rw_session')).toBe(false)
+    expect(victim.cookies.has(cookieName('rw_session'))).toBe(false)
 
-    const pending = browser.cookies.get('rw_oauth')
+    const pending = browser.cookies.get(cookieName('rw_oauth'))
     expect(pending).toBeTruthy()
     const first = await browser.get(`${appUrl()}${callbackPath}`)
     expect(path(first)).toBe('/onboarding')
@@ -737,11 +738,11 @@ describe('accounts Google sign-in', () => {
     expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBeLessThanOrEqual(61_000)
 
     // Replaying it, even with the pending-code cookie put back, fails: it is used.
-    browser.cookies.set('rw_oauth', pending!)
-    browser.cookies.delete('rw_session')
+    browser.cookies.set(cookieName('rw_oauth'), pending!)
+    browser.cookies.delete(cookieName('rw_session'))
     const replay = await browser.get(`${appUrl()}${callbackPath}`)
     expect(path(replay)).toBe('/signin?error=link-expired')
-    expect(browser.cookies.has('rw_session')).toBe(false)
+    expect(browser.cookies.has(cookieName('rw_session'))).toBe(false)
 
     // A code older than a minute fails too.
     const late = new Browser()
@@ -753,7 +754,7 @@ describe('accounts Google sign-in', () => {
       .where(eq(schema.oauthCodes.codeHash, crypto.createHash('sha256').update(lateToken).digest('hex')))
     const expired = await late.get(`${appUrl()}${again.callbackPath}`)
     expect(path(expired)).toBe('/signin?error=link-expired')
-    expect(late.cookies.has('rw_session')).toBe(false)
+    expect(late.cookies.has(cookieName('rw_session'))).toBe(false)
   })
 
   it('sends /oauth-callback without a token, or with a made-up one, to /signin', async () => {

@@ -8,6 +8,7 @@ import { db, schema } from '#app/platform/db/client.server'
 import { consumeQuota, getUsageSummary } from '#app/features/billing/quota.server'
 import { stripeControl } from '#tests/fakes/client'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
+import { cookieName } from '#app/platform/http/cookies.server'
 
 const stripeFake = stripeControl()
 const webhookSecret = () => process.env.STRIPE_WEBHOOK_SECRET!
@@ -417,7 +418,7 @@ describe('billing', () => {
     const failed = await api('/billing/cancel', { method: 'POST', as: user, auth: 'cookie' })
     expect([failed.status, failed.headers.get('location')]).toEqual([303, '/profile'])
     expect((await row(user.id)).cancelAtPeriodEnd).toBe(false)
-    expect(failed.headers.get('set-cookie')).toContain('rw_toast=')
+    expect(failed.headers.get('set-cookie')).toContain(`${cookieName('rw_toast')}=`)
     const retried = await api('/billing/cancel', { method: 'POST', as: user, auth: 'cookie' })
     expect([retried.status, retried.headers.get('location')]).toEqual([303, '/profile'])
     expect((await row(user.id)).cancelAtPeriodEnd).toBe(true)

@@ -14,6 +14,7 @@ import { api, appUrl, createTestUser, uniqueIp } from '#tests/setup/app'
 import { rssKb, startWeb, type WebProcess } from '#tests/setup/processes'
 import { rawRequest } from '#tests/setup/raw-http'
 import { addKeyword } from '#tests/setup/records'
+import { cookieName } from '#app/platform/http/cookies.server'
 
 const tag = () => crypto.randomBytes(4).toString('hex')
 
@@ -44,7 +45,7 @@ function toastCookie(headers: Headers) {
   return (headers.get('set-cookie') ?? '')
     .split(/,(?=[^;]+=)/)
     .map((c) => c.split(';')[0]!.trim())
-    .filter((c) => c.startsWith('rw_toast='))
+    .filter((c) => c.startsWith(`${cookieName('rw_toast')}=`))
     .join('; ')
 }
 

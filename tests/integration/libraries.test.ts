@@ -5,6 +5,7 @@ import { KEYWORD_TOTAL_CAP } from '#app/features/keywords/keyword-library'
 import { QUOTA_MESSAGES } from '#app/features/billing/plans'
 import { db, schema } from '#app/platform/db/client.server'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
+import { cookieName } from '#app/platform/http/cookies.server'
 
 /**
  * Issue 21: the libraries at any size, over HTTP against the production build. Accounts are filled directly in the
@@ -500,7 +501,7 @@ describe("bulk 'Create posts'", () => {
           .blogPostCount,
       /** The page the redirect leads to, with the toast it carries. */
       toastOf: async (res: Awaited<ReturnType<typeof api>>) => {
-        const cookie = res.headers.getSetCookie().find((c) => c.startsWith('rw_toast='))
+        const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${cookieName('rw_toast')}=`))
         if (!cookie) throw new Error('no toast cookie was set')
         const page = await api(res.headers.get('location') ?? '/keywords', {
           headers: { Cookie: `${user.cookie}; ${cookie.split(';')[0]!}` },

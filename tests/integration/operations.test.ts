@@ -50,7 +50,8 @@ function sample(all: Map<string, number>, name: string, labels: Record<string, s
   return total
 }
 
-async function scrape(port: string | number, token?: string) {
+/** A scrape with the run's METRICS_TOKEN unless told otherwise ('' sends none). */
+async function scrape(port: string | number, token = process.env.METRICS_TOKEN) {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
     headers: token ? { Authorization: `Bearer ${token}` } : {},
   })
@@ -86,7 +87,7 @@ async function createPost(user: TestUser, keywordId: string, base = appUrl(), re
 describe('metrics', () => {
   it('web /metrics: requests by route and status with latency, quota refusals, event-loop lag and heap', async () => {
     const before = await metricsOf(webMetricsPort())
-    const pricing = { method: 'GET', route: '/pricing', status: '200' }
+    const pricing = { method: 'GET', route: 'routes/pricing', status: '200' }
     const missing = { method: 'GET', route: '(not found)', status: '404' }
     for (let i = 0; i < 3; i++) expect((await fetch(`${appUrl()}/pricing`)).status).toBe(200)
     // Unknown paths share one series, whatever the path: scanners cannot mint new ones.
@@ -167,13 +168,13 @@ describe('metrics', () => {
     const token = `metrics-${tag()}`
     const web = await startWeb({ METRICS_PORT: String(port), METRICS_TOKEN: token })
     cleanups.push(() => web.stop())
-    expect((await scrape(port)).status).toBe(401)
+    expect((await scrape(port, '')).status).toBe(401)
     expect((await scrape(port, 'wrong')).status).toBe(401)
     expect((await fetch(`${web.url}/pricing`)).status).toBe(200)
     // Counted once the response has finished (just after the client has it).
     const ok = await waitFor(async () => {
       const res = await scrape(port, token)
-      const pricing = { method: 'GET', route: '/pricing', status: '200' }
+      const pricing = { method: 'GET', route: 'routes/pricing', status: '200' }
       return sample(samples(res.text), 'rankwell_http_requests_total', pricing) === 1 ? res : null
     })
     expect(ok.status).toBe(200)
@@ -272,7 +273,12 @@ describe('sentry error reports', () => {
       timeout: 20_000,
       interval: 250,
     })
-    expect(event.tags).toMatchObject({ request_id: requestId, route: '/blogposts', method: 'GET', process: 'web' })
+    expect(event.tags).toMatchObject({
+      request_id: requestId,
+      route: 'routes/blogposts',
+      method: 'GET',
+      process: 'web',
+    })
     expect(JSON.stringify(event.exception)).toMatch(/does not exist/)
     // Never the session cookie, the API token, the password or a secret in the URL.
     const sent = JSON.stringify(event)

@@ -15,6 +15,7 @@ import type { RecordedRequest } from '#tests/fakes/http'
 import { api, appUrl, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
 import { startWorker } from '#tests/setup/processes'
 import { addKeyword, postRow } from '#tests/setup/records'
+import { cookieName } from '#app/platform/http/cookies.server'
 
 /**
  * The post pipeline end to end: the web app creates posts, the real worker process writes them against the fake
@@ -381,7 +382,7 @@ describe('posts: quota and idempotency', () => {
 })
 
 function toastCookie(headers: Headers) {
-  const cookie = headers.getSetCookie().find((c) => c.startsWith('rw_toast='))
+  const cookie = headers.getSetCookie().find((c) => c.startsWith(`${cookieName('rw_toast')}=`))
   if (!cookie) throw new Error('no toast cookie was set')
   return cookie.split(';')[0]!
 }

@@ -19,7 +19,20 @@ export async function signedIn(page: Page, opts: Parameters<typeof createTestUse
 /** Signs the page's browser in as a user made by `createTestUser` (its session cookie). */
 export async function signInAs(page: Page, user: { cookie: string }) {
   const [name, ...rest] = user.cookie.split('=')
-  await page.context().addCookies([{ name: name!, value: rest.join('='), url: baseURL() }])
+  // Host-only, Path=/ and Secure, as the app sets it: a `__Host-` cookie (production) is refused otherwise; Chromium
+  // keeps Secure cookies for http://localhost.
+  const url = new URL(baseURL())
+  await page.context().addCookies([
+    {
+      name: name!,
+      value: rest.join('='),
+      domain: url.hostname,
+      path: '/',
+      secure: url.protocol === 'https:' || name!.startsWith('__Host-'),
+      httpOnly: true,
+      sameSite: 'Lax',
+    },
+  ])
 }
 
 /**

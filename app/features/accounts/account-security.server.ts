@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { createCookie } from '@remix-run/node'
 import { and, eq, gt, isNull, lt, ne, sql, type Placeholder } from 'drizzle-orm'
 import { db, preparedQuery, schema, type Db } from '#app/platform/db/client.server'
-import { signedCookieOptions } from '#app/platform/http/cookies.server'
+import { cookieName, signedCookieOptions } from '#app/platform/http/cookies.server'
 import { getEnv } from '#app/platform/env.server'
 import { sendMail } from '#app/platform/mail/mail.server'
 import { hashPassword, verifyPassword } from '#app/platform/security/password.server'
@@ -409,7 +409,7 @@ const DEVICE_TTL_S = 365 * 24 * 3600
 type Device = { d: string; u: string[] }
 
 function deviceCookie() {
-  return createCookie('rw_device', signedCookieOptions(DEVICE_TTL_S))
+  return createCookie(cookieName('rw_device'), signedCookieOptions(DEVICE_TTL_S))
 }
 
 /** The signed device cookie of this browser: a random id and the accounts that signed in here before. */

@@ -4,7 +4,7 @@ import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm'
 import { Authenticator, AuthorizationError } from 'remix-auth'
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from 'remix-auth-google'
 import { db, schema } from '#app/platform/db/client.server'
-import { signedCookieOptions } from '#app/platform/http/cookies.server'
+import { cookieName, signedCookieOptions } from '#app/platform/http/cookies.server'
 import { getEnv, services } from '#app/platform/env.server'
 import { createUser, findUserByEmail, normalizeEmail } from './users.server'
 import { parseReclaimed, type ReclaimedSettings } from './account-schemas'
@@ -98,7 +98,7 @@ class ConfigurableGoogleStrategy extends GoogleStrategy<GoogleUser> {
 
 /** The OAuth `state` (and the pending code's hash) travel in a short-lived cookie signed with SESSION_SECRETS. */
 function oauthStorage() {
-  return createCookieSessionStorage({ cookie: { name: 'rw_oauth', ...signedCookieOptions(10 * 60) } })
+  return createCookieSessionStorage({ cookie: { name: cookieName('rw_oauth'), ...signedCookieOptions(10 * 60) } })
 }
 
 let cached: { authenticator: Authenticator<GoogleUser>; storage: ReturnType<typeof oauthStorage> } | undefined

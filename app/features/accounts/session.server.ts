@@ -4,14 +4,14 @@ import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm'
 import { safeRedirect } from '#app/platform/security/redirect'
 import { rememberDevice, requestIpPrefix } from './account-security.server'
 import { db, schema, sqlClient } from '#app/platform/db/client.server'
-import { signedCookieOptions } from '#app/platform/http/cookies.server'
+import { cookieName, signedCookieOptions } from '#app/platform/http/cookies.server'
 import { currentRequestScope, forgetRequestMemo, memoizeInRequest } from '#app/platform/http/request-scope.server'
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
 
 /** The cookie carries only the session id; the session itself is a row, so it can be revoked. */
 export function sessionCookie() {
-  return createCookie('rw_session', signedCookieOptions(SESSION_TTL_MS / 1000))
+  return createCookie(cookieName('rw_session'), signedCookieOptions(SESSION_TTL_MS / 1000))
 }
 
 export function newSessionId() {

@@ -11,9 +11,8 @@ import {
   type ContentSettingsValues,
 } from './content-settings'
 import { db, schema } from '#app/platform/db/client.server'
-import { getEnv } from '#app/platform/env.server'
 import { extractPage, PAGE_MAX_BYTES, USER_AGENT } from './research.server'
-import { guardedGet } from '#app/platform/security/ssrf.server'
+import { allowPrivateNetworks, guardedGet } from '#app/platform/security/ssrf.server'
 import type { UnverifiedPolicy } from './evidence'
 import { stockProvider } from './images/sources.server'
 
@@ -100,7 +99,7 @@ export async function fetchWritingSample(url: string): Promise<string | null> {
       timeoutMs: SAMPLE_TIMEOUT_MS,
       maxBytes: PAGE_MAX_BYTES,
       headers: { 'User-Agent': USER_AGENT, Accept: 'text/html,application/xhtml+xml' },
-      allowPrivate: getEnv().WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      allowPrivate: allowPrivateNetworks('research'),
     })
     if (res.status < 200 || res.status >= 300) return null
     if (!/text\/html|application\/xhtml\+xml/i.test(String(res.headers['content-type'] ?? ''))) return null

@@ -4,9 +4,8 @@ import { parse, type DefaultTreeAdapterMap } from 'parse5'
 import robotsParser from 'robots-parser'
 import { normalizeSerpKeyword, type SerpResult } from '#app/features/keywords/serp'
 import { db, schema } from '#app/platform/db/client.server'
-import { getEnv } from '#app/platform/env.server'
 import { getSerp } from '#app/features/keywords/serp.server'
-import { guardedGet } from '#app/platform/security/ssrf.server'
+import { allowPrivateNetworks, guardedGet } from '#app/platform/security/ssrf.server'
 import { isClaim } from './claims'
 import type { Evidence, Fact, FactKind } from './evidence'
 
@@ -166,7 +165,7 @@ export function factSentences(text: string, max = FACTS_PER_PAGE): Array<{ sente
 // Fetching
 // ---------------------------------------------------------------------------------------------------------------
 
-const allowPrivate = () => getEnv().WEBHOOK_ALLOW_PRIVATE_NETWORKS
+const allowPrivate = () => allowPrivateNetworks('research')
 
 export type Robots = { isAllowed(url: string, ua?: string): boolean | undefined }
 

@@ -4,7 +4,7 @@ import { parse, type DefaultTreeAdapterMap } from 'parse5'
 import { bareDomain, comparableUrl } from '#app/features/keywords/serp'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
-import { guardedGet } from '#app/platform/security/ssrf.server'
+import { allowPrivateNetworks, guardedGet } from '#app/platform/security/ssrf.server'
 import { cosine, embed, LINK_MIN_SIMILARITY } from './embeddings.server'
 import { overlap, targetText, terms, type LinkTarget } from './internal-links'
 import { PAGE_TIMEOUT_MS, robotsFor, USER_AGENT, type Robots as ResearchRobots } from './research.server'
@@ -24,7 +24,7 @@ export const SITE_PAGE_TIMEOUT_MS = 2_000
 const SITE_PAGE_MAX_BYTES = 1_000_000
 const CONCURRENCY = 6
 
-const allowPrivate = () => getEnv().WEBHOOK_ALLOW_PRIVATE_NETWORKS
+const allowPrivate = () => allowPrivateNetworks('research')
 const today = () => new Date().toISOString().slice(0, 10)
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { getEnv } from '#app/platform/env.server'
 import { recordProviderCall } from '#app/platform/observability/metrics.server'
 import {
+  allowPrivateNetworks,
   BlockedAddressError,
   guardedRequest,
   RequestTimeoutError,
@@ -105,7 +106,7 @@ export function createHttp(opts: { stats?: HttpStats; timeoutMs?: number; maxByt
         body: init.json === undefined ? init.body : JSON.stringify(init.json),
         timeoutMs: opts.timeoutMs ?? env.WEBHOOK_TIMEOUT_MS,
         maxBytes: opts.maxBytes ?? 2 * 1024 * 1024,
-        allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+        allowPrivate: allowPrivateNetworks('cms', env),
       })
       recordProviderCall('cms', (performance.now() - started) / 1000, res.status >= 500 || res.status === 429)
       if (res.truncated) throw new ResponseTooLargeError(opts.maxBytes ?? 2 * 1024 * 1024)

@@ -1,4 +1,6 @@
+import crypto from 'node:crypto'
 import http from 'node:http'
+import { matchRoutes, type AgnosticRouteObject } from '@remix-run/router'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
 /**
@@ -128,38 +130,131 @@ export function recordQuotaRefusal(kind: string) {
   metrics().quotaRefusals.inc({ kind })
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** The routes of a server build (its `routes` manifest), as far as labelling needs them. */
+export type RouteManifest = Record<
+  string,
+  { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean } | undefined
+>
 
-/**
- * A low-cardinality route label for a path: ids (UUIDs, numbers, long tokens) become `:id`, built assets one
- * label, and anything answered 404 `(not found)` so that scanners cannot mint new series.
- */
-export function routeLabel(path: string, status: number): string {
-  if (status === 404) return '(not found)'
-  if (path.startsWith('/assets/')) return '/assets/*'
-  const parts = path
-    .split('/')
-    .map((part) =>
-      UUID.test(part) || /^\d+$/.test(part) || (part.length >= 24 && /^[\w-]+$/.test(part)) ? ':id' : part,
-    )
-  const label = parts.join('/') || '/'
-  return label.length > 80 ? `${label.slice(0, 80)}…` : label
+/** The manifest as the nested route objects Remix itself matches against (its createRoutes). */
+function routeTree(manifest: RouteManifest): AgnosticRouteObject[] {
+  type Entry = { id: string; path?: string; index?: boolean; caseSensitive?: boolean }
+  const byParent = new Map<string, Entry[]>()
+  const entries = Object.values(manifest).filter((r): r is NonNullable<typeof r> => Boolean(r))
+  for (const r of entries) {
+    const siblings = byParent.get(r.parentId ?? '') ?? []
+    siblings.push({ id: r.id, path: r.path, index: r.index, caseSensitive: r.caseSensitive })
+    byParent.set(r.parentId ?? '', siblings)
+  }
+  const attach = (nodes: Entry[]): AgnosticRouteObject[] =>
+    nodes.map(({ id, path, index, caseSensitive }) => {
+      const children = byParent.get(id)
+      return index
+        ? { id, path, index: true, caseSensitive }
+        : { id, path, caseSensitive, ...(children ? { children: attach(children) } : {}) }
+    })
+  return attach(byParent.get('') ?? [])
 }
 
-/** Records one answered HTTP request. */
-export function recordHttpRequest(method: string, path: string, status: number, seconds: number) {
-  const labels = { method, route: routeLabel(path, status), status: String(status) }
+declare global {
+  var __rankwellServerRoutes: RouteManifest | undefined
+}
+
+/**
+ * The server build's routes, for labels computed inside the build (error reports): server.ts sets them when it loads
+ * a build (each rebuild in development).
+ */
+export function setServerRoutes(manifest: RouteManifest) {
+  globalThis.__rankwellServerRoutes = manifest
+}
+
+const matchers = new WeakMap<RouteManifest, (path: string) => string | undefined>()
+
+/**
+ * The id of the deepest route of `manifest` that answers `path` (`routes/blogpost.$id`), as Remix matches it;
+ * undefined when none does. The route tree is built once per build (per manifest object).
+ */
+export function matchedRouteId(manifest: RouteManifest, path: string): string | undefined {
+  let match = matchers.get(manifest)
+  if (!match) {
+    const tree = routeTree(manifest)
+    match = (p) => matchRoutes(tree, p)?.at(-1)?.route.id
+    matchers.set(manifest, match)
+  }
+  return match(path)
+}
+
+/** The label of a request refused by our own middleware (403 cross-site write, 413 body too large). */
+export const REFUSED_ROUTE = '(refused)'
+/** The label of every path that no route answers, and of every 404. */
+export const NOT_FOUND_ROUTE = '(not found)'
+/** Built, fingerprinted assets; other files of the client folder (favicon…) are `(static)`. */
+export const ASSETS_ROUTE = '/assets/*'
+export const STATIC_ROUTE = '(static)'
+
+/**
+ * Issue 34: the route label of an answered request, from a bounded set whatever the client sends: the matched Remix
+ * route id, or one of the fixed labels above. Never the path itself, so that distinct paths cannot mint series.
+ */
+export function routeLabel(req: {
+  path: string
+  status: number
+  refused?: boolean
+  staticFile?: boolean
+  routes?: RouteManifest
+}): string {
+  if (req.refused) return REFUSED_ROUTE
+  if (req.status === 404) return NOT_FOUND_ROUTE
+  if (req.staticFile) return req.path.startsWith('/assets/') ? ASSETS_ROUTE : STATIC_ROUTE
+  const routes = req.routes ?? globalThis.__rankwellServerRoutes
+  const id = routes ? matchedRouteId(routes, req.path) : undefined
+  return id ?? NOT_FOUND_ROUTE
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+/** A method label: one of the known methods, else `OTHER` (a client may send any token as its method). */
+export function methodLabel(method: string): string {
+  const upper = method.toUpperCase()
+  return METHODS.has(upper) ? upper : 'OTHER'
+}
+
+const STATUSES = new Set([
+  200, 201, 202, 204, 206, 301, 302, 303, 304, 307, 308, 400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 429, 500,
+  502, 503, 504,
+])
+/** A status label: the code when it is one the app answers, else its class (`5xx`). */
+export function statusLabel(status: number): string {
+  if (STATUSES.has(status)) return String(status)
+  const klass = Math.floor(status / 100)
+  return klass >= 1 && klass <= 5 ? `${klass}xx` : 'other'
+}
+
+/** Records one answered HTTP request under bounded labels (`route` from `routeLabel`). */
+export function recordHttpRequest(method: string, route: string, status: number, seconds: number) {
+  const labels = { method: methodLabel(method), route, status: statusLabel(status) }
   const m = metrics()
   m.httpRequests.inc(labels)
   m.httpDuration.observe(labels, seconds)
 }
 
+/** Compares a presented Authorization header with the expected one in constant time. */
+function sameToken(presented: string | undefined, expected: string): boolean {
+  const a = crypto
+    .createHash('sha256')
+    .update(presented ?? '')
+    .digest()
+  const b = crypto.createHash('sha256').update(expected).digest()
+  return crypto.timingSafeEqual(a, b)
+}
+
 /**
- * Serves `/metrics` (Prometheus text format) on its own port; with `token`, only to `Authorization: Bearer <token>`.
- * `beforeScrape` refreshes values read on demand (the worker's queue depths).
+ * Serves `/metrics` (Prometheus text format) on its own port of `host` (METRICS_HOST: loopback by default, the
+ * private network in production, never a public address); with `token`, only to `Authorization: Bearer <token>`
+ * (required in production: env.server.ts). `beforeScrape` refreshes values read on demand (the worker's queue depths).
  */
 export function startMetricsServer(opts: {
   port: number
+  host: string
   token?: string
   beforeScrape?: () => Promise<void>
   log: (msg: string, extra?: Record<string, unknown>) => void
@@ -172,7 +267,7 @@ export function startMetricsServer(opts: {
         res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found')
         return
       }
-      if (opts.token && req.headers.authorization !== `Bearer ${opts.token}`) {
+      if (opts.token && !sameToken(req.headers.authorization, `Bearer ${opts.token}`)) {
         res.writeHead(401, { 'Content-Type': 'text/plain', 'WWW-Authenticate': 'Bearer' }).end('Unauthorized')
         return
       }
@@ -188,7 +283,9 @@ export function startMetricsServer(opts: {
     })()
   })
   server.on('error', (error) => opts.log('metrics server error', { error: error.message }))
-  server.listen(opts.port, () => opts.log('metrics listening', { port: opts.port, path: '/metrics' }))
+  server.listen(opts.port, opts.host, () =>
+    opts.log('metrics listening', { host: opts.host, port: opts.port, path: '/metrics' }),
+  )
   server.unref()
   return server
 }

@@ -6,7 +6,8 @@ import { currentRequestScope } from '#app/platform/http/request-scope.server'
  * Error reports (issue 20, docs/decisions/0202-sentry-error-reports.md): the official `@sentry/node` SDK, started by
  * the web process and the worker only when SENTRY_DSN is set (otherwise nothing is loaded into action and nothing
  * is sent). Unexpected exceptions carry the request id, the route and the user id; `beforeSend` removes passwords,
- * tokens, cookies, authorization headers and post bodies before anything leaves the process.
+ * tokens, cookies, authorization headers, post bodies and the secrets `scrubText` knows (issue 34: webhook signing
+ * secrets, JWTs, Google tokens) before anything leaves the process.
  */
 // The SDK's client is the flag: server.ts and the Remix server build each load this module, the SDK only once.
 const enabled = () => Boolean(Sentry.getClient())
@@ -58,11 +59,20 @@ const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|authorization|cookie|se
 /** Post bodies and other content users write: never sent. */
 const CONTENT_KEY = /^(content|content_?markdown|content_?html|markdown|html|body|text|brief|claims|prompt)$/i
 const FILTERED = '[Filtered]'
-/** Secrets that show up inside strings (URLs, messages): bearer tokens, our API tokens, Stripe keys, key=value. */
+/**
+ * Secrets that show up inside strings (URLs, messages): bearer tokens, our API tokens, Stripe keys, Standard Webhooks
+ * signing secrets (`whsec_` and base64), JWTs (three base64url parts, the first a JSON header: `eyJ…`), Google OAuth
+ * access tokens (`ya29.…`) and refresh tokens (`1//…`), raw or URL-encoded (a query string), key=value pairs,
+ * passwords in URLs.
+ */
 const SECRET_IN_TEXT: Array<[RegExp, string]> = [
   [/(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, `$1${FILTERED}`],
-  [/\b(rw_|sk_|pk_|rk_|whsec_)[A-Za-z0-9_]{6,}/g, FILTERED],
-  [/([?&;\s](?:password|token|secret|api_key|apikey|key|code|session)=)[^&\s;]+/gi, `$1${FILTERED}`],
+  [/\bwhsec_(?:[A-Za-z0-9+/=_-]|%2[BF]|%3D){6,}/gi, FILTERED],
+  [/\b(rw_|sk_|pk_|rk_)[A-Za-z0-9_]{6,}/g, FILTERED],
+  [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, FILTERED],
+  [/\bya29\.[A-Za-z0-9._-]+/g, FILTERED],
+  [/\b1(?:\/\/|%2F%2F)[A-Za-z0-9._-]{8,}/gi, FILTERED],
+  [/([?&;\s](?:[\w-]*(?:password|token|secret)|api_key|apikey|key|code|session)=)[^&\s;]+/gi, `$1${FILTERED}`],
   [/(\/\/[^/:@\s]+:)[^@/\s]+@/g, `$1${FILTERED}@`],
 ]
 
@@ -102,6 +112,8 @@ export function scrubEvent<E extends SentryEvent>(event: E): E {
       request.query_string = scrubValue(request.query_string) as typeof request.query_string
   }
   if (event.message) event.message = scrubText(event.message)
+  if (event.logentry?.message) event.logentry = scrubValue(event.logentry) as typeof event.logentry
+  if (event.tags) event.tags = scrubValue(event.tags) as typeof event.tags
   for (const exception of event.exception?.values ?? [])
     if (exception.value) exception.value = scrubText(exception.value)
   if (event.extra) event.extra = scrubValue(event.extra) as typeof event.extra

@@ -83,7 +83,8 @@ function originHost(origin: string): string | null {
  * - Pages and their actions (everything outside /api): an Origin header must name our host (and the forwarded host
  *   when a proxy sets one), whether or not a cookie came along. Remix's own guard throws on the same requests,
  *   which used to answer 500; refusing them here answers a clear 403 instead.
- * - /api: a cookie-authenticated write must come from our site; Bearer-token calls and signed webhooks need not.
+ * - /api: a cookie-authenticated write must come from our site (an Origin naming our host; `null` is refused);
+ *   Bearer-token calls and signed webhooks need not.
  */
 export function checkOrigin(req: {
   method: string
@@ -99,7 +100,9 @@ export function checkOrigin(req: {
   if (SIGNED_PATHS.some((p) => req.path.startsWith(p))) return null
   const isApi = req.path === '/api' || req.path.startsWith('/api/')
   if (isApi && (!req.hasCookie || req.hasBearer)) return null
-  if (req.origin !== undefined && (req.origin !== 'null' || !isApi)) {
+  // Issue 34: `Origin: null` (a sandboxed frame, a data: URL, a redirect across sites) names no site of ours: a
+  // cookie-authenticated write carrying it is refused, on pages and /api alike, whatever Sec-Fetch-Site says.
+  if (req.origin !== undefined) {
     const host = originHost(req.origin)
     const forwarded = req.forwardedHost?.split(',')[0]?.trim()
     if (!host || host !== req.host || (forwarded && host !== forwarded)) return CROSS_SITE_MESSAGE

@@ -1,7 +1,16 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BlockedAddressError, blockedAddressReason, guardedPost, vetUrl, type LookupAll } from './ssrf.server'
+import type { Env } from '#app/platform/env.server'
+import {
+  allowPrivateNetworks,
+  BlockedAddressError,
+  blockedAddressReason,
+  guardedPost,
+  privateNetworkWarning,
+  vetUrl,
+  type LookupAll,
+} from './ssrf.server'
 
 /** The guard with WEBHOOK_ALLOW_PRIVATE_NETWORKS off (production), with DNS answered by a stand-in. */
 const resolvesTo =
@@ -182,6 +191,33 @@ describe('guardedPost', () => {
   it('gives up after the time limit', async () => {
     await expect(post(`http://127.0.0.1:${port}/slow`, { allowPrivate: true, timeoutMs: 300 })).rejects.toThrow(
       /No answer within/,
+    )
+  })
+})
+
+describe('one private-network switch per kind of outgoing request', () => {
+  const env = (on: Partial<Record<'WEBHOOK' | 'RESEARCH' | 'CMS', boolean>>, nodeEnv = 'production') =>
+    ({
+      NODE_ENV: nodeEnv,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: Boolean(on.WEBHOOK),
+      RESEARCH_ALLOW_PRIVATE_NETWORKS: Boolean(on.RESEARCH),
+      CMS_ALLOW_PRIVATE_NETWORKS: Boolean(on.CMS),
+    }) as unknown as Env
+
+  it('each kind reads its own switch only', () => {
+    const webhookOnly = env({ WEBHOOK: true })
+    expect(allowPrivateNetworks('webhook', webhookOnly)).toBe(true)
+    expect(allowPrivateNetworks('research', webhookOnly)).toBe(false)
+    expect(allowPrivateNetworks('cms', webhookOnly)).toBe(false)
+    expect(allowPrivateNetworks('research', env({ RESEARCH: true }))).toBe(true)
+    expect(allowPrivateNetworks('cms', env({ CMS: true }))).toBe(true)
+  })
+
+  it('names every switch that is on in production, in one line', () => {
+    expect(privateNetworkWarning(env({}))).toBeNull()
+    expect(privateNetworkWarning(env({ WEBHOOK: true, CMS: true }, 'development'))).toBeNull()
+    expect(privateNetworkWarning(env({ WEBHOOK: true, CMS: true }))).toBe(
+      'WEBHOOK_ALLOW_PRIVATE_NETWORKS, CMS_ALLOW_PRIVATE_NETWORKS on in production: the SSRF guard lets these requests reach private and loopback addresses',
     )
   })
 })

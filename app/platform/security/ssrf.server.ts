@@ -2,14 +2,44 @@ import dns from 'node:dns'
 import http from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
+import { getEnv, type Env } from '#app/platform/env.server'
 
 /**
  * The SSRF guard for outgoing webhooks. Only http and https; the host is resolved at delivery time and EVERY
  * address it resolves to must be public. The request then connects to one of exactly those vetted addresses
  * (our own `lookup` hands them to the socket), so a DNS answer that changes between check and connect
- * (rebinding) cannot sneak in. Redirects are never followed. `allowPrivate` (WEBHOOK_ALLOW_PRIVATE_NETWORKS)
- * lifts the address checks for development and tests.
+ * (rebinding) cannot sneak in. Redirects are never followed. `allowPrivate` lifts the address checks for
+ * development and tests: one switch per kind of outgoing request (`allowPrivateNetworks`).
  */
+
+/**
+ * Issue 34: the kinds of outgoing request whose targets come from users or fetched pages, each with its own switch
+ * (off by default, off in production): webhooks (Auto Pilot's), research (pages read for research, the customer's
+ * sitemap and site pages, stock photo downloads) and cms (WordPress, Ghost and Webflow calls).
+ */
+export const PRIVATE_NETWORK_SWITCHES = {
+  webhook: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
+  research: 'RESEARCH_ALLOW_PRIVATE_NETWORKS',
+  cms: 'CMS_ALLOW_PRIVATE_NETWORKS',
+} as const satisfies Record<string, keyof Env>
+
+export type OutgoingKind = keyof typeof PRIVATE_NETWORK_SWITCHES
+
+/** Whether requests of this kind may reach private and loopback addresses (its own switch only). */
+export function allowPrivateNetworks(kind: OutgoingKind, env: Env = getEnv()): boolean {
+  return env[PRIVATE_NETWORK_SWITCHES[kind]]
+}
+
+/**
+ * One warning line for a production process started with any of the switches on (web and worker log it at start),
+ * naming each; null when none is on or outside production.
+ */
+export function privateNetworkWarning(env: Env): string | null {
+  if (env.NODE_ENV !== 'production') return null
+  const on = Object.values(PRIVATE_NETWORK_SWITCHES).filter((name) => env[name])
+  if (on.length === 0) return null
+  return `${on.join(', ')} on in production: the SSRF guard lets these requests reach private and loopback addresses`
+}
 
 export class BlockedAddressError extends Error {
   readonly code = 'BLOCKED_ADDRESS'

@@ -15,7 +15,12 @@ import { getEnv } from '#app/platform/env.server'
 import { plainField, safeSlug } from '#app/platform/security/plain-field'
 import { jsonLdObjectsOf } from '#app/platform/seo/json-ld'
 import { observeProvider } from '#app/platform/observability/metrics.server'
-import { BlockedAddressError, guardedPost, RequestTimeoutError } from '#app/platform/security/ssrf.server'
+import {
+  allowPrivateNetworks,
+  BlockedAddressError,
+  guardedPost,
+  RequestTimeoutError,
+} from '#app/platform/security/ssrf.server'
 
 /**
  * Auto Pilot's outgoing webhooks (Stripe's incoming ones are handled in billing.server.ts), delivered to the
@@ -248,7 +253,7 @@ async function attempt(url: string, secret: string, messageId: string, body: str
       'webhook',
       () =>
         guardedPost(url, {
-          allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+          allowPrivate: allowPrivateNetworks('webhook', env),
           timeoutMs: env.WEBHOOK_TIMEOUT_MS,
           body,
           headers: {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { openai } from '#app/platform/ai/openai.server'
 import { getEnv } from '#app/platform/env.server'
-import { guardedGet, guardedRequest } from '#app/platform/security/ssrf.server'
+import { allowPrivateNetworks, guardedGet, guardedRequest } from '#app/platform/security/ssrf.server'
 import { withUtm, type ImageCredit } from './images'
 
 /**
@@ -25,7 +25,7 @@ export class ImageSourceError extends Error {
 /** The most we read of one image's bytes (before processing shrinks it). */
 const MAX_DOWNLOAD = 15 * 1024 * 1024
 const TIMEOUT_MS = () => Math.min(getEnv().POST_MODEL_TIMEOUT_MS, 120_000)
-const allowPrivate = () => getEnv().WEBHOOK_ALLOW_PRIVATE_NETWORKS
+const allowPrivate = () => allowPrivateNetworks('research')
 
 export type Fetched = { bytes: Buffer; model?: string; credit?: ImageCredit; description?: string }
 
