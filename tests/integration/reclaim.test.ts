@@ -126,13 +126,11 @@ async function squat(email: string, receiver: Receiver) {
     nextAttemptAt: new Date(Date.now() + 3600_000),
   })
   // Their Search Console property, and figures pulled from it (they would feed the owner's rankings).
-  await db
-    .insert(schema.searchConsoleConnections)
-    .values({
-      userId: squatter.id,
-      refreshToken: encryptSecret('1//squatter-refresh'),
-      siteUrl: 'sc-domain:attacker.example',
-    })
+  await db.insert(schema.searchConsoleConnections).values({
+    userId: squatter.id,
+    refreshToken: encryptSecret('1//squatter-refresh'),
+    siteUrl: 'sc-domain:attacker.example',
+  })
   await db.insert(schema.searchConsoleStats).values({
     userId: squatter.id,
     day: '2026-11-01',
