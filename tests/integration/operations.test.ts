@@ -220,10 +220,18 @@ describe('request ids', () => {
 
     // …and the worker's log lines of that job carry it too.
     await waitFor(async () => (await postRow(postId))?.status === 'completed', { timeout: 60_000, interval: 250 })
-    const lines = worker
-      .output()
-      .split('\n')
-      .filter((line) => line.includes(requestId))
+    // The processor marks the post completed before BullMQ records the job's end and the worker logs it: wait for that
+    // line rather than read the log at once (a busy machine was seen between the two).
+    const ownLines = () =>
+      worker
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(requestId))
+    await waitFor(async () => ownLines().some((line) => line.includes('"msg":"job completed"')), {
+      timeout: 15_000,
+      interval: 100,
+    }).catch(() => undefined)
+    const lines = ownLines()
     expect(
       lines.some((line) => line.includes('"msg":"job started"') && line.includes('"queue":"post-generation"')),
     ).toBe(true)
