@@ -4,7 +4,6 @@
  * signing secret is encrypted at rest, a production process without ENCRYPTION_KEY does not start, and no screen
  * names a setting.
  */
-import { spawn } from 'node:child_process'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { eq } from 'drizzle-orm'
@@ -15,7 +14,14 @@ import { decryptSecret } from '#app/platform/security/crypto.server'
 import { generateWebhookSecret } from '#app/platform/webhooks/signing.server'
 import { api, createTestUser, waitFor, type TestUser } from '#tests/setup/app'
 import { startReceiver, type Receiver } from '#tests/setup/autopilot-helpers'
-import { freePort, startWeb, startWorker, type WebProcess, type WorkerProcess } from '#tests/setup/processes'
+import {
+  freePort,
+  runUntilExit,
+  startWeb,
+  startWorker,
+  type WebProcess,
+  type WorkerProcess,
+} from '#tests/setup/processes'
 import { workerEntry } from '../../scripts/lib/app'
 import { addGhost, makePost } from './publishing-helpers'
 
@@ -314,21 +320,6 @@ describe('the webhook signing secret at rest', () => {
 })
 
 describe('settings that cannot be half there', () => {
-  /** Runs an entry point until it exits (or 90 s); resolves to its exit code and output. */
-  function runUntilExit(args: string[], env: NodeJS.ProcessEnv) {
-    return new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
-      let output = ''
-      child.stdout.on('data', (c: Buffer) => (output += c.toString()))
-      child.stderr.on('data', (c: Buffer) => (output += c.toString()))
-      const timer = setTimeout(() => child.kill('SIGKILL'), 90_000)
-      child.once('exit', (code) => {
-        clearTimeout(timer)
-        resolve({ code, output })
-      })
-    })
-  }
-
   it('the web process and the worker refuse to start in production without ENCRYPTION_KEY, naming it', async () => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,

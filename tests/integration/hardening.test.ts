@@ -9,7 +9,7 @@ import { db, schema } from '#app/platform/db/client.server'
 import { cookieName } from '#app/platform/http/cookies.server'
 import { fakeControl, webControl } from '#tests/fakes/client'
 import { appUrl, createTestUser, uniqueIp, waitFor } from '#tests/setup/app'
-import { freePort, startWeb, type WebProcess } from '#tests/setup/processes'
+import { freePort, runUntilExit, startWeb, type WebProcess } from '#tests/setup/processes'
 import { workerEntry } from '../../scripts/lib/app'
 
 /**
@@ -210,18 +210,6 @@ describe('metrics cannot be used to exhaust memory', () => {
   })
 
   it('a production web process or worker without METRICS_TOKEN does not start (unless metrics are off), naming it', async () => {
-    const run = (args: string[], env: NodeJS.ProcessEnv) =>
-      new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
-        let output = ''
-        child.stdout.on('data', (c: Buffer) => (output += c.toString()))
-        child.stderr.on('data', (c: Buffer) => (output += c.toString()))
-        const timer = setTimeout(() => child.kill('SIGKILL'), 90_000)
-        child.once('exit', (code) => {
-          clearTimeout(timer)
-          resolve({ code, output })
-        })
-      })
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
@@ -231,8 +219,8 @@ describe('metrics cannot be used to exhaust memory', () => {
       WORKER_METRICS_PORT: String(await freePort()),
     }
     const [web, worker] = await Promise.all([
-      run(['--import', 'tsx', 'server.ts'], env),
-      run(['--enable-source-maps', workerEntry(env)], env),
+      runUntilExit(['--import', 'tsx', 'server.ts'], env),
+      runUntilExit(['--enable-source-maps', workerEntry(env)], env),
     ])
     const line = (name: string) =>
       `Rankwell ${name} cannot start: METRICS_TOKEN: required in production (a long random string that /metrics asks of its scraper), unless METRICS_PORT and WORKER_METRICS_PORT are 0`

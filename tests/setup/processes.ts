@@ -18,6 +18,21 @@ export { freePort }
 const NO_METRICS = { METRICS_PORT: '0', WORKER_METRICS_PORT: '0' }
 
 const STARTUP_TIMEOUT_MS = 120_000
+
+/** Runs a Node entry point until it exits (or 90 s): its exit code and output (a start that must be refused). */
+export function runUntilExit(args: string[], env: NodeJS.ProcessEnv) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()))
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ code, output })
+    })
+  })
+}
 const verbose = () => Boolean(process.env.TEST_VERBOSE)
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null }
