@@ -33,6 +33,8 @@ export const users = pgTable(
     onboardingComplete: boolean('onboarding_complete').notNull().default(false),
     /** Issue 13: when the owner proved the address (verification link, or Google's verified e-mail). */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** Issue 35: the owner hid the 'Get started' checklist before finishing it (null: shown until every step is done). */
+    gettingStartedHiddenAt: timestamp('getting_started_hidden_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -93,6 +93,8 @@ export const blogPosts = pgTable(
     deletingAt: timestamp('deleting_at', { withTimezone: true }),
     /** Issue 33: the Markdown as it was last sent to a destination (the diff of 'Update the live copy' and review). */
     liveMarkdown: text('live_markdown'),
+    /** Issue 35: the owner marked the post as reviewed (read and checked) on its page; null: not yet. */
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     /** Last edit by the user in the editor (issue 14). */
     editedAt: timestamp('edited_at', { withTimezone: true }),
     createdAt: createdAt(),
