@@ -1,6 +1,10 @@
 import { BackLink } from '#app/ui/back-link'
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData, useRevalidator } from '@remix-run/react'
+import { readForm } from '#app/platform/http/body.server'
+import { TOAST_MS, toast } from '#app/platform/http/toast.server'
+import { SubmitButton } from '#app/ui/submit-button'
+import { markPostReviewed, unmarkPostReviewed } from '#app/features/content/post-review.server'
 import { useEffect, useState } from 'react'
 import { useHydrated } from '#app/ui/use-hydrated'
 import { PostProgress } from '#app/features/content/components/post-card'
@@ -52,6 +56,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       status: post.status,
       failureReason: post.failureReason,
       reviewStatus: post.reviewStatus,
+      reviewed: post.reviewedAt !== null,
       publishedUrl: completed ? post.publishedUrl : null,
       createdAt: post.createdAt.toISOString(),
       markdown: completed ? post.contentMarkdown : '',
@@ -71,6 +76,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       researchStatus: post.researchStatus,
       brief: completed ? ((post.brief ?? null) as StoredBrief | null) : null,
     },
+  })
+}
+
+/**
+ * POST /blogpost/:id, intent `reviewed` (issue 35): 'Mark as reviewed' (`reviewed=1`) and its 'Undo' (`reviewed=0`).
+ * A plain form: back to the post with a toast, with or without JavaScript.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request, { onboarded: true })
+  const form = await readForm(request)
+  const postId = params.id ?? ''
+  if (form.get('intent') !== 'reviewed') return json(null, { status: 400 })
+  const on = form.get('reviewed') !== '0'
+  const done = on ? await markPostReviewed(user.id, postId) : await unmarkPostReviewed(user.id, postId)
+  const back = `/blogpost/${encodeURIComponent(postId)}`
+  if (!done)
+    return toast().redirectWithError(back, { message: 'This post cannot be marked as reviewed.', duration: TOAST_MS })
+  return toast().redirectWithSuccess(back, {
+    message: on ? 'Marked as reviewed.' : 'No longer marked as reviewed.',
+    duration: TOAST_MS,
   })
 }
 
@@ -191,6 +216,7 @@ export default function BlogPostPage() {
         {post.status === 'completed' ? (
           <>
             <PostTools post={post} />
+            <ReviewedForm postId={post.id} reviewed={post.reviewed} />
             <div className="mt-3">
               <UpdateLiveCopy postId={post.id} destinations={outdated ?? []} />
             </div>
@@ -218,7 +244,10 @@ export default function BlogPostPage() {
             />
           </>
         ) : (
-          <PostProgress post={post} redirectTo={`/blogpost/${post.id}`} />
+          <>
+            <PostProgress post={post} redirectTo={`/blogpost/${post.id}`} />
+            {unfinished ? <WhileWriting postId={post.id} /> : null}
+          </>
         )}
       </header>
       {post.jsonLd.map((data, i) => (
@@ -251,6 +280,55 @@ export default function BlogPostPage() {
         />
       ) : null}
     </article>
+  )
+}
+
+/** 'Mark as reviewed', then 'Reviewed ✓' with 'Undo': one plain form (intent `reviewed`). */
+function ReviewedForm({ postId, reviewed }: { postId: string; reviewed: boolean }) {
+  return (
+    <Form
+      method="post"
+      action={`/blogpost/${postId}`}
+      className="mt-3 flex flex-wrap items-center gap-3 text-sm"
+      data-testid="post-reviewed"
+    >
+      <input type="hidden" name="reviewed" value={reviewed ? '0' : '1'} />
+      {reviewed ? (
+        <>
+          <span className="font-semibold text-green-800">Reviewed ✓</span>
+          <SubmitButton intent="reviewed" className="btn-secondary py-1" pendingText="Undoing...">
+            Undo
+          </SubmitButton>
+        </>
+      ) : (
+        <>
+          <SubmitButton intent="reviewed" className="btn-secondary py-1.5" pendingText="Saving...">
+            Mark as reviewed
+          </SubmitButton>
+          <span className="text-slate-600">Read it through and check its facts first.</span>
+        </>
+      )}
+    </Form>
+  )
+}
+
+/** While the post is written: with JavaScript the page updates itself; without, it says to reload. */
+function WhileWriting({ postId }: { postId: string }) {
+  const hydrated = useHydrated()
+  return (
+    <p className="mt-2 text-sm text-slate-600" data-testid="post-writing-note">
+      {hydrated ? (
+        'This page updates by itself when your post is ready.'
+      ) : (
+        <>
+          Writing takes a minute or two.{' '}
+          <a href={`/blogpost/${postId}`} className="font-semibold text-brand-700 underline">
+            Reload the page
+          </a>{' '}
+          to see the result.
+        </>
+      )}
+    </p>
   )
 }
 

@@ -40,6 +40,8 @@ import { secondFactorState } from '#app/features/accounts/second-factor.server'
 import { isSecondFactorIntent, secondFactorAction } from '#app/features/accounts/second-factor-actions.server'
 import { SecondFactorCard, type SecondFactorAnswers } from '#app/features/accounts/components/second-factor-card'
 import { TOAST_MS, toast } from '#app/platform/http/toast.server'
+import { gettingStartedProgress } from '#app/features/autopilot/getting-started.server'
+import { GettingStartedCard, ShowGettingStarted } from '#app/features/autopilot/components/getting-started'
 
 export const meta: MetaFunction = () => [{ title: 'Profile | Rankwell' }, { name: 'robots', content: 'noindex' }]
 
@@ -49,6 +51,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = await profilePageData(user.id, await getSessionId(request))
   const { stripeCustomerId: _hidden, ...summary } = page.summary
   const secondFactor = await secondFactorState(user) // issue 34
+  // Issue 35: the 'Get started' checklist (after onboarding, until every step is done).
+  const started = await gettingStartedProgress(user.id)
   return json(
     {
       profile: profileFields(user),
@@ -56,6 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       summary,
       rankings: page.rankings,
       editing: new URL(request.url).searchParams.get('edit') === '1',
+      gettingStarted: started && started.done < started.total ? started : null,
     },
     // The key of a second factor being set up is on the page: never kept by a cache.
     secondFactor.status === 'pending' ? { headers: { 'Cache-Control': 'no-store' } } : undefined,
@@ -184,7 +189,7 @@ function ProfileForm({
 }
 
 export default function Profile() {
-  const { profile, security, summary, editing, rankings } = useLoaderData<typeof loader>()
+  const { profile, security, summary, editing, rankings, gettingStarted } = useLoaderData<typeof loader>()
   const response = useActionData<typeof clientAction>()
   const failure = clientFailureOf(response)
   const answer = withoutFailure(response)
@@ -202,6 +207,12 @@ export default function Profile() {
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <PageHeader title="Your Profile" subtitle="Your account, your business details and your subscription." />
+      {gettingStarted && !gettingStarted.hidden ? <GettingStartedCard data={gettingStarted} /> : null}
+      {gettingStarted?.hidden ? (
+        <div className="mb-6">
+          <ShowGettingStarted data={gettingStarted} />
+        </div>
+      ) : null}
       <div className="grid gap-6 lg:grid-cols-3">
         <section className="card lg:col-span-2" aria-labelledby="profile-title" data-testid="profile-card">
           <div className="flex items-start justify-between gap-4">

@@ -7,6 +7,7 @@ import { getEnv } from '#app/platform/env.server'
 import { sendMail } from '#app/platform/mail/mail.server'
 import { hashPassword, verifyPassword } from '#app/platform/security/password.server'
 import { clientIp, hit } from '#app/platform/security/rate-limit.server'
+import { safeRedirect } from '#app/platform/security/redirect'
 import { normalizeEmail, findUserByEmail } from './users.server'
 import type { ReclaimedSettings } from './account-schemas'
 import { afterReclaim, reclaimAccount, type AccountReclaim, type Tx } from './account-takeover.server'
@@ -85,23 +86,42 @@ export async function resetTokenIsLive(token: string) {
   return Boolean(row)
 }
 
-const link = (path: string, token: string) => new URL(`${path}?${new URLSearchParams({ token })}`, getEnv().APP_URL)
+const link = (path: string, token: string, extra: Record<string, string> = {}) =>
+  new URL(`${path}?${new URLSearchParams({ token, ...extra })}`, getEnv().APP_URL)
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+/** The one button of a mail: a link styled as a button (mail clients drop stylesheets, so the style is inline). */
+const BUTTON_STYLE =
+  'display:inline-block;padding:10px 18px;border-radius:6px;background:#1d4ed8;color:#ffffff;font-weight:600;text-decoration:none'
 
 async function mail(to: string, subject: string, paragraphs: string[], action?: { label: string; url: URL }) {
   const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '— Rankwell'].join('\n\n')
   const html = [
     ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
-    ...(action ? [`<p><a href="${escapeHtml(action.url.toString())}">${escapeHtml(action.label)}</a></p>`] : []),
+    ...(action
+      ? [
+          `<p><a href="${escapeHtml(action.url.toString())}" style="${BUTTON_STYLE}">${escapeHtml(action.label)}</a></p>`,
+        ]
+      : []),
     '<p>— Rankwell</p>',
   ].join('\n')
   await sendMail({ to, subject, text, html })
 }
 
-/** Sends a fresh verification link (24 h, single use). Mail failures are logged, never shown as a sign-up failure. */
-export async function sendVerificationEmail(user: { id: string; email: string; name: string }) {
+/** Where a verification link goes on to when nothing else was asked: the onboarding (then the app). */
+export const VERIFY_NEXT_DEFAULT = '/onboarding'
+
+/**
+ * Sends a fresh verification link (24 h, single use). `next` is the page the link continues to once used (a
+ * same-site path: the onboarding right after sign-up, the page the banner was on for a resend; anything else is
+ * dropped). Mail failures are logged, never shown as a sign-up failure.
+ */
+export async function sendVerificationEmail(
+  user: { id: string; email: string; name: string },
+  next: string = VERIFY_NEXT_DEFAULT,
+) {
   const token = await mintToken(user, 'verify_email', VERIFY_TTL_MS)
   try {
     await mail(
@@ -109,10 +129,14 @@ export async function sendVerificationEmail(user: { id: string; email: string; n
       'Verify your email address for Rankwell',
       [
         `Hi ${user.name || 'there'},`,
-        'Please confirm that this address is yours. The link works once, for 24 hours.',
-        "If you did not sign up for Rankwell, you can ignore this message: the account stays unverified and can be taken over by the address's owner.",
+        'Thank you for signing up for Rankwell. Please confirm that this email address is yours: once it is, Auto Pilot can publish your posts.',
+        'The button works once, within 24 hours.',
+        "If this wasn't you, ignore this e-mail: without a click on the button, nothing is confirmed.",
       ],
-      { label: 'Verify my email address', url: link('/verify-email', token) },
+      {
+        label: 'Verify my email address',
+        url: link('/verify-email', token, { next: safeRedirect(next, VERIFY_NEXT_DEFAULT) }),
+      },
     )
     return true
   } catch (error) {
@@ -122,11 +146,14 @@ export async function sendVerificationEmail(user: { id: string; email: string; n
 }
 
 /** The resend button of the banner: rate-limited per account. */
-export async function resendVerification(user: UserRow): Promise<{ ok: boolean; retryAfterSeconds?: number }> {
+export async function resendVerification(
+  user: UserRow,
+  next?: string,
+): Promise<{ ok: boolean; retryAfterSeconds?: number }> {
   if (user.emailVerifiedAt) return { ok: true }
   const limited = await hit(`verify-resend:${user.id}`, ACCOUNT_RATE_LIMITS.resendPerAccount)
   if (!limited.allowed) return { ok: false, retryAfterSeconds: limited.retryAfterSeconds }
-  return { ok: await sendVerificationEmail(user) }
+  return { ok: await sendVerificationEmail(user, next) }
 }
 
 /** Uses a verification link. The account is verified only if its address is still the one the link went to. */

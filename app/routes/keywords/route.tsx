@@ -39,6 +39,8 @@ import { requireUser } from '#app/features/accounts/session.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 import { showToast } from '#app/ui/toaster'
 import { pageNonce } from '#app/features/content/components/create-post-button'
+import { gettingStarted } from '#app/features/autopilot/getting-started.server'
+import { GettingStartedCard } from '#app/features/autopilot/components/getting-started'
 import { SearchForm } from './search-form'
 import { AnalyzingOverlay, SourceNotice } from './search-status'
 import { usePrefilledSearch } from './use-prefilled-search'
@@ -173,6 +175,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     defaults,
     formKey: JSON.stringify(defaults),
     autoRun,
+    gettingStarted: await gettingStarted(user.id),
     dialog:
       dialogParam && Object.hasOwn(DIALOGS, dialogParam)
         ? await dialogFor(user.id, dialogParam as DialogKind, `url-${dialogParam}`)
@@ -283,6 +286,7 @@ export default function KeywordsPage() {
         title="Keyword Opportunities"
         subtitle="Discover high-impact keywords your customers search for, with their monthly volume and how hard they are to rank for."
       />
+      {data.gettingStarted ? <GettingStartedCard data={data.gettingStarted} /> : null}
       <SourceNotice source={data.source} />
       <SearchForm
         // A new prefill (another search sent here) starts the form again from it.
