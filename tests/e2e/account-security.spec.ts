@@ -49,7 +49,8 @@ test('a new account verifies its address from the e-mail; the banner resends the
   await expect(toast(page)).toContainText('We sent you a verification link.')
   const link = await linkFromMail(email, '/verify-email', before - 1000)
   await page.goto(link)
-  await expect(page).toHaveURL(/\/profile$/)
+  // Issue 35: back where the banner was (the onboarding), not an empty /profile.
+  await expect(page).toHaveURL(/\/onboarding$/)
   await expect(toast(page)).toContainText('Your email address is verified.')
   await expect(page.getByTestId('verify-banner')).toHaveCount(0)
   const [row] = await db.select().from(schema.users).where(eq(schema.users.email, email))

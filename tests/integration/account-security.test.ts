@@ -119,8 +119,9 @@ describe('e-mail verification', () => {
     const page = await (await browser.get(`${appUrl()}/profile`)).text()
     expect(page).toContain('data-testid="verify-banner"')
 
+    // Issue 35: the link continues where the user was: the onboarding, not yet done (never an empty /profile).
     const used = await browser.get(link.url)
-    expect(path(used)).toBe('/profile')
+    expect(path(used)).toBe('/onboarding')
     const user = (await db.select().from(schema.users).where(eq(schema.users.email, email)))[0]!
     expect(user.emailVerifiedAt).toBeTruthy()
     expect(await (await browser.get(`${appUrl()}/profile`)).text()).not.toContain('data-testid="verify-banner"')
@@ -129,10 +130,10 @@ describe('e-mail verification', () => {
 
     // Single use: the same link again, or a made-up one, verifies nothing.
     await db.update(schema.users).set({ emailVerifiedAt: null }).where(eq(schema.users.id, user.id))
-    expect(path(await browser.get(link.url))).toBe('/profile')
+    expect(path(await browser.get(link.url))).toBe('/onboarding')
     expect(
       path(await browser.get(`${appUrl()}/verify-email?token=${crypto.randomBytes(32).toString('base64url')}`)),
-    ).toBe('/profile')
+    ).toBe('/onboarding')
     expect((await userRow(user.id))!.emailVerifiedAt).toBeNull()
   })
 
