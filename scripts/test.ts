@@ -368,9 +368,12 @@ async function appStages(checksDone: Promise<void>, ghostFile: string | null) {
   // The later stages need the machine to themselves (and the static checks' results first).
   await checksDone
 
-  if (want('integration')) {
+  // The publishing tests against a real WordPress (integration) and the first-run walk (e2e, issue 35) start one each.
+  if (want('integration') || want('e2e')) {
     if (!skipWordPress && !ensureWordPress()) log('WordPress could not be installed: its publishing tests will say so')
     if (skipWordPress) env.RANKWELL_SKIP_WORDPRESS = '1'
+  }
+  if (want('integration')) {
     // The Ghost site may still be on its way (a new machine's install): its tests wait for this file.
     if (ghostFile) env[GHOST_SITE_ENV] = ghostFile
     if (skipGhost) env.RANKWELL_SKIP_GHOST = '1'

@@ -5,6 +5,11 @@ import { gettingStartedFrom, type GettingStarted } from './getting-started'
 export type { GettingStarted } from './getting-started'
 
 const { users } = schema
+/**
+ * The user's id in the subqueries below, written out: drizzle leaves a column of the selected table unqualified in a
+ * select list, where `id` would then name the subquery's own table's column.
+ */
+const uid = sql.raw('"users"."id"')
 
 /**
  * The 'Get started' checklist's facts, read from what the user really did (one statement):
@@ -23,20 +28,20 @@ export async function gettingStartedProgress(userId: string): Promise<GettingSta
       verified: sql<boolean>`${users.emailVerifiedAt} is not null`,
       hidden: sql<boolean>`${users.gettingStartedHiddenAt} is not null`,
       business: sql<boolean>`coalesce(btrim(${users.productService}), '') <> ''
-        and exists (select 1 from content_settings cs where cs.user_id = ${users.id})`,
-      blog: sql<boolean>`exists (select 1 from destinations d where d.user_id = ${users.id})
-        or exists (select 1 from autopilot_settings a where a.user_id = ${users.id} and coalesce(a.webhook_url, '') <> '')`,
+        and exists (select 1 from content_settings cs where cs.user_id = ${uid})`,
+      blog: sql<boolean>`exists (select 1 from destinations d where d.user_id = ${uid})
+        or exists (select 1 from autopilot_settings a where a.user_id = ${uid} and coalesce(a.webhook_url, '') <> '')`,
       newestPostId: sql<string | null>`(select p.id from blog_posts p
-        where p.user_id = ${users.id} and p.status = 'completed' and p.deleting_at is null
+        where p.user_id = ${uid} and p.status = 'completed' and p.deleting_at is null
         order by p.completed_at desc nulls last, p.created_at desc limit 1)`,
-      reviewed: sql<boolean>`exists (select 1 from blog_posts p where p.user_id = ${users.id}
+      reviewed: sql<boolean>`exists (select 1 from blog_posts p where p.user_id = ${uid}
         and p.deleting_at is null and (p.reviewed_at is not null or p.review_status = 'approved'))`,
-      published: sql<boolean>`exists (select 1 from blog_posts p where p.user_id = ${users.id}
+      published: sql<boolean>`exists (select 1 from blog_posts p where p.user_id = ${uid}
           and p.deleting_at is null and p.published_at is not null)
-        or exists (select 1 from publications pb where pb.user_id = ${users.id} and pb.status = 'published')
-        or exists (select 1 from webhook_deliveries w where w.user_id = ${users.id}
+        or exists (select 1 from publications pb where pb.user_id = ${uid} and pb.status = 'published')
+        or exists (select 1 from webhook_deliveries w where w.user_id = ${uid}
           and w.event_type = 'post.published' and w.status = 'delivered')`,
-      autopilot: sql<boolean>`exists (select 1 from autopilot_settings a where a.user_id = ${users.id} and a.enabled)`,
+      autopilot: sql<boolean>`exists (select 1 from autopilot_settings a where a.user_id = ${uid} and a.enabled)`,
     })
     .from(users)
     .where(eq(users.id, userId))
