@@ -88,10 +88,29 @@ test.describe('first run', () => {
     await page.getByRole('button', { name: 'Continue to SEO Setup' }).click()
     await expect(page).toHaveURL(/\/keywords/)
     // The first search ran; its keywords are listed under the checklist.
-    const createPost = page.getByRole('button', { name: 'Create Post' }).first()
+    const createPost = page.locator('tbody tr').first().getByRole('button', { name: 'Create Post', exact: true })
     await expect(createPost).toBeVisible({ timeout: 30_000 })
     await expect(checklist(page).getByRole('heading', { name: 'Get started' })).toBeVisible()
     await expectDone(page, ['verify'])
+
+    // Content settings, Publishing and the Calendar are in the signed-in bar's Settings menu; Escape closes it and
+    // gives the focus back to its button. On a phone, the menu's Settings group (a <details>: no JavaScript needed).
+    if (withJs()) {
+      const settings = page.locator('[data-settings-menu]')
+      await settings.locator('summary').click()
+      await expect(settings.getByRole('link', { name: 'Calendar' })).toBeVisible()
+      await page.keyboard.press('Escape')
+      await expect(settings).not.toHaveAttribute('open')
+      await expect(settings.locator('summary')).toBeFocused()
+    } else {
+      const menu = page.locator('[data-mobile-menu]')
+      await menu.locator('summary').click()
+      const group = menu.getByRole('group', { name: 'Settings' })
+      for (const name of ['Content settings', 'Publishing', 'Calendar'])
+        await expect(group.getByRole('link', { name })).toBeVisible()
+      await menu.locator('summary').click()
+      await expect(menu).not.toHaveAttribute('open')
+    }
 
     // Business and voice: the content settings, saved once.
     await follow(page, 'business', 'Describe your business and voice')
@@ -118,7 +137,7 @@ test.describe('first run', () => {
     // The first post, from a keyword of the first search; written by the worker.
     await follow(page, 'write', 'Write your first post')
     await expect(page).toHaveURL(/\/keywords/)
-    await page.getByRole('button', { name: 'Create Post' }).first().click()
+    await createPost.click()
     await expect(page.getByRole('status').filter({ hasText: 'Your post is being generated!' })).toBeVisible()
     await expect(async () => {
       await page.reload()
