@@ -107,7 +107,11 @@ export function AppNav({ email }: { email: string }) {
           <SiteLink to={helpHref} onClick={openHelp} className="btn-secondary ml-2 py-2" data-help-link>
             Help
           </SiteLink>
-          <span className="ml-3 max-w-[12rem] truncate text-sm text-slate-600" data-testid="nav-email" title={email}>
+          <span
+            className="ml-3 hidden max-w-[12rem] truncate text-sm text-slate-600 xl:inline"
+            data-testid="nav-email"
+            title={email}
+          >
             {email}
           </span>
         </div>
