@@ -140,6 +140,8 @@ export async function startWordPress(): Promise<WordPressSite> {
         '--auth-root-authentication-method=normal',
         '--skip-test-db',
         `--datadir=${dataDir}`,
+        // Its own temporary folder: two sites set up at once (the e2e walk's two projects) clashed in /tmp.
+        `--tmpdir=${dir}`,
       ],
       { encoding: 'utf8' },
     )
@@ -152,6 +154,7 @@ export async function startWordPress(): Promise<WordPressSite> {
         `--datadir=${dataDir}`,
         '--skip-networking',
         `--socket=${socket}`,
+        `--tmpdir=${dir}`,
         `--pid-file=${path.join(dir, 'mysql.pid')}`,
         `--log-error=${path.join(dir, 'mysql.err')}`,
         '--innodb-buffer-pool-size=32M',
