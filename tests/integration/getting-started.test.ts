@@ -94,7 +94,10 @@ describe('the Get started checklist', () => {
     await db
       .insert(schema.autopilotSettings)
       .values({ userId: user.id, webhookUrl: 'https://hooks.example.com/x' })
-      .onConflictDoUpdate({ target: schema.autopilotSettings.userId, set: { webhookUrl: 'https://hooks.example.com/x' } })
+      .onConflictDoUpdate({
+        target: schema.autopilotSettings.userId,
+        set: { webhookUrl: 'https://hooks.example.com/x' },
+      })
     await expectDone('verify', 'business', 'blog')
 
     // A post still being written is not a first post; a finished one is, and the review and publish steps lead to it.
