@@ -29,17 +29,14 @@ export function GettingStartedCard({ data }: { data: GettingStarted }) {
           </SubmitButton>
         </Form>
       </div>
-      <div
-        className="mt-3 h-2 overflow-hidden rounded-full bg-slate-100"
-        role="progressbar"
-        aria-label="Get started"
-        aria-valuemin={0}
-        aria-valuemax={data.total}
-        aria-valuenow={data.done}
-        aria-valuetext={progressText(data)}
+      <progress
+        className="mt-3 block h-2 w-full overflow-hidden rounded-full bg-slate-100 [&::-moz-progress-bar]:bg-brand-600 [&::-webkit-progress-bar]:bg-slate-100 [&::-webkit-progress-value]:bg-brand-600"
+        max={data.total}
+        value={data.done}
+        aria-label={`Get started: ${progressText(data)}`}
       >
-        <div className="h-full bg-brand-600" style={{ width: `${Math.round((data.done / data.total) * 100)}%` }} />
-      </div>
+        {progressText(data)}
+      </progress>
       <ol className="mt-4 space-y-3">
         {data.steps.map((step) => (
           <li
