@@ -54,7 +54,7 @@ const SHORT_DATE = new Intl.DateTimeFormat('en-US', {
 /** What the user reads when billing fails or succeeds (the spec's wording where it has one). */
 export const BILLING_MESSAGES = {
   notConfigured:
-    'Payments are not available right now: Stripe is not configured on this server. Please try again later.',
+    'Payments are not available right now. Please try again later.',
   planUnavailable: 'This plan is not available right now. Please choose another plan or try again later.',
   alreadySubscribed:
     'You already have an active Premium subscription. To change plan, use Manage Payment on your profile.',
