@@ -45,9 +45,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     findAutopilotSettings(user.id),
     autopilotPause(user.id),
   ])
-  // Decision 0353: while Auto Pilot is paused by the plan, its future slots are not promised as posts to come.
+  // Decision 0353: while Auto Pilot is paused by the plan, its slots are not promised as posts to come (until the
+  // allowance renews, when it resumes on its own; not at all when the owner must act).
   const paused = settings?.enabled ? pause : null
-  const entries = paused ? found.filter((e) => e.kind !== 'slot') : found
+  const resumes = paused?.resumesAt ? new Date(paused.resumesAt).getTime() : Infinity
+  const entries = paused ? found.filter((e) => e.kind !== 'slot' || new Date(e.at).getTime() >= resumes) : found
   const { prev, next } = neighbours(view, anchor)
   return json(
     {
