@@ -318,7 +318,7 @@ function SettingsForm({
           </div>
           {stockPhotos ? null : (
             <p className="mt-2 text-xs text-slate-600">
-              Stock photos are not available on this server yet: no stock photo library is connected.
+              Stock photos are not available on this workspace yet.
             </p>
           )}
           {images.errors?.[0] ? (
