@@ -23,7 +23,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
       throw apiError(403, RANKINGS_MESSAGES.limit(result.limit), { limit: result.limit })
     }
     await enqueueRankingsTick().catch(() => undefined)
-    return json({ id: result.id, tracked: true, message: capabilities().rankTracking ? RANKINGS_MESSAGES.tracked : RANKINGS_MESSAGES.trackedWithoutChecks }, { status: 201 })
+    return json(
+      {
+        id: result.id,
+        tracked: true,
+        message: capabilities().rankTracking ? RANKINGS_MESSAGES.tracked : RANKINGS_MESSAGES.trackedWithoutChecks,
+      },
+      { status: 201 },
+    )
   }
   if (request.method === 'DELETE') {
     const result = await unstar(userId, keywordId)
