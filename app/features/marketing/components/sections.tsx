@@ -129,7 +129,7 @@ export function VideoSection() {
       white
       eyebrow="See it in action"
       title="From topic to published post in minutes"
-      intro="Watch how Rankwell researches keywords, picks the ones you can win and writes the post."
+      intro="Watch Rankwell go from a keyword search to a post published on a blog: the real app, start to finish."
     >
       <div className="mt-10">
         <IntroVideo />
