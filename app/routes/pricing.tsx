@@ -38,7 +38,7 @@ export const meta: MetaFunction = () => [
   {
     name: 'description',
     content:
-      'Premium Monthly $49.90, Every 3 Months $129.90 ($43.30 a month) or Yearly $499.90 ($41.66 a month), each with 500 keyword searches and 100 AI-written blog posts a month, Auto Pilot and publishing to WordPress, Ghost and Webflow. Cancel any time.',
+      'Premium Monthly $49.90, Every 3 Months $129.90 ($43.30 a month) or Yearly $499.90 ($41.66 a month), each with 500 keyword analyses and 100 AI-generated blog posts a month, Auto Pilot and publishing to WordPress, Ghost and Webflow. Cancel any time.',
   },
 ]
 
@@ -313,7 +313,7 @@ export default function Pricing() {
       <div className="mx-auto max-w-2xl text-center">
         <h1 className="text-4xl font-extrabold tracking-tight text-slate-900">Choose Your Growth Plan</h1>
         <p className="mt-4 text-lg text-slate-600">
-          {`Every Premium plan includes Auto Pilot and ${LIMITS.premium.keywordSearches} keyword searches and ${LIMITS.premium.blogPosts} AI-written blog posts a month, also when you pay every 3 months or yearly.`}{' '}
+          {`Every Premium plan includes Auto Pilot and ${LIMITS.premium.keywordSearches} keyword analyses and ${LIMITS.premium.blogPosts} AI-generated blog posts a month, also when you pay every 3 months or yearly.`}{' '}
           Cancel any time: you keep Premium until the end of the period you paid for.
         </p>
       </div>
@@ -385,7 +385,7 @@ export default function Pricing() {
                 </div>
               ) : (
                 <p className="mt-2 text-sm text-slate-700" data-testid={`plan-${plan.id}-value`}>
-                  The most flexible: stop after any month.
+                  No commitment: pay month by month.
                 </p>
               )}
               <ul className="mt-6 flex-1 space-y-2 text-sm text-slate-700">

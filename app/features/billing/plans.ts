@@ -102,12 +102,12 @@ export const INTEGRATIONS = ['WordPress', 'Ghost', 'Webflow', 'a webhook to any 
 export const PLAN_INCLUDES = {
   trial: {
     length: `${TRIAL_DAYS} days, no credit card`,
-    keywordSearches: `${LIMITS.trial.keywordSearches} keyword searches in total`,
-    blogPosts: `${LIMITS.trial.blogPosts} AI-written blog posts in total`,
+    keywordSearches: `${LIMITS.trial.keywordSearches} keyword analyses in total`,
+    blogPosts: `${LIMITS.trial.blogPosts} AI-generated blog posts in total`,
   },
   premium: {
-    keywordSearches: `${LIMITS.premium.keywordSearches} keyword searches a month`,
-    blogPosts: `${LIMITS.premium.blogPosts} AI-written blog posts a month`,
+    keywordSearches: `${LIMITS.premium.keywordSearches} keyword analyses a month`,
+    blogPosts: `${LIMITS.premium.blogPosts} AI-generated blog posts a month`,
   },
 } as const
 
