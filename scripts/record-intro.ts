@@ -156,39 +156,39 @@ async function record() {
 
   // 1. A keyword search.
   await scene(page, 0)
-  await sleep(1500)
-  await type(page, 'Keyword/Topic', 'meal prep for busy parents', 55)
-  await sleep(400)
+  await sleep(900)
+  await type(page, 'Keyword/Topic', 'meal prep for busy parents', 35)
+  await sleep(300)
   await page.getByRole('button', { name: 'Find Keywords' }).click()
   const rows = page.locator('tbody tr[data-keyword]')
   await rows.first().waitFor()
   await settle(page)
   await scrollTo(page, 'table')
-  await sleep(2500)
+  await sleep(1500)
 
   // 2. Create Post on one of the ideas.
   await scene(page, 1)
-  await sleep(1200)
+  await sleep(800)
   const row = rows.first()
   const keyword = await row.getAttribute('data-keyword')
   await row.getByRole('button', { name: 'Create Post' }).click()
   await page.getByText('Your post is being generated!').first().waitFor()
-  await sleep(3000)
+  await sleep(1800)
 
   // 3. Connect the blog once (while the post is written).
-  await open(page, '/settings/publishing')
   await scene(page, 2)
-  await sleep(1000)
+  await open(page, '/settings/publishing')
+  await sleep(500)
   await page.getByRole('link', { name: 'Add Ghost' }).click()
   await settle(page)
-  await type(page, 'Name (optional)', 'Company blog', 40)
+  await type(page, 'Name (optional)', 'Company blog', 30)
   await page.getByLabel('Admin API URL', { exact: true }).fill(ghost.url)
   await page.getByLabel('Admin API key', { exact: true }).fill(ghost.adminApiKey)
-  await sleep(600)
+  await sleep(300)
   await page.getByRole('button', { name: 'Test connection and save' }).click()
   await page.getByTestId('destination-list').getByText('Company blog').first().waitFor()
   await settle(page)
-  await sleep(2500)
+  await sleep(1500)
 
   // 4. The written post.
   await open(page, '/blogposts')
@@ -198,14 +198,14 @@ async function record() {
     if (i % 5 === 4) await open(page, '/blogposts')
   }
   await scene(page, 3)
-  await sleep(1500)
+  await sleep(1000)
   await card.getByRole('link', { name: /^Read More/ }).click()
   await page.waitForURL(/\/blogpost\/[^/]+$/)
   await settle(page)
-  await sleep(1500)
+  await sleep(1000)
   for (const y of [420, 420, 420, 420]) {
     await page.mouse.wheel(0, y)
-    await sleep(900)
+    await sleep(700)
   }
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'smooth' }))
   await sleep(1200)
@@ -215,7 +215,7 @@ async function record() {
   await page.getByRole('link', { name: 'Publish to…' }).click()
   await page.waitForURL(/\/publish$/)
   await settle(page)
-  await sleep(1500)
+  await sleep(1000)
   await page.getByRole('button', { name: 'Publish', exact: true }).click()
 
   // 6. Published.
@@ -223,15 +223,15 @@ async function record() {
   await settle(page)
   await scene(page, 5)
   await scrollTo(page, '[data-testid="publication-status"]', -200)
-  await sleep(3500)
+  await sleep(2500)
 
   // 7. Auto Pilot, and the trial.
   await open(page, '/autopilot')
   await scene(page, 6)
-  await sleep(3500)
+  await sleep(3000)
   await open(page, '/')
   await scene(page, 7)
-  await sleep(3500)
+  await sleep(3000)
   cues[cues.length - 1]!.end = now()
   const end = Date.now()
   await cdp.send('Page.stopScreencast')

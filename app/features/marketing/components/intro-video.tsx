@@ -12,7 +12,7 @@ export const INTRO_VIDEO = {
   type: 'video/webm',
   captions: '/intro.vtt',
   title: 'From a keyword to a published post',
-  duration: '1:00',
+  duration: '0:48',
 }
 
 /**
