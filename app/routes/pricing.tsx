@@ -19,7 +19,7 @@ import {
   type PlanId,
 } from '#app/features/billing/plans'
 import { TRACKED_KEYWORD_LIMITS } from '#app/features/rankings/rankings'
-import { services } from '#app/platform/env.server'
+import { capabilities } from '#app/platform/capabilities.server'
 import {
   BillingError,
   billingAvailability,
@@ -48,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getUser(request)
   const summary = user ? await getUsageSummary(user.id) : null
   const availability = billingAvailability()
-  const on = services()
+  const can = capabilities()
   return json({
     signedIn: Boolean(user),
     configured: availability.configured,
@@ -78,8 +78,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     monthlyPrice: formatMoney(planValue(PLANS[0]!).priceCents),
     // What this server can do for rankings: a plan lists only what will run (daily checks need a search-results
     // provider, Search Console a Google sign-in).
-    rankTracking: on.dataforseo,
-    searchConsole: on.google,
+    rankTracking: can.rankTracking,
+    searchConsole: can.searchConsole,
     current: summary && (summary.status === 'active' || summary.status === 'past_due') ? summary.plan : null,
     // Decision 0191: paying during the trial starts billing today; the trial's remaining days are not kept.
     trialNotice:
