@@ -73,13 +73,19 @@ describe('one voice for SEO advice', () => {
   })
 
   it('counts as the save does (whitespace runs are one space, characters not code units) and says what it means', () => {
-    expect(titleLength('  Café  ☕   guide ')).toMatchObject({ count: 12, state: 'good', counter: '12 of 60 characters' })
+    expect(titleLength('  Café  ☕   guide ')).toMatchObject({
+      count: 12,
+      state: 'good',
+      counter: '12 of 60 characters',
+    })
     expect(titleLength('').state).toBe('empty')
     expect(titleLength('a'.repeat(62))).toMatchObject({
       state: 'long',
       message: 'The title is 2 characters over 60: search results will cut it off.',
     })
-    expect(titleLength('a'.repeat(61)).message).toBe('The title is 1 character over 60: search results will cut it off.')
+    expect(titleLength('a'.repeat(61)).message).toBe(
+      'The title is 1 character over 60: search results will cut it off.',
+    )
     expect(metaDescriptionLength('a'.repeat(100))).toMatchObject({
       state: 'short',
       counter: '100 characters (aim for 120–160)',

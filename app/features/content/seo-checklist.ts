@@ -209,12 +209,7 @@ export function scorePost(input: ScoreInput): ScoreResult {
     containsKeyword(input.title, keyword),
     `Put "${keyword}" in the title, as close to the start as reads well.`,
   )
-  add(
-    'title-length',
-    TITLE_ADVICE.label,
-    titleLength > 0 && titleLength <= TITLE_MAX,
-    TITLE_ADVICE.fix(titleLength),
-  )
+  add('title-length', TITLE_ADVICE.label, titleLength > 0 && titleLength <= TITLE_MAX, TITLE_ADVICE.fix(titleLength))
   add(
     'keyword-h1',
     'Keyword in the H1',
