@@ -46,10 +46,8 @@ function Titles({ result }: { result: ToolResult['titles'] }) {
             <li key={title} className="rounded-xl border border-slate-200 p-4">
               <p className="font-semibold text-slate-900">{title}</p>
               <p className="mt-2 flex flex-wrap items-center gap-3 text-sm text-slate-600">
-                <span>
-                  {characterCount(title)} characters
-                  {characterCount(title) > TITLE_MAX ? ` (over ${TITLE_MAX}: search results cut it off)` : ''}
-                </span>
+                <span>{characterCount(title)} characters</span>
+                {characterCount(title) > TITLE_MAX ? <span>Over {TITLE_MAX}: search results cut it off.</span> : null}
                 <span className={`rounded-full px-2.5 py-0.5 font-semibold ${scoreClass(score)}`}>
                   SEO Score: {score}%
                 </span>
