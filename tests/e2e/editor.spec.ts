@@ -4,6 +4,7 @@ import { db, schema } from '#app/platform/db/client.server'
 import { draftKey } from '#app/features/content/post-editor-draft'
 import { pageErrors, signedIn } from '#tests/setup/browser'
 import { postRow } from '#tests/setup/records'
+import { expectNoSeriousViolations } from '#tests/setup/screen-checks'
 import { makePost } from '../integration/publishing-helpers'
 
 /**
@@ -45,7 +46,7 @@ test('the counters, the checklist and the notes on what a save changes, as typed
   await expect(page.getByTestId('notes-title')).toContainText(
     'Saved as you wrote it, but search results show about 60 characters: “How to publish everywhere: the founder guide to every…”.',
   )
-  await expect(page.getByTestId('notes-slug')).toHaveText(
+  await expect(page.getByTestId('notes-slug').getByRole('listitem')).toHaveText(
     'Saved as “publish-everywhere”: lower case, letters and digits joined by hyphens.',
   )
   const notes = page.getByTestId('notes-body')
@@ -59,6 +60,7 @@ test('the counters, the checklist and the notes on what a save changes, as typed
   await expect(page.getByTestId('seo-checklist-caption')).toContainText('As typed, not saved yet (saved score 90/100)')
   // Nothing was saved.
   expect((await postRow(post.id))!.title).toBe(post.title)
+  await expectNoSeriousViolations(page, 'the editor with its notes')
   if (js) {
     // Screen readers hear what the count means when that changes, not every keystroke.
     await expect(page.getByTestId('title-count-live')).toHaveText(
