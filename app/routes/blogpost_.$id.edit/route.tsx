@@ -397,7 +397,8 @@ function WorkKept({
               type="button"
               className="btn-danger"
               onClick={() => {
-                if (latest.current) writeDraft(latest.current)
+                // The typing goes to the draft, unless an older draft still waits for Restore or Discard.
+                if (latest.current && !offer) writeDraft(latest.current)
                 blocker.proceed()
               }}
             >
