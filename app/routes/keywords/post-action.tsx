@@ -6,8 +6,10 @@ import { SiteLink } from '#app/ui/site-link'
 
 /**
  * A keyword row's post action (issue 35): 'Create Post' for a keyword without a post; for a keyword that has one, a
- * link to it ('View post') instead of a second 'Create Post', and for a post that failed, 'Try again' too. Every one
- * is a link or a plain form, so they work without JavaScript. The row's keyword describes them (`keyword-<id>`).
+ * link to it ('View post') instead of a second 'Create Post' made blindly: a post that failed offers 'Try again', a
+ * written one 'Write another', which leads to the page that shows the post the keyword already has and lets the
+ * owner update it or write a new one anyway. Every one is a link or a plain form, so they work without JavaScript.
+ * The row's keyword describes them (`keyword-<id>`).
  */
 export function KeywordPostAction({
   keyword,
@@ -49,6 +51,16 @@ export function KeywordPostAction({
       >
         View post
       </SiteLink>
+      {post.state !== 'failed' && post.state !== 'writing' ? (
+        <SiteLink
+          to={`/keywords/${keyword.id}/write?${new URLSearchParams({ redirectTo: returnTo })}`}
+          onClick={onFollow}
+          className="text-xs font-semibold text-brand-700 underline hover:text-brand-800"
+          aria-describedby={describedBy}
+        >
+          Write another
+        </SiteLink>
+      ) : null}
     </>
   )
 }
