@@ -147,12 +147,16 @@ test('keyword rows and library cards show where each post stands and link to it;
 test('Recent deliveries update by themselves while a delivery is on its way', async ({ page }) => {
   const errors = pageErrors(page)
   const user = await signIn(page)
-  await db.insert(schema.autopilotSettings).values({
+  const settings = {
     userId: user.id,
     enabled: true,
     webhookUrl: 'https://hooks.example.com/in',
     webhookSecret: 'whsec_c2VjcmV0',
-  })
+  }
+  await db
+    .insert(schema.autopilotSettings)
+    .values(settings)
+    .onConflictDoUpdate({ target: schema.autopilotSettings.userId, set: settings })
   const [delivery] = await db
     .insert(schema.webhookDeliveries)
     .values({

@@ -317,12 +317,16 @@ describe('status everywhere', () => {
 
   it('/autopilot without JavaScript says a reload shows a delivery on its way', async () => {
     const user = await createTestUser()
-    await db.insert(schema.autopilotSettings).values({
+    const settings = {
       userId: user.id,
       enabled: true,
       webhookUrl: 'https://hooks.example.com/in',
       webhookSecret: 'whsec_c2VjcmV0',
-    })
+    }
+    await db
+      .insert(schema.autopilotSettings)
+      .values(settings)
+      .onConflictDoUpdate({ target: schema.autopilotSettings.userId, set: settings })
     const page = async () => (await api('/autopilot', { as: user, auth: 'cookie' })).text
     expect(await page()).not.toContain('deliveries-in-flight')
     await db.insert(schema.webhookDeliveries).values({

@@ -29,14 +29,19 @@ type Row = {
   webhook: boolean
 }
 
-// The word count of a post's Markdown, as the SEO checklist counts it (`wordCount` in seo-checklist.ts): code blocks,
-// images, link targets and tags are not words; a word is a run of non-spaces with a letter or digit in it.
-const CODE_BLOCK = '```.*?```'
-const IMAGE = '!\\[[^]]*\\]\\([^)]*\\)'
-const LINK_TARGET = '\\]\\([^)]*\\)'
-const TAG = '<[^>]+>'
-const LIST_NUMBER = '^[[:blank:]]*[0-9]+[.)][[:blank:]]+'
-const WORD = '[^[:space:]*_`>|]*[[:alnum:]][^[:space:]]*'
+// The word count of a post's Markdown, as the SEO checklist counts it (`wordCount` and `markdownText` in
+// seo-checklist.ts, step by step): code blocks, images, link targets, tags, heading and list markers and emphasis
+// are not words; a word is what is left between spaces.
+const WORD_STEPS: Array<[pattern: string, replacement: string, flags: string]> = [
+  ['```.*?```', ' ', 'g'],
+  ['!\\[[^]]*\\]\\([^)]*\\)', ' ', 'g'],
+  ['\\[([^]]*)\\]\\([^)]*\\)', '\\1', 'g'],
+  ['<[^>]+>', ' ', 'g'],
+  ['^[[:space:]]{0,3}#{1,6}[[:space:]]+', '', 'gn'],
+  ['^[[:space:]]*[-*+][[:space:]]+', '', 'gn'],
+  ['^[[:space:]]*[0-9]+[.)][[:space:]]+', '', 'gn'],
+  ['[*_`>|]', '', 'g'],
+]
 
 /**
  * The progress of the posts selected by `from` (a statement giving `key` and `id` per post: the map's key and the
@@ -48,12 +53,12 @@ async function progressOf(
   opts: { words: boolean },
 ): Promise<Map<string, PostProgress>> {
   const q = sqlClient()
+  const text = WORD_STEPS.reduce(
+    (inner, [pattern, replacement, flags]) => q`regexp_replace(${inner}, ${pattern}, ${replacement}, ${flags})`,
+    q`p.content_markdown`,
+  )
   const words = opts.words
-    ? q`case when p.status = 'completed' then regexp_count(
-        regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(p.content_markdown,
-          ${CODE_BLOCK}, ' ', 'g'), ${IMAGE}, ' ', 'g'), ${LINK_TARGET}, ' ', 'g'), ${TAG}, ' ', 'g'),
-          ${LIST_NUMBER}, ' ', 'gn'),
-        ${WORD}) end`
+    ? q`case when p.status = 'completed' then regexp_count(${text}, '[^[:space:]]+') end`
     : q`null::int`
   const rows = await q<Row[]>`
     with picked as (${from(q)})
