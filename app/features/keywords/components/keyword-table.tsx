@@ -123,7 +123,8 @@ export function KeywordTable({
   list: KeywordList
   /**
    * The actions of other capabilities on a row, shown between its checkbox and 'Delete' (the page gives 'Create Post'
-   * and the tracking star); `returnTo` is where a form posted without JavaScript comes back to.
+   * or the links to the keyword's post, and the tracking star); `returnTo` is where a form posted without JavaScript
+   * comes back to.
    */
   rowActions: (row: KeywordRow, context: { returnTo: string }) => ReactNode
 }) {
