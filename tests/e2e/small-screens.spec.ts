@@ -90,7 +90,7 @@ test.describe('small screens', () => {
     await expectWithinWidth(page, delivery)
     await expectWithinWidth(page, delivery.getByRole('button', { name: 'Redeliver' }))
     await expectWithinWidth(page, delivery.locator('td[data-label="Error"]'))
-    await expectWithinWidth(page, page.getByRole('switch', { name: 'Auto Pilot' }))
+    await expectWithinWidth(page, page.getByRole('button', { name: 'Auto Pilot', exact: true }))
     await expectFitsTheScreen(page, '/autopilot')
     await shoot(page, 'autopilot')
   })
@@ -98,7 +98,7 @@ test.describe('small screens', () => {
   test('a toast shows below the navigation bar, never over it @no-js', async ({ page }) => {
     await signedIn(page)
     await page.goto('/autopilot')
-    await page.getByRole('switch', { name: 'Auto Pilot' }).click()
+    await page.getByRole('button', { name: 'Auto Pilot', exact: true }).click()
     const toast = page.locator('[data-toast]').filter({ hasText: 'Auto Pilot Enabled.' })
     await expect(toast).toBeVisible()
     const nav = (await page.locator('header').first().boundingBox())!

@@ -19,6 +19,8 @@ import { saveReviewSettings } from '#app/features/publishing/review.server'
 import { publishingOverview, reviewAction } from '#app/features/autopilot/autopilot-review.server'
 import { AUTOPILOT_MESSAGES, cadenceForm, webhookUrlForm } from '#app/features/autopilot/settings/autopilot'
 import { canUseAutopilot, getStatusList } from '#app/features/autopilot/autopilot.server'
+import { autopilotPause } from '#app/features/autopilot/autopilot-pause.server'
+import { PauseNotice } from '#app/features/autopilot/components/pause-notice'
 import {
   getSettings,
   reenableWebhook,
@@ -71,8 +73,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   let settings: Awaited<ReturnType<typeof getSettings>> | null = null
   let allowed = false
+  let pause: Awaited<ReturnType<typeof autopilotPause>> = null
   try {
-    ;[settings, allowed] = await Promise.all([getSettings(user.id), canUseAutopilot(user.id)])
+    ;[settings, allowed, pause] = await Promise.all([
+      getSettings(user.id),
+      canUseAutopilot(user.id),
+      autopilotPause(user.id),
+    ])
   } catch (error) {
     console.error('[autopilot] could not load settings', error)
   }
@@ -94,6 +101,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       business,
       loaded: Boolean(settings),
       allowed,
+      // Decision 0353: 'Paused: …' (posts used, trial ended) instead of promising posts that will not be written.
+      pause: settings?.enabled ? pause : null,
       enabled: settings?.enabled ?? false,
       cadenceDays: settings?.cadenceDays ?? 1,
       notice: settings?.notice ?? null,
@@ -255,7 +264,8 @@ export default function AutopilotPage() {
           {data.loadError}
         </p>
       ) : null}
-      {data.notice && data.enabled ? (
+      {data.pause ? <PauseNotice pause={data.pause} /> : null}
+      {data.notice && data.enabled && !data.pause ? (
         <p
           role="status"
           data-testid="autopilot-notice"
@@ -274,6 +284,7 @@ export default function AutopilotPage() {
           allowed={data.allowed}
           cadenceDays={data.cadenceDays}
           cadenceResult={replyTo(actionData, 'cadence')}
+          paused={Boolean(data.pause)}
         />
       </div>
 
