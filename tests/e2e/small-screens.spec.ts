@@ -25,7 +25,11 @@ test.describe('small screens', () => {
     for (const row of await rows.all()) {
       await expectWithinWidth(page, row)
       await expectWithinWidth(page, row.locator('[data-difficulty]'))
-      await expectWithinWidth(page, row.getByRole('button', { name: 'Create Post' }))
+      // 'Create Post', or for the keyword that has a post, the link to it (issue 35).
+      await expectWithinWidth(
+        page,
+        row.getByRole('button', { name: 'Create Post' }).or(row.getByRole('link', { name: 'View post' })),
+      )
       await expectWithinWidth(page, row.getByRole('button', { name: 'Track', exact: true }))
       await expectWithinWidth(page, row.getByRole('button', { name: 'Delete' }))
       await expectWithinWidth(page, row.getByRole('checkbox'))

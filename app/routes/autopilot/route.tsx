@@ -40,7 +40,11 @@ import { BusinessDetails } from './business-details'
 import { StatusSection } from './status-section'
 import { SwitchCard } from './switch-card'
 import { usePageToast } from './use-page-toast'
-import { useRefreshWhileWaiting } from './use-refresh-while-waiting'
+import { useRefreshWhileWaiting } from '#app/ui/use-refresh-while-waiting'
+import { deliveriesRefreshMs } from '#app/features/autopilot/components/webhook-section'
+
+/** How often the page refreshes while Auto Pilot's run or post is on its way. */
+const STATUS_REFRESH_MS = 5_000
 
 /**
  * /autopilot: the business details, the switch and schedule, the webhook, the status of Auto Pilot's runs, and the
@@ -239,12 +243,13 @@ export default function AutopilotPage() {
   const optimisticEnabled = toggle.formData ? toggle.formData.get('enabled') === 'true' : data.enabled
   const showSections = optimisticEnabled && data.enabled
 
-  const waiting =
-    data.enabled &&
-    (data.status.length === 0 ||
-      data.status.some((r) => !r.blogPost._id && r.postStatus !== 'failed') ||
-      data.deliveries.some((d) => d.status === 'pending'))
-  useRefreshWhileWaiting(waiting, toggle.state !== 'idle')
+  // While Auto Pilot's run or post is on its way, and while a webhook delivery is being sent or retried (around its
+  // next attempt), the page refreshes itself (with JavaScript, while the tab is visible).
+  const statusWaiting =
+    data.enabled && (data.status.length === 0 || data.status.some((r) => !r.blogPost._id && r.postStatus !== 'failed'))
+  const deliveriesMs = data.enabled ? deliveriesRefreshMs(data.deliveries, Date.now()) : null
+  const refreshMs = statusWaiting ? Math.min(STATUS_REFRESH_MS, deliveriesMs ?? Infinity) : deliveriesMs
+  useRefreshWhileWaiting(refreshMs, toggle.state !== 'idle')
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
