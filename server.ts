@@ -4,6 +4,7 @@ import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { startupEnv } from '#app/platform/env.server'
+import { capabilityReport } from '#app/platform/capabilities.server'
 import { ifNoneMatchHits, letRemixReplaceHeaders, PRIVATE_CACHE_CONTROL } from '#app/platform/http/http-cache.server'
 import { guardBuild } from '#app/platform/http/outage.server'
 import { cachedPage, encodedBody, pageCacheKey, pageEncoding } from '#app/platform/http/page-cache.server'
@@ -243,6 +244,8 @@ app.all(
 
 const server = app.listen(env.PORT, () => {
   console.log(`Rankwell web listening on http://localhost:${env.PORT} (${env.NODE_ENV})`)
+  // Decision 0353: what this server can do for customers, and which variable would switch on what it cannot.
+  for (const line of capabilityReport('web')) console.log(line)
 })
 server.keepAliveTimeout = 65_000
 

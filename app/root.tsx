@@ -166,8 +166,9 @@ export default function App() {
   return (
     <Chrome>
       <GlobalProgress />
-      <Outlet />
+      {/* First in <main>: below the navigation bar and the banners, above the page heading (issue 35). */}
       <Toaster toast={data.toast} global />
+      <Outlet />
       <Analytics ga4Id={data.env.ANALYTICS_GA4_ID} />
     </Chrome>
   )

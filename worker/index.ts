@@ -18,6 +18,7 @@ import { processPasswordResetMail } from '#app/features/accounts/jobs/password-r
 import { deliverWebhookJob } from '#app/features/autopilot/settings/jobs/webhook-delivery.server'
 import { closeDb } from '#app/platform/db/client.server'
 import { startupEnv } from '#app/platform/env.server'
+import { capabilityReport } from '#app/platform/capabilities.server'
 import { closeRedis, createRedis } from '#app/platform/redis.server'
 import { installRequestIdLogging } from '#app/platform/observability/log.server'
 import { installProcessGuards } from '#app/platform/observability/process-guards.server'
@@ -84,6 +85,8 @@ const log = (msg: string, extra?: Record<string, unknown>) =>
 // id; /metrics (queue depths, job durations and failures, provider calls) on WORKER_METRICS_PORT.
 initSentry('worker')
 installRequestIdLogging()
+// Decision 0353: which provider each capability uses, and which variable would switch on a missing one.
+for (const line of capabilityReport('worker')) log(line)
 const switchesOn = privateNetworkWarning(env)
 if (switchesOn) log(switchesOn, { level: 'warn' })
 const metricsServer = startMetricsServer({

@@ -188,6 +188,9 @@ const schema = z.object({
 
 export type Env = z.infer<typeof schema> & { SESSION_SECRETS: string[] }
 
+/** The name of every variable the app reads (issue 35: a test checks that no customer-facing page names one). */
+export const ENV_VARIABLE_NAMES = Object.keys(schema.shape)
+
 function parseEnv(): Env {
   const parsed = schema.safeParse(process.env)
   if (!parsed.success) {

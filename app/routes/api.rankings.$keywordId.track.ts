@@ -3,6 +3,7 @@ import { RANKINGS_MESSAGES } from '#app/features/rankings/rankings'
 import { enqueueRankingsTick } from '#app/features/rankings/jobs/rankings.server'
 import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
 import { isUuid } from '#app/platform/security/ids'
+import { capabilities } from '#app/platform/capabilities.server'
 import { starSavedKeyword, unstar } from '#app/features/rankings/rankings.server'
 
 /**
@@ -22,7 +23,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
       throw apiError(403, RANKINGS_MESSAGES.limit(result.limit), { limit: result.limit })
     }
     await enqueueRankingsTick().catch(() => undefined)
-    return json({ id: result.id, tracked: true, message: RANKINGS_MESSAGES.tracked }, { status: 201 })
+    return json(
+      {
+        id: result.id,
+        tracked: true,
+        message: capabilities().rankTracking ? RANKINGS_MESSAGES.tracked : RANKINGS_MESSAGES.trackedWithoutChecks,
+      },
+      { status: 201 },
+    )
   }
   if (request.method === 'DELETE') {
     const result = await unstar(userId, keywordId)

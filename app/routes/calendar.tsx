@@ -23,6 +23,9 @@ import { moveScheduled } from '#app/features/publishing/publications.server'
 import { requireUser } from '#app/features/accounts/session.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 import { ScrollRegion } from '#app/ui/scroll-region'
+import { autopilotPause } from '#app/features/autopilot/autopilot-pause.server'
+import { PauseNotice } from '#app/features/autopilot/components/pause-notice'
+import { findAutopilotSettings } from '#app/features/autopilot/settings/settings.server'
 
 export const meta: MetaFunction = () => [{ title: 'Calendar | Rankwell' }]
 
@@ -37,7 +40,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const now = new Date()
   const anchor = parseDay(url.searchParams.get('date'), now)
   const { from, to, weeks } = calendarRange(view, anchor)
-  const entries = await calendarEntries(user.id, from, to, now)
+  const [found, settings, pause] = await Promise.all([
+    calendarEntries(user.id, from, to, now),
+    findAutopilotSettings(user.id),
+    autopilotPause(user.id),
+  ])
+  // Decision 0353: while Auto Pilot is paused by the plan, its slots are not promised as posts to come (until the
+  // allowance renews, when it resumes on its own; not at all when the owner must act).
+  const paused = settings?.enabled ? pause : null
+  const resumes = paused?.resumesAt ? new Date(paused.resumesAt).getTime() : Infinity
+  const entries = paused ? found.filter((e) => e.kind !== 'slot' || new Date(e.at).getTime() >= resumes) : found
   const { prev, next } = neighbours(view, anchor)
   return json(
     {
@@ -49,6 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       next: dayKey(next),
       weeks: weeks.map((w) => w.map(dayKey)),
       entries,
+      pause: paused,
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
   )
@@ -212,6 +225,7 @@ export default function CalendarPage() {
         subtitle="Auto Pilot's next posts, drafts waiting for review, scheduled and published posts."
       />
       <Toaster toast={moverData?.toast ?? actionData?.toast} />
+      {data.pause ? <PauseNotice pause={data.pause} /> : null}
       <nav aria-label="Calendar" className="mb-4 flex flex-wrap items-center gap-2">
         <Link
           to={`?view=${data.view}&date=${data.prev}`}

@@ -1,9 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { json, redirect } from '@remix-run/node'
+import { json } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { confirmCheckout } from '#app/features/billing/billing.server'
 import { requireUser } from '#app/features/accounts/session.server'
-import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 
 const NEXT = '/keywords'
 const DELAY_SECONDS = 3
@@ -11,12 +10,18 @@ const DELAY_SECONDS = 3
 const RECHECK_SECONDS = 5
 const MAX_CHECKS = 36
 
+export const CHECKOUT_NOT_FOUND = {
+  title: 'We could not find that checkout',
+  text: 'The link may be incomplete, or the checkout has expired or belongs to another account. If you have just paid, your plan appears on your profile within a few minutes; you are never charged twice.',
+} as const
+
 /**
  * 'Subscription Successful!' then on to /keywords, or 'We are confirming your payment…' that checks again by
  * itself: both are meta refreshes, so they work without JavaScript.
  */
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data) return [{ title: 'Checkout · Rankwell' }]
+  if (data.state === 'not-found') return [{ title: 'Checkout not found · Rankwell' }]
   if (data.state === 'complete')
     return [
       { title: 'Subscription Successful! · Rankwell' },
@@ -33,22 +38,20 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 /**
  * Stripe Checkout returns here with the session id. The success message appears only once Stripe confirms that the
  * session is this user's and complete (or, while Stripe cannot be reached, once its webhook has recorded it).
- * A session that is not this user's, does not exist or has expired sends the user back to /pricing.
+ * A missing session id, or a session that is not this user's, does not exist or has expired, ends at once with a
+ * clear page (404) that says so and what to do (issue 35: never a silent redirect, never waiting forever); a session
+ * Stripe cannot confirm yet ends, after its checks, with what happens next.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
   const url = new URL(request.url)
   const sessionId = url.searchParams.get('session_id')?.trim()
-  if (!sessionId) throw redirect('/pricing')
+  const headers = { 'Cache-Control': 'no-store' }
+  const notFound = () => json({ state: 'not-found' as const, next: null }, { status: 404, headers })
+  if (!sessionId) return notFound()
   const check = Math.min(Math.max(Number.parseInt(url.searchParams.get('check') ?? '0', 10) || 0, 0), MAX_CHECKS)
   const result = await confirmCheckout(user.id, sessionId)
-  if (result === 'invalid') {
-    throw await toast().redirectWithError('/pricing', {
-      message: 'We could not find that checkout. Please choose a plan again.',
-      duration: TOAST_MS,
-    })
-  }
-  const headers = { 'Cache-Control': 'no-store' }
+  if (result === 'invalid') return notFound()
   if (result === 'complete') return json({ state: 'complete' as const, next: null }, { headers })
   const next =
     check < MAX_CHECKS
@@ -59,6 +62,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function CheckoutSuccess() {
   const { state, next } = useLoaderData<typeof loader>()
+  if (state === 'not-found') {
+    return (
+      <div className="mx-auto max-w-xl px-4 py-24 text-center">
+        <div className="card" data-testid="checkout-not-found">
+          <h1 className="text-3xl font-bold text-slate-900">{CHECKOUT_NOT_FOUND.title}</h1>
+          <p className="mt-4 text-slate-700">{CHECKOUT_NOT_FOUND.text}</p>
+          <div className="mt-6 flex flex-wrap justify-center gap-3">
+            <Link to="/pricing" className="btn-primary">
+              Choose a plan
+            </Link>
+            <Link to="/profile" className="btn-secondary">
+              Open your profile
+            </Link>
+          </div>
+        </div>
+      </div>
+    )
+  }
   if (state === 'confirming') {
     return (
       <div className="mx-auto max-w-xl px-4 py-24 text-center">

@@ -4,6 +4,7 @@ import { FreeToolPage } from '#app/features/marketing/components/free-tool'
 import { guardServerAction, revalidateUnlessFailed } from '#app/ui/client-failure'
 import { seoMeta } from '#app/features/marketing/seo'
 import { characterCount, seoScore } from '#app/features/marketing/seo-score'
+import { TITLE_ADVICE, TITLE_MAX, TITLE_SCORE_NOTE } from '#app/features/content/seo-advice'
 import type { ToolResult } from '#app/features/marketing/seo-tools'
 import { toolPageAction } from '#app/features/marketing/free-tools.server'
 import { publicPage } from '#app/platform/http/cache'
@@ -35,8 +36,8 @@ function Titles({ result }: { result: ToolResult['titles'] }) {
   return (
     <div className="card" data-testid="tool-result">
       <h2 className="text-xl font-bold text-slate-900">Suggested Blog Titles</h2>
-      <p className="mt-1 text-sm text-slate-600">
-        SEO Score: how much of the ~70 characters a search result shows the title uses.
+      <p className="mt-1 text-sm text-slate-600" data-testid="title-score-note">
+        {TITLE_SCORE_NOTE}
       </p>
       <ul className="mt-4 space-y-3">
         {result.titles.map((title) => {
@@ -46,6 +47,7 @@ function Titles({ result }: { result: ToolResult['titles'] }) {
               <p className="font-semibold text-slate-900">{title}</p>
               <p className="mt-2 flex flex-wrap items-center gap-3 text-sm text-slate-600">
                 <span>{characterCount(title)} characters</span>
+                {characterCount(title) > TITLE_MAX ? <span>Over {TITLE_MAX}: search results cut it off.</span> : null}
                 <span className={`rounded-full px-2.5 py-0.5 font-semibold ${scoreClass(score)}`}>
                   SEO Score: {score}%
                 </span>
@@ -90,7 +92,7 @@ export default function FreeBlogTitle() {
           {
             icon: 'chart',
             title: 'SEO Score',
-            text: 'Each title is scored by length: around 70 characters uses the full width of a search result.',
+            text: `Each title shows its length and its SEO Score. ${TITLE_ADVICE.hint}`,
           },
           {
             icon: 'sparkles',

@@ -1,5 +1,6 @@
-import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
-import type { ClientActionFunctionArgs } from '@remix-run/react'
+import { json, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
+import { measuredKeywordData } from '#app/platform/capabilities.server'
 import { FreeToolPage } from '#app/features/marketing/components/free-tool'
 import { guardServerAction, revalidateUnlessFailed } from '#app/ui/client-failure'
 import { seoMeta } from '#app/features/marketing/seo'
@@ -18,6 +19,12 @@ export const meta: MetaFunction = ({ matches }) =>
     path: '/free-keyword-research',
     matches,
   })
+
+/**
+ * Decision 0353: the promo promises measured ('real') search volume only when this server has it, not estimates.
+ * The spec's 'Auto Tracking - Monitor keyword rankings 24/7' is required copy and stays as it is.
+ */
+export const loader = () => json({ measuredVolumes: measuredKeywordData() })
 
 export const action = ({ request }: ActionFunctionArgs) => toolPageAction('keywords', request)
 /** With JavaScript, a request that fails in the browser shows the tool's error in the red box (issue 12). */
@@ -46,6 +53,7 @@ function Keywords({ result }: { result: ToolResult['keywords'] }) {
 }
 
 export default function FreeKeywordResearch() {
+  const { measuredVolumes } = useLoaderData<typeof loader>()
   return (
     <FreeToolPage
       tool="keywords"
@@ -62,7 +70,12 @@ export default function FreeKeywordResearch() {
         title: 'Automate Your Keyword Research',
         points: [
           { icon: 'trend', text: 'Auto Tracking - Monitor keyword rankings 24/7' },
-          { icon: 'chart', text: 'Real search volume and ranking difficulty for your country and language' },
+          {
+            icon: 'chart',
+            text: measuredVolumes
+              ? 'Real search volume and ranking difficulty for your country and language'
+              : 'Search volume and ranking difficulty for your country and language',
+          },
           { icon: 'rocket', text: 'Auto Pilot turns the best keywords into published posts' },
         ],
         highlight: 'Save 10+ Hours/Month',

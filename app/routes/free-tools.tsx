@@ -1,5 +1,6 @@
-import type { MetaFunction } from '@remix-run/node'
-import { Link } from '@remix-run/react'
+import { json, type MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { measuredKeywordData } from '#app/platform/capabilities.server'
 import { TRIAL_NOTE } from '#app/features/marketing/landing-copy'
 import { Icon, type IconName } from '#app/features/marketing/components/icons'
 import { seoMeta } from '#app/features/marketing/seo'
@@ -7,6 +8,9 @@ import { publicPage } from '#app/platform/http/cache'
 
 /** Cacheable by a CDN for anonymous visitors (issue 17). */
 export const handle = publicPage
+
+/** Decision 0353: the promo promises measured search volume only where this server has it (not estimates). */
+export const loader = () => json({ measuredVolumes: measuredKeywordData() })
 
 export const meta: MetaFunction = ({ matches }) =>
   seoMeta({
@@ -49,6 +53,7 @@ const TOOLS: Array<{ to: string; icon: IconName; title: string; text: string; ct
 ]
 
 export default function FreeTools() {
+  const { measuredVolumes } = useLoaderData<typeof loader>()
   return (
     <>
       <section className="bg-gradient-to-b from-brand-50 to-slate-50 px-4 py-14 sm:py-20">
@@ -93,8 +98,9 @@ export default function FreeTools() {
             Want the whole workflow done for you?
           </h2>
           <p className="mx-auto mt-3 max-w-2xl text-slate-300">
-            Rankwell finds keywords with real search volume and difficulty, writes complete SEO posts and publishes them
-            on Auto Pilot.
+            {measuredVolumes
+              ? 'Rankwell finds keywords with real search volume and difficulty, writes complete SEO posts and publishes them on Auto Pilot.'
+              : 'Rankwell finds keywords a young website can rank for, writes complete SEO posts and publishes them on Auto Pilot.'}
           </p>
           <Link to="/signup" className="btn mt-6 bg-white px-5 py-3 text-base text-slate-900 hover:bg-brand-50">
             Try Rankwell Free

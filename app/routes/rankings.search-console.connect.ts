@@ -8,7 +8,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   if (!searchConsoleAvailable())
     return toast().redirectWithError('/rankings', {
-      message: 'Google Search Console is not configured on this server.',
+      message: 'Connecting Google Search Console is not available on this workspace yet.',
       duration: TOAST_MS,
     })
   const { location, setCookie } = await connectRedirect(user.id)

@@ -17,7 +17,7 @@ import {
   enqueueRefreshPost,
   enqueueSearchConsolePull,
 } from '#app/features/rankings/jobs/rankings.server'
-import { services } from '#app/platform/env.server'
+import { capabilities } from '#app/platform/capabilities.server'
 import { listSuggestions, reopenSuggestion, startRefresh } from '#app/features/rankings/rankings-insights.server'
 import {
   keywordHistory,
@@ -81,7 +81,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       usage,
       savedKeywords,
       suggestions,
-      dataforseo: services().dataforseo,
+      dailyChecks: capabilities().rankTracking,
       searchConsole: {
         available: searchConsoleAvailable(),
         status: connection?.status ?? null,
@@ -121,7 +121,7 @@ export async function action({ request }: ActionFunctionArgs) {
         ? done(RANKINGS_MESSAGES.limit(result.limit), false, 400)
         : done(RANKINGS_MESSAGES.notFound, false, 404)
     await enqueueRankingsTick().catch(() => undefined)
-    return done(RANKINGS_MESSAGES.tracked)
+    return done(capabilities().rankTracking ? RANKINGS_MESSAGES.tracked : RANKINGS_MESSAGES.trackedWithoutChecks)
   }
   if (intent === 'untrack') {
     const result = await unstar(user.id, String(form.get('keywordId') ?? ''))
@@ -156,7 +156,7 @@ export default function RankingsPage() {
   const search = new URLSearchParams(useLocation().search)
   const sc = data.searchConsole
   const first = (data.page - 1) * RANKINGS_PAGE_SIZE + 1
-  const hasAnySource = data.dataforseo || sc.status === 'active'
+  const hasAnySource = data.dailyChecks || sc.status === 'active'
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <PageHeader
@@ -174,11 +174,11 @@ export default function RankingsPage() {
           className="mb-6 rounded-md border border-slate-200 bg-slate-50 p-4 text-sm text-slate-700"
           data-testid="rankings-setup"
         >
-          {RANKINGS_MESSAGES.nothingConnected}
+          {sc.available ? RANKINGS_MESSAGES.nothingConnected : RANKINGS_MESSAGES.unavailable}
         </p>
-      ) : !data.dataforseo ? (
+      ) : !data.dailyChecks ? (
         <p className="mb-6 rounded-md border border-slate-200 bg-slate-50 p-4 text-sm text-slate-700">
-          {RANKINGS_MESSAGES.noDataForSeo}
+          {RANKINGS_MESSAGES.noDailyChecks}
         </p>
       ) : null}
 

@@ -317,9 +317,7 @@ function SettingsForm({
             ))}
           </div>
           {stockPhotos ? null : (
-            <p className="mt-2 text-xs text-slate-600">
-              Stock photos are not available on this server yet: no stock photo library is connected.
-            </p>
+            <p className="mt-2 text-xs text-slate-600">Stock photos are not available on this workspace yet.</p>
           )}
           {images.errors?.[0] ? (
             <p id={images.errorId} className="field-error" role="alert">

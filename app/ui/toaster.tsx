@@ -41,10 +41,27 @@ export function showToast(toast: Toast) {
   for (const listener of listeners) listener(toast)
 }
 
+/** The words of a toast's link to a page (never the bare path: 'Open blogposts' read as a typo). */
+const LINK_LABELS: Record<string, string> = {
+  '/blogposts': 'Open Blog Posts',
+  '/keywords': 'Open Keyword Ideas',
+  '/autopilot': 'Open Auto Pilot',
+  '/calendar': 'Open the calendar',
+  '/profile': 'Open your profile',
+  '/pricing': 'See the plans',
+  '/rankings': 'Open Rankings',
+}
+
+export function toastLinkLabel(path: string) {
+  return LINK_LABELS[path.split(/[?#]/)[0]!] ?? 'Open it'
+}
+
 /**
- * Toasts at top-center for 8 seconds, just below the sticky navigation bar (4rem high) so that they never cover it.
- * Rendered on the server too, so they show without JavaScript (a CSS animation hides them); a `description` that
- * is a same-site path becomes a link. `global` also shows the toasts sent with `showToast`.
+ * Toasts at top-center for 8 seconds. They take their own room in the page's flow, below the navigation bar and
+ * any banner and above the page heading, and stick below the navigation bar (4rem high) while the page scrolls: they
+ * never cover the bar, a banner or the heading (issue 35). Rendered on the server too, so they show without
+ * JavaScript (a CSS animation folds them away); a `description` that is a same-site path becomes a link.
+ * `global` also shows the toasts sent with `showToast`.
  */
 export function Toaster({ toast, global = false }: { toast: Toast | null | undefined; global?: boolean }) {
   const [visible, setVisible] = useState<Toast | null>(toast ?? null)
@@ -65,12 +82,15 @@ export function Toaster({ toast, global = false }: { toast: Toast | null | undef
   if (!visible) return null
   const link = visible.description?.startsWith('/') ? visible.description : null
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-20 z-50 flex justify-center px-4">
+    <div
+      key={keyOf(visible)}
+      className="toast-auto pointer-events-none sticky top-16 z-50 flex justify-center px-4 pt-3"
+      data-toast-region
+    >
       <div
-        key={keyOf(visible)}
         role={visible.type === 'error' ? 'alert' : 'status'}
         data-toast={visible.type}
-        className={`toast-auto pointer-events-auto flex max-w-lg items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-lg ${styles[visible.type]}`}
+        className={`pointer-events-auto flex max-w-lg items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-lg ${styles[visible.type]}`}
       >
         <p>
           {visible.message}
@@ -78,7 +98,7 @@ export function Toaster({ toast, global = false }: { toast: Toast | null | undef
             <>
               {' '}
               <Link to={link} className="font-semibold underline">
-                Open {link.replace('/', '')}
+                {toastLinkLabel(link)}
               </Link>
             </>
           ) : visible.description ? (

@@ -21,7 +21,7 @@ async function switchedOn(userId: string, values: Partial<typeof schema.autopilo
 }
 
 const toast = (page: Page, text: string | RegExp) => page.locator('[data-toast]').filter({ hasText: text })
-const toggle = (page: Page) => page.getByRole('switch', { name: 'Auto Pilot' })
+const toggle = (page: Page) => page.getByRole('button', { name: 'Auto Pilot', exact: true })
 
 test.describe('auto pilot screen', () => {
   test('shows the business details and switches Auto Pilot on and off @no-js', async ({ page }) => {
@@ -39,7 +39,7 @@ test.describe('auto pilot screen', () => {
       await expect(details).toContainText(text)
     }
     await expect(details.getByRole('link', { name: 'Edit in profile' })).toHaveAttribute('href', '/profile')
-    await expect(toggle(page)).toHaveAttribute('aria-checked', 'false')
+    await expect(toggle(page)).toHaveAttribute('aria-pressed', 'false')
     await expect(page.getByRole('heading', { name: 'Webhook Integration' })).toHaveCount(0)
     await expect(page.getByRole('heading', { name: 'Auto Pilot Status' })).toHaveCount(0)
 
@@ -54,9 +54,9 @@ test.describe('auto pilot screen', () => {
       )
     }
     await toggle(page).click()
-    if (withJs()) await expect(toggle(page)).toHaveAttribute('aria-checked', 'true', { timeout: 500 })
+    if (withJs()) await expect(toggle(page)).toHaveAttribute('aria-pressed', 'true', { timeout: 500 })
     await expect(toast(page, 'Auto Pilot Enabled.')).toBeVisible()
-    await expect(toggle(page)).toHaveAttribute('aria-checked', 'true')
+    await expect(toggle(page)).toHaveAttribute('aria-pressed', 'true')
     await expect(page.getByRole('heading', { name: 'Webhook Integration' })).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Auto Pilot Status' })).toBeVisible()
     await expect(page.getByLabel('Signing secret')).toHaveValue(/^whsec_/)
@@ -75,7 +75,7 @@ test.describe('auto pilot screen', () => {
 
     await toggle(page).click()
     await expect(toast(page, 'Auto Pilot Disabled.')).toBeVisible()
-    await expect(toggle(page)).toHaveAttribute('aria-checked', 'false')
+    await expect(toggle(page)).toHaveAttribute('aria-pressed', 'false')
     await expect(page.getByRole('heading', { name: 'Webhook Integration' })).toHaveCount(0)
     await expect(page.getByRole('heading', { name: 'Auto Pilot Status' })).toHaveCount(0)
   })
@@ -88,7 +88,7 @@ test.describe('auto pilot screen', () => {
     await db.update(schema.subscriptions).set({ status: 'canceled' }).where(eq(schema.subscriptions.userId, user.id))
     await toggle(page).click()
     await expect(toast(page, 'Failed to toggle Auto Pilot.')).toBeVisible()
-    await expect(toggle(page)).toHaveAttribute('aria-checked', 'false')
+    await expect(toggle(page)).toHaveAttribute('aria-pressed', 'false')
     await expect(page.getByRole('heading', { name: 'Webhook Integration' })).toHaveCount(0)
   })
 

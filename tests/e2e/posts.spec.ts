@@ -126,7 +126,7 @@ test('the library: empty state, and an unknown post', async ({ page }) => {
   await expect(page.getByText('No blog post found.')).toBeVisible()
 })
 
-test('a double click on Create Post makes one post; a new page view is told about the existing post, then makes another @no-js', async ({
+test('a double click on Create Post makes one post; the row then links to it, and Write another tells about it, then makes another @no-js', async ({
   page,
 }) => {
   const user = await signIn(page)
@@ -141,9 +141,16 @@ test('a double click on Create Post makes one post; a new page view is told abou
   await page.waitForTimeout(500) // a second submission still in flight would land by now
   expect(await count()).toBe(1)
 
-  // The same keyword again: the user is told about the post they have (no cannibalisation) and may go ahead.
-  await page.goto('/keywords')
-  await page.locator('tr', { hasText: keyword }).getByRole('button', { name: 'Create Post' }).click()
+  // The same keyword again (issue 35): the row links to its post instead of offering a second 'Create Post'; once the
+  // post is written, 'Write another' tells the user about the post they have (no cannibalisation) and may go ahead.
+  const row = page.locator('tr', { hasText: keyword })
+  await expect(async () => {
+    await page.goto('/keywords')
+    await expect(row.getByRole('link', { name: 'Write another' })).toBeVisible({ timeout: 1_000 })
+  }).toPass({ timeout: 60_000 })
+  await expect(row.getByRole('link', { name: 'View post' })).toBeVisible()
+  await expect(row.getByRole('button', { name: 'Create Post' })).toHaveCount(0)
+  await row.getByRole('link', { name: 'Write another' }).click()
   await expect(page.getByTestId('overlap')).toContainText('for a very similar search: update it instead?')
   await expect(page.getByRole('link', { name: 'Update it instead' })).toHaveAttribute('href', /\/blogpost\/.+\/edit$/)
   expect(await count()).toBe(1)

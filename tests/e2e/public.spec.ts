@@ -107,6 +107,8 @@ test.describe('public site: free tools', () => {
       if (tool.path === '/free-blog-title') {
         await expect(result.getByText(/^\d+ characters$/).first()).toBeVisible()
         await expect(result.getByText(/^SEO Score: \d+%$/).first()).toBeVisible()
+        // The spec's score and the checklist's advice (at most 60 characters) are explained together (issue 35).
+        await expect(result.getByTestId('title-score-note')).toContainText('asks for at most 60 characters')
       }
       if (tool.path === '/free-blog-outline') {
         await expect(result.getByRole('heading', { name: 'Introduction' })).toBeVisible()

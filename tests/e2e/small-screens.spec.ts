@@ -25,7 +25,11 @@ test.describe('small screens', () => {
     for (const row of await rows.all()) {
       await expectWithinWidth(page, row)
       await expectWithinWidth(page, row.locator('[data-difficulty]'))
-      await expectWithinWidth(page, row.getByRole('button', { name: 'Create Post' }))
+      // 'Create Post', or for the keyword that has a post, the link to it (issue 35).
+      await expectWithinWidth(
+        page,
+        row.getByRole('button', { name: 'Create Post' }).or(row.getByRole('link', { name: 'View post' })),
+      )
       await expectWithinWidth(page, row.getByRole('button', { name: 'Track', exact: true }))
       await expectWithinWidth(page, row.getByRole('button', { name: 'Delete' }))
       await expectWithinWidth(page, row.getByRole('checkbox'))
@@ -86,7 +90,7 @@ test.describe('small screens', () => {
     await expectWithinWidth(page, delivery)
     await expectWithinWidth(page, delivery.getByRole('button', { name: 'Redeliver' }))
     await expectWithinWidth(page, delivery.locator('td[data-label="Error"]'))
-    await expectWithinWidth(page, page.getByRole('switch', { name: 'Auto Pilot' }))
+    await expectWithinWidth(page, page.getByRole('button', { name: 'Auto Pilot', exact: true }))
     await expectFitsTheScreen(page, '/autopilot')
     await shoot(page, 'autopilot')
   })
@@ -94,7 +98,7 @@ test.describe('small screens', () => {
   test('a toast shows below the navigation bar, never over it @no-js', async ({ page }) => {
     await signedIn(page)
     await page.goto('/autopilot')
-    await page.getByRole('switch', { name: 'Auto Pilot' }).click()
+    await page.getByRole('button', { name: 'Auto Pilot', exact: true }).click()
     const toast = page.locator('[data-toast]').filter({ hasText: 'Auto Pilot Enabled.' })
     await expect(toast).toBeVisible()
     const nav = (await page.locator('header').first().boundingBox())!

@@ -305,15 +305,17 @@ describe('billing trust', () => {
     expect(last.text).toContain('Stripe has not confirmed your payment yet')
     expect(last.text).not.toContain('http-equiv="refresh"')
 
-    // Someone else's session or a made-up id goes back to pricing.
+    // Someone else's session or a made-up id ends at once with a page that says so and links to the plans.
     const foreign = await api(`/checkout-success?session_id=${sessionId}`, { as: other, auth: 'cookie' })
-    expect(foreign.status).toBe(302)
-    expect(foreign.headers.get('location')).toBe('/pricing')
+    expect(foreign.status).toBe(404)
+    expect(foreign.text).toContain('We could not find that checkout')
+    expect(foreign.text).not.toContain('Subscription Successful!')
     const madeUp = await api(`/checkout-success?session_id=${encodeURIComponent("x' or 1=1")}`, {
       as: other,
       auth: 'cookie',
     })
-    expect(madeUp.headers.get('location')).toBe('/pricing')
+    expect(madeUp.status).toBe(404)
+    expect(madeUp.text).toContain('href="/pricing"')
   })
 
   it('refuses over quota with the message that fits the plan, on the API and the profile', async () => {

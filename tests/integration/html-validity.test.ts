@@ -40,6 +40,16 @@ describe('server HTML is valid', () => {
     expect(await problems(screenPath(screen, account), account.user.cookie)).toEqual([])
   })
 
+  // Issue 35: the Auto Pilot switch was `<button type="submit" role="switch">`, the one error the W3C checker found.
+  it('/autopilot with its switch (on and off)', async () => {
+    const off = await createTestUser()
+    for (const cookie of [account.user.cookie, off.cookie]) {
+      const res = await api('/autopilot', { as: { cookie }, auth: 'cookie' })
+      expect(res.text).toMatch(/<button[^>]*aria-pressed="(true|false)"[^>]*aria-label="Auto Pilot"/)
+      expect(await problems('/autopilot', cookie)).toEqual([])
+    }
+  })
+
   it('onboarding', async () => {
     const user = await createTestUser({ onboarded: false })
     expect(await problems('/onboarding', user.cookie)).toEqual([])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatMoney, formatShortDate, monthlyCostCents } from './billing'
+import { formatMoney, formatShortDate, monthlyCostCents, profileQuotaNote, quotaMessage } from './billing'
 import { LIMITS, PLANS, PREMIUM_FEATURES } from './plans'
 
 describe('billing display', () => {
@@ -43,5 +43,19 @@ describe('plans', () => {
     expect(PREMIUM_FEATURES[0]).toBe('500 keyword analyses a month')
     expect(PREMIUM_FEATURES[1]).toBe('100 AI-generated blog posts a month')
     expect(PREMIUM_FEATURES.join(' ')).not.toMatch(/unlimited|a year|every 3 months|per billing period/i)
+  })
+})
+
+describe('profileQuotaNote', () => {
+  it('never tells a user on the profile to go to the profile; the refusal elsewhere keeps the spec copy', () => {
+    const trial = { status: 'trial' as const, usageResetsAt: null }
+    expect(quotaMessage('blogPosts', trial)).toContain('Please go to your profile')
+    for (const kind of ['blogPosts', 'keywordSearches'] as const) {
+      const note = profileQuotaNote(kind, trial)
+      expect(note).not.toMatch(/profile/i)
+      expect(note).toContain(`${LIMITS.trial[kind]}`)
+    }
+    const premium = { status: 'active' as const, usageResetsAt: '2026-12-29T00:00:00Z' }
+    expect(profileQuotaNote('blogPosts', premium)).toBe(quotaMessage('blogPosts', premium))
   })
 })

@@ -53,8 +53,7 @@ const SHORT_DATE = new Intl.DateTimeFormat('en-US', {
 
 /** What the user reads when billing fails or succeeds (the spec's wording where it has one). */
 export const BILLING_MESSAGES = {
-  notConfigured:
-    'Payments are not available right now: Stripe is not configured on this server. Please try again later.',
+  notConfigured: 'Payments are not available right now. Please try again later.',
   planUnavailable: 'This plan is not available right now. Please choose another plan or try again later.',
   alreadySubscribed:
     'You already have an active Premium subscription. To change plan, use Manage Payment on your profile.',
@@ -104,4 +103,21 @@ export function quotaMessage(
       : 'Your Premium subscription has ended.'
   const what = kind === 'keywordSearches' ? 'search for keywords' : 'write new posts'
   return `${why} Your keywords and posts are kept and readable. Subscribe again on the pricing page to ${what}.`
+}
+
+/**
+ * The same news as `quotaMessage`, worded for the profile page itself (issue 35: the spec's 'Please go to your
+ * profile' is required copy where the refusal happens, never on the profile, where the upgrade is right below).
+ */
+export function profileQuotaNote(
+  kind: QuotaKind,
+  summary: {
+    status: 'trial' | 'active' | 'past_due' | 'canceled'
+    usageResetsAt: string | null
+    endedReason?: string | null
+  },
+) {
+  if (summary.status !== 'trial') return quotaMessage(kind, summary)
+  const noun = kind === 'keywordSearches' ? 'keyword searches' : 'blog posts'
+  return `You have used the ${LIMITS.trial[kind]} ${noun} of your free trial. Upgrade below to keep going.`
 }

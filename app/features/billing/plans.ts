@@ -69,6 +69,48 @@ export const TRIAL_FEATURES = [
   'Basic support',
 ]
 
+/**
+ * What a plan costs a month, and what it saves against paying monthly for the same months, from the prices above (never
+ * typed in by hand). Amounts are whole cents rounded to the nearest cent ($499.90 / 12 = $41.658 → $41.66); the
+ * percentage is the saving over the monthly plan's price times the months, rounded to the nearest whole percent
+ * ($98.90 of $598.80 = 16.5% → 17%), and is shown beside the saving in dollars so nobody has to trust the rounding.
+ */
+export function planValue(plan: { price: number; months: number }, monthly: { price: number } = PLANS[0]!) {
+  const priceCents = Math.round(plan.price * 100)
+  const months = plan.months > 0 ? plan.months : 1
+  const monthlyTotalCents = Math.round(monthly.price * 100) * months
+  const savedCents = Math.max(0, monthlyTotalCents - priceCents)
+  return {
+    months,
+    priceCents,
+    perMonthCents: Math.round(priceCents / months),
+    /** What the same months cost on the monthly plan. */
+    monthlyTotalCents,
+    savedCents,
+    savedPercent: monthlyTotalCents > 0 ? Math.round((savedCents * 100) / monthlyTotalCents) : 0,
+  }
+}
+
+/** Where Premium articles go: the destinations /settings/publishing connects and the Auto Pilot webhook. */
+export const INTEGRATIONS = ['WordPress', 'Ghost', 'Webflow', 'a webhook to any other system']
+
+/**
+ * What the trial and Premium include, as the pricing page states them (the numbers are the ones the server enforces:
+ * quota.server.ts). Rank tracking (its limits are in rankings.ts) is listed by the page, which knows whether this
+ * server checks positions.
+ */
+export const PLAN_INCLUDES = {
+  trial: {
+    length: `${TRIAL_DAYS} days, no credit card`,
+    keywordSearches: `${LIMITS.trial.keywordSearches} keyword analyses in total`,
+    blogPosts: `${LIMITS.trial.blogPosts} AI-generated blog posts in total`,
+  },
+  premium: {
+    keywordSearches: `${LIMITS.premium.keywordSearches} keyword analyses a month`,
+    blogPosts: `${LIMITS.premium.blogPosts} AI-generated blog posts a month`,
+  },
+} as const
+
 export function limitsFor(status: 'trial' | 'active' | 'past_due' | 'canceled') {
   return status === 'active' || status === 'past_due' ? LIMITS.premium : LIMITS.trial
 }

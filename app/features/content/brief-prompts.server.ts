@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { Tone } from './content-settings'
+import { META_MAX, META_MIN, TITLE_MAX } from './seo-advice'
 import { MAX_FAQ, MAX_SECTIONS, MIN_SECTIONS, wordBudget, writer } from './prompts.server'
 
 /**
@@ -136,8 +137,11 @@ export function briefJsonSchema(factIds: string[]) {
       searchIntent: { type: 'string', enum: ['informational', 'commercial', 'transactional', 'navigational'] },
       reader: { ...str, description: 'Who searches this and what they need, in one or two sentences.' },
       angle: { ...str, description: 'What this post adds that the top results lack.' },
-      title: { ...str, description: 'The H1 title; at most 60 characters; it must contain the keyword.' },
-      metaDescription: { ...str, description: 'Meta description, 120 to 160 characters, containing the keyword.' },
+      title: { ...str, description: `The H1 title; at most ${TITLE_MAX} characters; it must contain the keyword.` },
+      metaDescription: {
+        ...str,
+        description: `Meta description, ${META_MIN} to ${META_MAX} characters, containing the keyword.`,
+      },
       slug: { ...str, description: 'URL slug: lower case, words joined by hyphens, containing the keyword.' },
       introduction: { ...str, description: 'The introduction: one or two paragraphs of Markdown.' },
       sections: {
@@ -216,8 +220,8 @@ export function briefPrompt(input: BriefInput) {
       '',
       `Write the brief of an SEO blog post of about ${words} words that ranks for this keyword and serves its search intent better than the results above.`,
       '- searchIntent, reader, angle: who searches this, what they need, and what this post adds that the top results lack.',
-      '- title: at most 60 characters, containing the keyword exactly.',
-      '- metaDescription: 120 to 160 characters, containing the keyword, inviting the click.',
+      `- title: at most ${TITLE_MAX} characters, containing the keyword exactly.`,
+      `- metaDescription: ${META_MIN} to ${META_MAX} characters, containing the keyword, inviting the click.`,
       '- slug: short, lower case, hyphenated, containing the keyword.',
       `- introduction: about ${budget.introduction} words of Markdown; use the keyword in the first sentence.`,
       `- sections: ${MIN_SECTIONS + 2} to 6 H2 sections covering what the top results cover and the gap they leave; at least one H2 contains the keyword; each with 0 to 3 H3 subheadings and 3 to 5 key points${r.sources.length ? ', and the facts from the research it should use, by their ids (F1, F2, …)' : ''}; mentionProduct true for at most one section.`,

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull, ne } from 'drizzle-orm'
-import { buildJsonLd, stripRawHtml, finishArticle, linkUrls, urlSet, type Source } from './content'
+import { buildJsonLd, stripFinish, stripRawHtml, finishArticle, linkUrls, urlSet, type Source } from './content'
 import { checkClaims, citeFacts, numberCitations, textFragmentUrl } from './claims'
 import { allowMarkdownLinks } from '#app/platform/markdown/links'
 import { readEvidence, type Claim, type Evidence, type UnverifiedPolicy } from './evidence'
@@ -324,15 +324,6 @@ function citeLinkedPages(markdown: string, isRead: (url: string) => boolean): st
   )
 }
 
-/** Removes what finishPost adds (Related reading line, CTA line, Sources section) so an edit can be finished again. */
-export function stripFinish(markdown: string): string {
-  return markdown
-    .replace(/\n## Sources\s*\n[\s\S]*$/, '\n')
-    .replace(/\n\*\*Related reading:\*\*[^\n]*\n?/g, '\n')
-    .replace(/\n\*\*\[[^\]\n]+\]\([^)\n]+\)\*\*\s*$/g, '\n')
-    .trimEnd()
-}
-
 /** A target linked more than once keeps its first link; the others become plain text. */
 function dedupeLinks(markdown: string): string {
   const seen = new Set<string>()
@@ -345,4 +336,4 @@ function dedupeLinks(markdown: string): string {
   })
 }
 
-export { linkUrls, pickInternalLinks }
+export { linkUrls, pickInternalLinks, stripFinish }

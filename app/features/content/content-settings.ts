@@ -89,7 +89,7 @@ export const CONTENT_SETTINGS_MESSAGES = {
   sampleUnreadable: 'We could not read that page. Check the address, or paste a sample instead.',
   sampleNotOwn: 'The sample page must be on your own website.',
   sampleNoWebsite: 'Add your website first: the sample page must be on it.',
-  stockUnavailable: 'Stock photos are not available on this server yet. Choose generated images or no images.',
+  stockUnavailable: 'Stock photos are not available on this workspace yet. Choose generated images or no images.',
 } as const
 
 const L = CONTENT_SETTINGS_LIMITS

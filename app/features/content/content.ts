@@ -82,6 +82,18 @@ function escapeText(text: string) {
 }
 
 /**
+ * Removes what finishPost adds (Related reading line, CTA line, Sources section) so an edit can be finished again.
+ * Pure, so that the editor can say before a save what the save will rebuild.
+ */
+export function stripFinish(markdown: string): string {
+  return markdown
+    .replace(/\n## Sources\s*\n[\s\S]*$/, '\n')
+    .replace(/\n\*\*Related reading:\*\*[^\n]*\n?/g, '\n')
+    .replace(/\n\*\*\[[^\]\n]+\]\([^)\n]+\)\*\*\s*$/g, '\n')
+    .trimEnd()
+}
+
+/**
  * Raw HTML in a model's Markdown is data, never markup: script and style elements go with their content, every
  * other tag is dropped (its text stays). The article is Markdown only; HTML is made from it and sanitized.
  */

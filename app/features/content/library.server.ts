@@ -10,6 +10,7 @@ import { excerpt, type PostStatus } from './posts'
 import { findOverlaps } from './cannibalisation.server'
 import { db, preparedQuery, schema, sqlClient } from '#app/platform/db/client.server'
 import { aiConfigured } from '#app/platform/ai/openai.server'
+import type { PostProgress } from '#app/ui/post-progress'
 import { isInProgressConflict } from './posts.server'
 import { consumeQuota } from '#app/features/billing/quota.server'
 
@@ -76,6 +77,7 @@ function postColumns() {
     language: posts.language,
     failureReason: posts.failureReason,
     seoScore: posts.seoScore,
+    reviewStatus: posts.reviewStatus,
     createdAt: posts.createdAt,
     at: exactTime(posts.createdAt).as('at'),
     text: sql<string>`left(${posts.contentMarkdown}, 4000)`.as('text'),
@@ -245,6 +247,13 @@ export type LibraryCard = {
   failureReason: string | null
   createdAt: string
   excerpt: string
+  /** Review before publishing (issue 15): null (not needed), 'waiting', 'approved' or 'rejected'. */
+  reviewStatus: 'waiting' | 'approved' | 'rejected' | null
+  /**
+   * Issue 35: where the post stands (word count, reviewed, scheduled, published where), added by the page from
+   * publishing's `postProgressForPosts`.
+   */
+  progress?: PostProgress | null
 }
 
 type PostRow = Awaited<ReturnType<typeof pagePosts>>['rows'][number]
@@ -260,6 +269,7 @@ export function toCard(r: PostRow): LibraryCard {
     createdAt: r.createdAt.toISOString(),
     excerpt: r.status === 'completed' ? excerpt(r.text, { title: r.title }) : '',
     seoScore: r.seoScore ?? null,
+    reviewStatus: r.reviewStatus ?? null,
   }
 }
 

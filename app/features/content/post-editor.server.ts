@@ -15,7 +15,8 @@ import { db, schema } from '#app/platform/db/client.server'
 import { chatText } from '#app/platform/ai/openai.server'
 import { failureReason } from './posts-pipeline.server'
 import { getPost } from './posts.server'
-import type { Evidence } from './evidence'
+import type { Evidence, StoredClaim } from './evidence'
+import type { ChecklistContext } from './post-editor-notes'
 
 /**
  * The editor of a finished post: title, slug, meta description and Markdown body. Every save runs the same
@@ -44,6 +45,29 @@ function storedContext(post: Stored): Context {
     own: c.own ?? [],
     internal: c.internal ?? [],
     targetWords: c.targetWords ?? brief?.targetWords ?? 0,
+  }
+}
+
+/**
+ * What the editor's live checklist and its notes need besides the fields (issue 35): the post's keyword, language,
+ * target length, own pages and site, claim ledger and images as the last save scored them, and the research pages a
+ * link may cite. The checklist is the same pure function the save runs (seo-checklist.ts).
+ */
+export async function editorContext(post: Stored): Promise<ChecklistContext> {
+  const context = storedContext(post)
+  const [business, images] = await Promise.all([businessContext(post.userId), postImagesOf(post.id)])
+  const claims = Array.isArray(post.claims) ? (post.claims as StoredClaim[]) : []
+  return {
+    keyword: post.keyword,
+    language: post.language || 'English',
+    targetWords: context.targetWords || null,
+    ownPages: context.own.map((o) => o.url),
+    siteHost: business?.website ? bareDomain(new URL(business.website).host) : null,
+    claims: claims
+      .filter((c) => c && typeof c.text === 'string')
+      .map((c) => ({ text: c.text, sourceUrl: c.sourceUrl ?? null, ...(c.status ? { status: c.status } : {}) })),
+    images: images.map((i) => ({ id: i.id, role: i.role, alt: i.alt })),
+    readPages: context.evidence.pages.filter((p) => p.status === 'read').map((p) => p.url),
   }
 }
 

@@ -70,8 +70,16 @@ export const editorFormSchema = editSchema
     rewrite: intent === 'rewrite' ? rewriteSchema.parse({ section, instruction }) : null,
   }))
 
-/** The editor's form when it asks for a preview (without JavaScript): the body alone, nothing else is checked. */
-export const editorPreviewSchema = z.object({ body: z.string().optional() })
+/**
+ * The editor's form when it asks for a preview (without JavaScript): the fields as typed, nothing checked; the
+ * preview, the checklist and the notes on what a save would change are made from them.
+ */
+export const editorPreviewSchema = z.object({
+  title: z.string().optional(),
+  slug: z.string().optional(),
+  metaDescription: z.string().optional(),
+  body: z.string().optional(),
+})
 
 /** What the editor says when a save, rewrite or restore never got the app's answer (issue 12): nothing was saved. */
 export const EDITOR_FAILED_MESSAGES: Record<string, string> = {

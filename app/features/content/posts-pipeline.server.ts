@@ -157,7 +157,7 @@ export function isFinalError(error: unknown): boolean {
 
 /** What the library says after 'Failed:'. */
 export function failureReason(error: unknown): string {
-  if (error instanceof AiNotConfiguredError) return 'AI writing is not configured on this server.'
+  if (error instanceof AiNotConfiguredError) return 'Writing posts is not available on this workspace yet.'
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
     if (error.status === 401 || error.status === 403) return 'The AI service refused our credentials.'
     if (error.status === 404) return 'The AI model is not available.'

@@ -12,7 +12,7 @@ export const POST_MESSAGES = {
   failed: 'An error occurred while creating the blog post. Please try again.',
   notFound: 'No blog post found.',
   keywordNotFound: 'Keyword not found.',
-  aiOff: 'AI writing is not configured on this server.',
+  aiOff: 'Writing posts is not available on this workspace yet. Your keywords are kept; try again later.',
   alreadyWritten: 'This post has already been written. Find it in your Blog Posts.',
   inProgress: 'A post for this keyword is already being written.',
 } as const

@@ -269,12 +269,16 @@ export async function research(q: { keyword: string; countryCode: string; langua
   const fetchedAt = new Date().toISOString()
   const answer = await getSerp({ ...q, depth: 10, maxAgeDays: 7, budgetMs: SERP_BUDGET_MS })
   if (!answer.ok) {
+    if (answer.reason !== 'not_configured') console.warn(`[research] search results unavailable: ${answer.reason}`)
     return {
       status: 'none',
       notes: [
+        // The owner reads these beside the post (decision 0353): product words, never a provider's name or error.
         answer.reason === 'not_configured'
-          ? 'Written without search data: no SERP provider (DataForSEO) is configured.'
-          : `Written without search data: the search results could not be read (${answer.reason}).`,
+          ? 'Written without search data: reading Google’s current results is not available on this workspace yet.'
+          : answer.reason === 'invalid_market'
+            ? 'Written without search data: Google’s results could not be read for this keyword’s country and language.'
+            : 'Written without search data: Google’s current results could not be read this time.',
       ],
       version: RESEARCH_VERSION,
       serp: null,

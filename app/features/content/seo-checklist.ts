@@ -1,4 +1,5 @@
 import { comparableUrl } from '#app/features/keywords/serp'
+import { META_ADVICE, META_MAX, META_MIN, TITLE_ADVICE, TITLE_MAX } from './seo-advice'
 
 /**
  * The SEO score of a post: a deterministic checklist (no model), the same on the post page, the library cards,
@@ -32,9 +33,8 @@ export type ScoreInput = {
   images?: Array<{ id: string; role: 'featured' | 'figure'; alt: string }>
 }
 
-export const TITLE_MAX = 60
-export const META_MIN = 120
-export const META_MAX = 160
+/** The title and meta description targets are the SEO advice's (seo-advice.ts: one voice for every page). */
+export { META_MAX, META_MIN, TITLE_MAX }
 export const MIN_H2 = 3
 export const MIN_SOURCES = 2
 export const LENGTH_TOLERANCE = 0.2
@@ -209,12 +209,7 @@ export function scorePost(input: ScoreInput): ScoreResult {
     containsKeyword(input.title, keyword),
     `Put "${keyword}" in the title, as close to the start as reads well.`,
   )
-  add(
-    'title-length',
-    `Title of at most ${TITLE_MAX} characters`,
-    titleLength > 0 && titleLength <= TITLE_MAX,
-    `Shorten the title to ${TITLE_MAX} characters or fewer (now ${titleLength}) so search results show it whole.`,
-  )
+  add('title-length', TITLE_ADVICE.label, titleLength > 0 && titleLength <= TITLE_MAX, TITLE_ADVICE.fix(titleLength))
   add(
     'keyword-h1',
     'Keyword in the H1',
@@ -235,10 +230,10 @@ export function scorePost(input: ScoreInput): ScoreResult {
   )
   add(
     'meta-description',
-    `Meta description of ${META_MIN}–${META_MAX} characters with the keyword`,
+    META_ADVICE.label,
     metaLength >= META_MIN && metaLength <= META_MAX && containsKeyword(input.metaDescription, keyword),
     metaLength < META_MIN || metaLength > META_MAX
-      ? `Write a meta description of ${META_MIN} to ${META_MAX} characters (now ${metaLength}) that contains "${keyword}".`
+      ? META_ADVICE.fix(metaLength, keyword)
       : `Mention "${keyword}" in the meta description.`,
   )
   add(

@@ -10,13 +10,16 @@ import { safeText } from '#app/platform/security/safe-text'
 export const SEARCH_VALIDATION_MESSAGE = 'Please enter a keyword, and select both a country and language.'
 export const SEARCH_ERROR_MESSAGE = 'An error occurred while searching for keywords. Please try again.'
 export const SEARCH_UNAVAILABLE_MESSAGE =
-  'Keyword research is switched off on this server: no keyword data provider (DataForSEO, Google Ads or OpenAI) is configured.'
+  'Keyword research is not available yet on this workspace. Your saved keywords are kept; new searches work as soon as it is.'
 export const VOLUME_TOOLTIP = 'Average monthly search volume for this keyword.'
 export const DIFFICULTY_TOOLTIP = 'Difficulty score for ranking this keyword. New sites should focus in Easy keywords.'
 export const ESTIMATE_TOOLTIP =
-  'AI estimate: no keyword data provider was configured for this search, so its volume and difficulty are estimates by the AI model, not measured data.'
+  'Estimate: measured search data was not available for this search, so its volume and difficulty were estimated by AI.'
+/** Above the keyword table while new searches get estimated figures (decision 0353: product words, no provider). */
+export const ESTIMATES_NOTICE =
+  'Measured search volumes are not available on this workspace yet, so new searches show volumes and difficulty estimated by AI, marked “Estimate”.'
 export const COMPETITION_TOOLTIP =
-  'From Google Ads: its competition index (0-100, how many advertisers bid on this keyword) stands in for ranking difficulty.'
+  'Difficulty here is Google Ads’ competition index (0-100, how many advertisers bid on this keyword), which stands in for ranking difficulty.'
 
 /** Longest query we send to a provider (DataForSEO accepts at most 80 characters per keyword). */
 export const MAX_QUERY_LENGTH = 80

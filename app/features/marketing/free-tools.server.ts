@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { TITLE_MAX } from '#app/features/content/seo-advice'
 import { readForm } from '#app/platform/http/body.server'
 import { json } from '@remix-run/node'
 import { and, eq, gt } from 'drizzle-orm'
@@ -118,7 +119,8 @@ const SPECS: { [T in ToolId]: Spec<T> } = {
     ({ keyword }) =>
       `Main keyword: ${JSON.stringify(keyword)}\n` +
       'Write 8 to 10 click-worthy, honest blog post titles that contain the main keyword (or a close variant) near ' +
-      'the start. Aim for 50 to 70 characters each; vary the formats (how-to, list, guide, question, comparison).',
+      `the start. Keep each to at most ${TITLE_MAX} characters (search results cut longer titles off); vary the ` +
+      'formats (how-to, list, guide, question, comparison).',
   ),
   outline: {
     name: 'blog_outline',

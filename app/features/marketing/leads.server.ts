@@ -80,7 +80,7 @@ export async function captureLead(input: LeadInput, request: Request): Promise<L
     return {
       ok: false,
       status: 503,
-      message: 'E-mail is not configured on this server, so the ebook cannot be sent. Please try again later.',
+      message: 'We cannot send e-mail right now, so the ebook cannot be sent. Please try again later.',
     }
   }
 

@@ -1,4 +1,5 @@
 import { DIFFICULTY_BANDS, difficultyRange } from '#app/features/keywords/difficulty'
+import { META_ADVICE, TITLE_ADVICE } from '#app/features/content/seo-advice'
 
 /**
  * Our SEO guide for founders: one source for the signed-in guide (/how-grow) and the free ebook (/ebook).
@@ -167,8 +168,8 @@ export const SEO_GUIDE: Guide = {
         {
           kind: 'list',
           items: [
-            'A title of about 50–70 characters with the keyword near the start. Shorter titles waste space in the results; longer ones get cut off.',
-            'A meta description of 140–160 characters that promises a concrete benefit. It does not change rankings, but it changes how many people click.',
+            TITLE_ADVICE.sentence,
+            META_ADVICE.sentence,
             'An introduction that names the reader’s problem and answers the main question in the first few sentences.',
             'Three to five main sections with descriptive H2 headings that follow the order in which a reader thinks about the problem.',
             'Specifics: numbers, examples, screenshots, steps, mistakes to avoid. Generic advice is what every competing page already has.',

@@ -1,5 +1,10 @@
-/** Titles of about 70 characters use the space a search result gives them; the score says how much of it is used. */
-export const SEO_TITLE_LENGTH = 70
+import { SPEC_TITLE_SCORE_LENGTH } from '#app/features/content/seo-advice'
+
+/**
+ * The spec's title 'SEO Score': how much of the 70 characters a search result line can hold the title uses. The
+ * advice on title length is seo-advice.ts's (at most 60); `TITLE_SCORE_NOTE` there explains the difference.
+ */
+export const SEO_TITLE_LENGTH = SPEC_TITLE_SCORE_LENGTH
 
 /** 'SEO Score' of a blog title: its length divided by 70, as a rounded percentage, capped at 100. */
 export function seoScore(title: string): number {

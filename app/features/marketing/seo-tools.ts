@@ -66,8 +66,7 @@ export const TOOL_MESSAGES: Record<ToolId, { empty: string; failed: string }> = 
   },
 }
 
-export const AI_OFF_MESSAGE =
-  'The free AI tools are switched off on this server because no OpenAI API key is configured. Please try again later.'
+export const AI_OFF_MESSAGE = 'The free AI tools are not available right now. Please try again later.'
 
 /** Free-tool uses per visitor (IP address) per hour, counted across the four tools. */
 export const FREE_TOOL_LIMIT = { limit: 10, windowSeconds: 60 * 60 }

@@ -23,9 +23,9 @@ export const REVIEW_MODES = ['quality', 'review', 'auto_approve', 'always'] as c
 export type ReviewMode = (typeof REVIEW_MODES)[number]
 
 export const REVIEW_MODE_LABELS: Record<ReviewMode, string> = {
-  quality: 'Publish automatically when the SEO score is at least N and every figure is verified',
+  quality: 'Publish automatically when the SEO score reaches the minimum below and every figure is verified',
   review: 'Review every post before it is published',
-  auto_approve: 'Approve automatically after H hours unless I reject',
+  auto_approve: 'Approve automatically after the waiting time below, unless I reject the post',
   always: 'Publish every post automatically, without review (except posts with unverified figures)',
 }
 

@@ -13,11 +13,16 @@ export const RANKINGS_MESSAGES = {
   tracked: 'Keyword tracked. Its position is checked every day.',
   untracked: 'Keyword no longer tracked.',
   trackFailed: 'Could not change the tracking of this keyword. Check your connection and try again.',
-  noDataForSeo:
-    "Daily position tracking isn't available on this server yet. Until then positions come from Search Console (average position).",
+  /** Tracked on a workspace without daily checks (decision 0353: 'checked every day' only when checks run). */
+  trackedWithoutChecks:
+    'Keyword tracked. Daily position checks are not available on this workspace yet; its average position comes from Google Search Console once it is connected.',
+  noDailyChecks:
+    'Daily position checks are not available on this workspace yet. Until then, positions come from Google Search Console (average position).',
   nothingConnected:
-    'Connect Google Search Console to see clicks, impressions and positions of your posts, and set up DataForSEO for daily position tracking.',
-  searchConsoleUnavailable: "Connecting Google Search Console isn't available on this server yet.",
+    'Connect Google Search Console to see the clicks, impressions and average positions of your posts. Daily position checks are not available on this workspace yet.',
+  unavailable:
+    'Rank tracking is not available yet on this workspace. Your tracked keywords are kept, and their positions appear here as soon as it is.',
+  searchConsoleUnavailable: 'Connecting Google Search Console is not available on this workspace yet.',
   searchConsoleDisabled:
     'Google Search Console access was revoked, so we stopped pulling its data. Connect it again to resume.',
   refreshQueued: 'Refreshing this post: a new version will be ready for review shortly.',

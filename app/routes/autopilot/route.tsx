@@ -19,6 +19,8 @@ import { saveReviewSettings } from '#app/features/publishing/review.server'
 import { publishingOverview, reviewAction } from '#app/features/autopilot/autopilot-review.server'
 import { AUTOPILOT_MESSAGES, cadenceForm, webhookUrlForm } from '#app/features/autopilot/settings/autopilot'
 import { canUseAutopilot, getStatusList } from '#app/features/autopilot/autopilot.server'
+import { autopilotPause } from '#app/features/autopilot/autopilot-pause.server'
+import { PauseNotice } from '#app/features/autopilot/components/pause-notice'
 import {
   getSettings,
   reenableWebhook,
@@ -38,7 +40,11 @@ import { BusinessDetails } from './business-details'
 import { StatusSection } from './status-section'
 import { SwitchCard } from './switch-card'
 import { usePageToast } from './use-page-toast'
-import { useRefreshWhileWaiting } from './use-refresh-while-waiting'
+import { useRefreshWhileWaiting } from '#app/ui/use-refresh-while-waiting'
+import { deliveriesRefreshMs } from '#app/features/autopilot/components/webhook-section'
+
+/** How often the page refreshes while Auto Pilot's run or post is on its way. */
+const STATUS_REFRESH_MS = 5_000
 
 /**
  * /autopilot: the business details, the switch and schedule, the webhook, the status of Auto Pilot's runs, and the
@@ -67,8 +73,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   let settings: Awaited<ReturnType<typeof getSettings>> | null = null
   let allowed = false
+  let pause: Awaited<ReturnType<typeof autopilotPause>> = null
   try {
-    ;[settings, allowed] = await Promise.all([getSettings(user.id), canUseAutopilot(user.id)])
+    ;[settings, allowed, pause] = await Promise.all([
+      getSettings(user.id),
+      canUseAutopilot(user.id),
+      autopilotPause(user.id),
+    ])
   } catch (error) {
     console.error('[autopilot] could not load settings', error)
   }
@@ -90,6 +101,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       business,
       loaded: Boolean(settings),
       allowed,
+      // Decision 0353: 'Paused: …' (posts used, trial ended) instead of promising posts that will not be written.
+      pause: settings?.enabled ? pause : null,
       enabled: settings?.enabled ?? false,
       cadenceDays: settings?.cadenceDays ?? 1,
       notice: settings?.notice ?? null,
@@ -230,12 +243,13 @@ export default function AutopilotPage() {
   const optimisticEnabled = toggle.formData ? toggle.formData.get('enabled') === 'true' : data.enabled
   const showSections = optimisticEnabled && data.enabled
 
-  const waiting =
-    data.enabled &&
-    (data.status.length === 0 ||
-      data.status.some((r) => !r.blogPost._id && r.postStatus !== 'failed') ||
-      data.deliveries.some((d) => d.status === 'pending'))
-  useRefreshWhileWaiting(waiting, toggle.state !== 'idle')
+  // While Auto Pilot's run or post is on its way, and while a webhook delivery is being sent or retried (around its
+  // next attempt), the page refreshes itself (with JavaScript, while the tab is visible).
+  const statusWaiting =
+    data.enabled && (data.status.length === 0 || data.status.some((r) => !r.blogPost._id && r.postStatus !== 'failed'))
+  const deliveriesMs = data.enabled ? deliveriesRefreshMs(data.deliveries, Date.now()) : null
+  const refreshMs = statusWaiting ? Math.min(STATUS_REFRESH_MS, deliveriesMs ?? Infinity) : deliveriesMs
+  useRefreshWhileWaiting(refreshMs, toggle.state !== 'idle')
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
@@ -250,7 +264,8 @@ export default function AutopilotPage() {
           {data.loadError}
         </p>
       ) : null}
-      {data.notice && data.enabled ? (
+      {data.pause ? <PauseNotice pause={data.pause} /> : null}
+      {data.notice && data.enabled && !data.pause ? (
         <p
           role="status"
           data-testid="autopilot-notice"
@@ -269,6 +284,7 @@ export default function AutopilotPage() {
           allowed={data.allowed}
           cadenceDays={data.cadenceDays}
           cadenceResult={replyTo(actionData, 'cadence')}
+          paused={Boolean(data.pause)}
         />
       </div>
 

@@ -16,6 +16,7 @@ export function SwitchCard({
   allowed,
   cadenceDays,
   cadenceResult,
+  paused = false,
 }: {
   toggle: FetcherWithComponents<unknown>
   /** On or off as shown: the switch's pending value while it is on its way. */
@@ -24,6 +25,8 @@ export function SwitchCard({
   allowed: boolean
   cadenceDays: number
   cadenceResult?: SubmissionResult<string[]>
+  /** Switched on but paused by the plan (the notice above the cards says why). */
+  paused?: boolean
 }) {
   const { fields, formProps } = useSchemaForm({
     id: 'autopilot-cadence',
@@ -43,10 +46,10 @@ export function SwitchCard({
       <toggle.Form method="post" className="mt-4 flex items-center gap-3">
         <input type="hidden" name="intent" value="toggle" />
         <input type="hidden" name="enabled" value={enabled ? 'false' : 'true'} />
+        {/* A toggle button (aria-pressed) that submits the form, so it works without JavaScript and is valid HTML. */}
         <button
           type="submit"
-          role="switch"
-          aria-checked={enabled}
+          aria-pressed={enabled}
           aria-label="Auto Pilot"
           disabled={!loaded || (!allowed && !enabled)}
           className={`relative inline-flex h-7 w-12 shrink-0 items-center rounded-full transition disabled:cursor-not-allowed disabled:opacity-50 ${enabled ? 'bg-brand-600' : 'bg-slate-300'}`}
@@ -58,6 +61,7 @@ export function SwitchCard({
         <span className="text-sm font-semibold text-slate-900" data-testid="autopilot-state">
           {enabled ? 'On' : 'Off'}
         </span>
+        {enabled && paused ? <span className="text-sm text-yellow-900">(paused, see above)</span> : null}
       </toggle.Form>
       {!allowed && loaded ? (
         <p className="mt-3 text-sm text-slate-700">

@@ -3,7 +3,7 @@ import { PostNotFound } from '#app/features/content/components/post-not-found'
 import { readForm } from '#app/platform/http/body.server'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
-import { useActionData, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
+import { useActionData, useBlocker, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
 import {
   clientFailureOf,
   failureMessage,
@@ -11,7 +11,7 @@ import {
   revalidateUnlessFailed,
   withoutFailure,
 } from '#app/ui/client-failure'
-import { useEffect } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { showToast } from '#app/ui/toaster'
 import { ScorePanel } from '#app/features/content/components/score-panel'
 import { useHydrated } from '#app/ui/use-hydrated'
@@ -23,13 +23,30 @@ import {
   splitTitle,
 } from '#app/features/content/post-editor'
 import type { ChecklistItem } from '#app/features/content/seo-checklist'
-import { listVersions, restoreVersion, rewriteSection, saveEdit } from '#app/features/content/post-editor.server'
+import {
+  editorContext,
+  listVersions,
+  restoreVersion,
+  rewriteSection,
+  saveEdit,
+} from '#app/features/content/post-editor.server'
+import { liveChecklist, type EditorFields } from '#app/features/content/post-editor-notes'
+import {
+  draftKey,
+  draftOutcome,
+  offerMessage,
+  readDraft,
+  sameFields,
+  type Draft,
+  type DraftOffer,
+} from '#app/features/content/post-editor-draft'
+import { ConfirmDialog } from '#app/ui/confirm-dialog'
 import { getPost } from '#app/features/content/posts.server'
 import { hit } from '#app/platform/security/rate-limit.server'
 import { sanitizeHtml } from '#app/platform/security/sanitize.server'
 import { requireUser } from '#app/features/accounts/session.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
-import { Editor } from './editor'
+import { Editor, useDebounced } from './editor'
 import { imageViews } from '#app/features/content/images/post-images.server'
 import { ImagesPanel } from '#app/features/content/components/post-images'
 import { previewSource } from './preview'
@@ -50,12 +67,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const post = await getPost(user.id, params.id ?? '')
-  if (!post) return json({ post: null, versions: [], outdated: [] }, { status: 404 })
-  if (post.status !== 'completed') return json({ post: null, versions: [], outdated: [] }, { status: 409 })
-  const [versions, outdated] = await Promise.all([listVersions(post.id), outdatedLiveCopies(user.id, post)])
+  const none = { post: null, versions: [], outdated: [], context: null, draftKey: '' }
+  if (!post) return json(none, { status: 404 })
+  if (post.status !== 'completed') return json(none, { status: 409 })
+  const [versions, outdated, context] = await Promise.all([
+    listVersions(post.id),
+    outdatedLiveCopies(user.id, post),
+    editorContext(post),
+  ])
   return json(
     {
       outdated,
+      context,
+      draftKey: draftKey(user.id, post.id),
       post: {
         id: post.id,
         title: post.title,
@@ -81,6 +105,8 @@ type ActionData = {
   message?: string
   /** The sanitized HTML of the Preview button (without JavaScript). */
   preview?: string
+  /** The Preview button's checklist of the fields as sent (without JavaScript; with it, it is live). */
+  checklist?: { score: number; items: ChecklistItem[] }
 }
 
 /** intent=save, rewrite, preview (the edit form) or restore (a version's form). */
@@ -96,8 +122,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
   switch (intent) {
     case 'preview': {
       const submission = parseSubmission(form, editorPreviewSchema)
-      const body = submission.status === 'success' ? (submission.value.body ?? '') : ''
-      return json<ActionData>({ intent, result: submission.reply(), preview: sanitizeHtml(previewSource(body)) })
+      const sent = submission.status === 'success' ? submission.value : {}
+      const fields: EditorFields = {
+        title: sent.title ?? '',
+        slug: sent.slug ?? '',
+        metaDescription: sent.metaDescription ?? '',
+        body: sent.body ?? '',
+      }
+      const post = await getPost(user.id, id)
+      const checklist = post?.status === 'completed' ? liveChecklist(fields, await editorContext(post)) : undefined
+      return json<ActionData>({
+        intent,
+        result: submission.reply(),
+        preview: sanitizeHtml(previewSource(fields.body)),
+        checklist,
+      })
     }
     case 'save':
     case 'rewrite': {
@@ -142,7 +181,7 @@ export const clientAction = (args: ClientActionFunctionArgs) => guardServerActio
 export const shouldRevalidate = revalidateUnlessFailed
 
 export default function EditPost() {
-  const { post, versions, outdated } = useLoaderData<typeof loader>()
+  const { post, versions, outdated, context, draftKey: key } = useLoaderData<typeof loader>()
   const response = useActionData<typeof clientAction>()
   const hydrated = useHydrated()
   // A failed restore (its form sends no fields) is a toast; a failed save or rewrite the editor's banner. Either way
@@ -153,7 +192,7 @@ export default function EditPost() {
     if (restoreFailure)
       showToast({ type: 'error', message: failureMessage(restoreFailure, EDITOR_FAILED_MESSAGES.restore!) })
   }, [restoreFailure])
-  if (!post) return <PostNotFound />
+  if (!post || !context) return <PostNotFound />
   const answer = withoutFailure(response)
   const failed =
     failure && !restoreFailure
@@ -166,18 +205,208 @@ export default function EditPost() {
       <div className="mt-4">
         <UpdateLiveCopy postId={post.id} destinations={outdated} />
       </div>
-      <Editor
-        // A new version (a save, a rewrite, a restore) starts the form again from the saved post.
+      <WorkKept
+        // A new version (a save, a rewrite, a restore) starts the editor again from the saved post.
         key={versions[0]?.id ?? 'none'}
         post={post}
-        lastResult={answer?.result}
+        versionId={versions[0]?.id ?? 'none'}
+        savedAt={post.editedAt ?? versions[0]?.createdAt ?? null}
+        draftStorageKey={key}
+        context={context}
+        answer={answer}
+        failed={failed}
+        hydrated={hydrated}
+      />
+      <Versions versions={versions} />
+    </div>
+  )
+}
+
+type Loaded = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['post']>
+type Context = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['context']>
+
+/** localStorage, or null where it cannot be used (private modes, storage turned off, the server). */
+function storage(): Storage | null {
+  try {
+    return typeof window === 'undefined' ? null : window.localStorage
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The editor with its guards (issue 35: work is never lost): it warns before leaving with unsaved changes (a link
+ * in the app or the back button: a dialog; closing or reloading the tab: the browser's own question), keeps the
+ * typed fields as a draft in this browser (restorable after a crash or a reload, cleared once a save took it), and
+ * recomputes the SEO checklist as the fields are typed (the Preview button does without JavaScript).
+ */
+function WorkKept({
+  post,
+  versionId,
+  savedAt,
+  draftStorageKey,
+  context,
+  answer,
+  failed,
+  hydrated,
+}: {
+  post: Loaded
+  versionId: string
+  savedAt: string | null
+  draftStorageKey: string
+  context: Context
+  answer: ReturnType<typeof withoutFailure<ActionData>>
+  failed: string | undefined
+  hydrated: boolean
+}) {
+  const saved = useMemo<EditorFields>(
+    () => ({ title: post.title, slug: post.slug, metaDescription: post.metaDescription, body: post.body }),
+    [post.title, post.slug, post.metaDescription, post.body],
+  )
+  const [typed, setTyped] = useState<EditorFields | null>(null)
+  const [offer, setOffer] = useState<DraftOffer | null>(null)
+  const [restored, setRestored] = useState<{ n: number; fields: EditorFields } | null>(null)
+  const dirty = typed !== null && !sameFields(typed, saved)
+  const settled = useDebounced(typed, 300)
+
+  // Opening the editor: a draft left in this browser is offered (or cleared when it holds nothing new).
+  useEffect(() => {
+    const store = storage()
+    const outcome = draftOutcome(readDraft(store?.getItem(draftStorageKey) ?? null), {
+      versionId,
+      savedAt,
+      fields: saved,
+    })
+    if (outcome === 'clear') store?.removeItem(draftStorageKey)
+    else if (outcome) setOffer(outcome)
+  }, [draftStorageKey, versionId, savedAt, saved])
+
+  const writeDraft = useCallback(
+    (fields: EditorFields, submitted = false) => {
+      const store = storage()
+      if (!store) return
+      if (sameFields(fields, saved)) return store.removeItem(draftStorageKey)
+      const draft: Draft = { v: 1, savedAt: new Date().toISOString(), base: versionId, submitted, ...fields }
+      try {
+        store.setItem(draftStorageKey, JSON.stringify(draft))
+      } catch {
+        // A full storage: the guards below still warn before leaving.
+      }
+    },
+    [draftStorageKey, saved, versionId],
+  )
+  // Autosave, a moment after the typing stops; not while an older draft waits for Restore or Discard.
+  const latest = useRef<EditorFields | null>(null)
+  latest.current = typed
+  useEffect(() => {
+    if (settled && !offer) writeDraft(settled)
+  }, [settled, offer, writeDraft])
+  // Closing or reloading the tab: the draft is written now, and the browser asks first.
+  useEffect(() => {
+    if (!dirty) return
+    const beforeUnload = (e: BeforeUnloadEvent) => {
+      if (latest.current && !offer) writeDraft(latest.current)
+      e.preventDefault()
+      e.returnValue = ''
+    }
+    window.addEventListener('beforeunload', beforeUnload)
+    return () => window.removeEventListener('beforeunload', beforeUnload)
+  }, [dirty, offer, writeDraft])
+  // A link in the app or the back button: our dialog. The editor's own forms (save, preview, restore) stay here.
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
+  )
+
+  const checklist = useMemo(
+    () => (hydrated && settled ? liveChecklist(settled, context) : null),
+    [hydrated, settled, context],
+  )
+  const shown = checklist ?? answer?.checklist ?? { score: post.seoScore, items: post.checklist }
+  const live = checklist !== null || answer?.checklist !== undefined
+
+  return (
+    <>
+      {offer ? (
+        <section
+          aria-label="Unsaved changes"
+          data-testid="draft-offer"
+          className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
+        >
+          <p className="min-w-0 flex-1">{offerMessage(offer, savedAt)}</p>
+          <button
+            type="button"
+            className="btn-primary py-1"
+            onClick={() => {
+              const { title, slug, metaDescription, body } = offer.draft
+              const fields = { title, slug, metaDescription, body }
+              setRestored((r) => ({ n: (r?.n ?? 0) + 1, fields }))
+              setTyped(fields)
+              setOffer(null)
+            }}
+          >
+            Restore
+          </button>
+          <button
+            type="button"
+            className="btn-secondary py-1"
+            onClick={() => {
+              storage()?.removeItem(draftStorageKey)
+              setOffer(null)
+              if (latest.current) writeDraft(latest.current)
+            }}
+          >
+            Discard
+          </button>
+        </section>
+      ) : null}
+      <Editor
+        key={restored ? `restored-${restored.n}` : 'saved'}
+        post={restored ? { id: post.id, ...restored.fields } : post}
+        saved={saved}
+        readPages={context.readPages}
+        lastResult={restored ? undefined : answer?.result}
         message={failed ?? answer?.message}
         preview={answer?.preview}
         hydrated={hydrated}
+        onChange={setTyped}
+        onSubmitted={() => {
+          if (latest.current) writeDraft(latest.current, true)
+        }}
       />
       <ImagesPanel postId={post.id} images={post.images} />
-      <ScorePanel score={post.seoScore} items={post.checklist} />
-      <Versions versions={versions} />
-    </div>
+      <ScorePanel
+        score={shown.score}
+        items={shown.items}
+        live={hydrated}
+        caption={
+          live
+            ? `As typed, not saved yet (saved score ${post.seoScore}/100). Saving checks figures against their sources again.`
+            : hydrated
+              ? 'Recomputed as you type.'
+              : 'Press Preview to check the post as typed.'
+        }
+      />
+      {blocker.state === 'blocked' ? (
+        <ConfirmDialog
+          title="Leave without saving?"
+          message="Your changes to this post are not saved. A draft stays in this browser, and the editor offers it when you come back."
+          closeHref={`/blogpost/${post.id}/edit`}
+          onClose={() => blocker.reset()}
+          action={
+            <button
+              type="button"
+              className="btn-danger"
+              onClick={() => {
+                // The typing goes to the draft, unless an older draft still waits for Restore or Discard.
+                if (latest.current && !offer) writeDraft(latest.current)
+                blocker.proceed()
+              }}
+            >
+              Leave without saving
+            </button>
+          }
+        />
+      ) : null}
+    </>
   )
 }

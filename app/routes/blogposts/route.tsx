@@ -37,6 +37,7 @@ import { quotaRefusal } from '#app/features/billing/quota.server'
 import { overlapMessage } from '#app/features/content/cannibalisation.server'
 import { createPost, retryPost } from '#app/features/content/posts.server'
 import { countWaitingDrafts } from '#app/features/publishing/review.server'
+import { withPostProgress } from '#app/features/publishing/post-progress.server'
 import { requireUser } from '#app/features/accounts/session.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 import { useFailureToast } from './failure-toast'
@@ -91,7 +92,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // A document request waits for its page, whose count statement also brings the languages and the drafts waiting
   // for review; a client navigation gets the page deferred and those two at once, on their own.
   const pending = pagePosts(user.id, params, { limit: POSTS_PAGE_SIZE, summary: !isDataRequest })
-  const page = pending.then((p) => ({ cards: p.rows.map(toCard), total: p.total, nextCursor: p.nextCursor }))
+  // Each card with where its post stands (issue 35): one more statement for the whole page.
+  const page = pending.then(async (p) => ({
+    cards: await withPostProgress(user.id, p.rows.map(toCard)),
+    total: p.total,
+    nextCursor: p.nextCursor,
+  }))
   let resolved: Awaited<typeof page>
   let summary: { languages: string[]; waitingForReview: number } | undefined
   if (!isDataRequest) {

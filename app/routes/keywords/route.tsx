@@ -10,7 +10,7 @@ import {
 import { useEffect, useState } from 'react'
 import { BulkActions, KeywordFilters } from '#app/features/keywords/components/keyword-filters'
 import { KeywordTable } from '#app/features/keywords/components/keyword-table'
-import { CreatePostButton, usePageKey } from '#app/features/content/components/create-post-button'
+import { usePageKey } from '#app/features/content/components/create-post-button'
 import { TrackStar } from '#app/features/rankings/components/track-star'
 import { clientFailureOf, guardServerAction, revalidateUnlessFailed, withoutFailure } from '#app/ui/client-failure'
 import { MessageDialog } from '#app/ui/dialog'
@@ -35,6 +35,9 @@ import { safeRedirect } from '#app/platform/security/redirect'
 import { activeKeywordSource, claimPrefilledRun, searchKeywordsWithQuota } from '#app/features/keywords/keywords.server'
 import { createPostsForKeywords } from '#app/features/content/library.server'
 import { deleteKeywords, pageKeywords } from '#app/features/keywords/keyword-library.server'
+import { postProgressForKeywords } from '#app/features/publishing/post-progress.server'
+import { useRefreshWhileWaiting } from '#app/ui/use-refresh-while-waiting'
+import { useSiteLinkClick } from '#app/ui/site-link'
 import { requireUser } from '#app/features/accounts/session.server'
 import { toast, TOAST_MS } from '#app/platform/http/toast.server'
 import { showToast } from '#app/ui/toaster'
@@ -44,6 +47,10 @@ import { GettingStartedCard } from '#app/features/autopilot/components/getting-s
 import { SearchForm } from './search-form'
 import { AnalyzingOverlay, SourceNotice } from './search-status'
 import { usePrefilledSearch } from './use-prefilled-search'
+import { KeywordPostAction } from './post-action'
+
+/** How often the list refreshes (with JavaScript) while one of its keywords' posts is being written. */
+const WRITING_REFRESH_MS = 10_000
 
 export const meta: MetaFunction = () => [{ title: 'Keyword Opportunities · Rankwell' }]
 
@@ -138,6 +145,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const source = activeKeywordSource()
   const list = listParams(params)
   const { rows, total, totalCapped, sort, order } = await pageKeywords(user.id, list, { limit: shown })
+  // Where each keyword's newest post stands (issue 35): one statement for the whole page.
+  const progress = await postProgressForKeywords(
+    user.id,
+    rows.map((r) => r.id),
+  )
   const listSearch = new URLSearchParams()
   for (const key of LIST_KEYS) if (list[key] !== undefined) listSearch.set(key, String(list[key]))
   const dialogParam = params.get('dialog')
@@ -156,6 +168,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       source: r.source,
       market: [r.countryName, r.languageName].filter(Boolean).join(' · '),
       tracked: r.tracked,
+      post: progress.get(r.id) ?? null,
     })),
     total,
     totalCapped,
@@ -261,11 +274,17 @@ export default function KeywordsPage() {
   const searchFailure = failure && failure.intent === 'search' ? failure : null
   const navigation = useNavigation()
   const revalidator = useRevalidator()
+  const follow = useSiteLinkClick()
   usePrefilledSearch(data)
+  // A post being written: its row changes to 'Ready for review' by itself (with JavaScript), without 'Loading...'.
+  const refreshing = useRefreshWhileWaiting(
+    data.keywords.some((k) => k.post?.state === 'writing') ? WRITING_REFRESH_MS : null,
+  )
 
   const searching = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'search'
   const listLoading =
-    (navigation.state === 'loading' && navigation.location.pathname === '/keywords') || revalidator.state === 'loading'
+    (navigation.state === 'loading' && navigation.location.pathname === '/keywords') ||
+    (revalidator.state === 'loading' && !refreshing)
   // A failed search shows the search dialog; a failed bulk action on the table a toast.
   useEffect(() => {
     if (failure && failure.intent !== 'search')
@@ -315,7 +334,7 @@ export default function KeywordsPage() {
         list={data.list}
         rowActions={(k, { returnTo }) => (
           <>
-            <CreatePostButton keywordId={k.id} pageKey={pageKey} />
+            <KeywordPostAction keyword={k} pageKey={pageKey} returnTo={returnTo} onFollow={follow} />
             <TrackStar keywordId={k.id} describedBy={`keyword-${k.id}`} tracked={k.tracked} returnTo={returnTo} />
           </>
         )}

@@ -1,4 +1,9 @@
-import { COMPETITION_TOOLTIP, SEARCH_UNAVAILABLE_MESSAGE, type KeywordSource } from '#app/features/keywords/keywords'
+import {
+  COMPETITION_TOOLTIP,
+  ESTIMATES_NOTICE,
+  SEARCH_UNAVAILABLE_MESSAGE,
+  type KeywordSource,
+} from '#app/features/keywords/keywords'
 
 /** Over the page while a search runs (JavaScript). */
 export function AnalyzingOverlay() {
@@ -19,14 +24,14 @@ export function AnalyzingOverlay() {
   )
 }
 
-/** Where new searches get their numbers, unless it is DataForSEO (the spec's source). */
+/** Where new searches get their numbers, unless they are measured search data (the spec's source), in product words. */
 export function SourceNotice({ source }: { source: KeywordSource | null }) {
   if (source === 'dataforseo') return null
   const text =
     source === 'google_ads'
       ? `Keyword data comes from Google Ads. ${COMPETITION_TOOLTIP}`
       : source === 'ai_estimate'
-        ? 'No keyword data provider is configured, so new searches show volumes and difficulty estimated by AI, marked “Estimate”.'
+        ? ESTIMATES_NOTICE
         : SEARCH_UNAVAILABLE_MESSAGE
   return (
     <p

@@ -14,6 +14,45 @@ import { ActionButton } from '#app/ui/action-button'
 /** A date and time in UTC, to the second: 'Jan 5, 03:04:05 PM UTC'. */
 export const dateTime = (iso: string) => formatUtcDateTime(iso, { seconds: true })
 
+/** Sending now: the answer comes within seconds. */
+const SENDING_REFRESH_MS = 3_000
+/** The longest wait between two refreshes while a retry is due later. */
+const RETRY_REFRESH_MAX_MS = 60_000
+
+/**
+ * How soon the page should look again at its deliveries (with JavaScript): every few seconds while one is being sent,
+ * just after its next attempt while one waits for a retry (at most a minute), never (null) when none is on its way.
+ */
+export function deliveriesRefreshMs(
+  deliveries: Array<Pick<DeliveryView, 'status' | 'nextAttemptAt'>>,
+  now: number,
+): number | null {
+  let soonest: number | null = null
+  for (const d of deliveries) {
+    if (d.status !== 'pending') continue
+    const due = d.nextAttemptAt ? Date.parse(d.nextAttemptAt) - now + 2_000 : SENDING_REFRESH_MS
+    const ms = Math.min(RETRY_REFRESH_MAX_MS, Math.max(SENDING_REFRESH_MS, due))
+    soonest = soonest === null ? ms : Math.min(soonest, ms)
+  }
+  // Whole seconds, so that the page's renders in between do not restart the wait.
+  return soonest === null ? null : Math.ceil(soonest / 1_000) * 1_000
+}
+
+/**
+ * While a delivery is on its way the list says so: with JavaScript it updates itself; without, a reload shows the
+ * result.
+ */
+function DeliveriesInFlight({ count, hydrated }: { count: number; hydrated: boolean }) {
+  if (count === 0) return null
+  const what = count === 1 ? 'A delivery is on its way' : `${count} deliveries are on their way`
+  return (
+    <p className="mt-2 flex items-center gap-2 text-sm text-slate-600" role="status" data-testid="deliveries-in-flight">
+      <span aria-hidden="true" className="h-2 w-2 animate-pulse rounded-full bg-brand-500" />
+      {hydrated ? `${what}: this list updates by itself.` : `${what}: reload the page to see the result.`}
+    </p>
+  )
+}
+
 /** A value to copy: read-only, selected whole when focused. */
 function ReadOnlyValue({ id, label, value }: { id: string; label: string; value: string }) {
   return (
@@ -161,6 +200,7 @@ export function WebhookSection({
           </Form>
         ) : null}
       </div>
+      <DeliveriesInFlight count={deliveries.filter((d) => d.status === 'pending').length} hydrated={hydrated} />
       <DataTable
         label="Recent deliveries table"
         className="mt-3"

@@ -5,7 +5,7 @@ import {
   formatMoney,
   formatShortDate,
   monthlyCostCents,
-  quotaMessage,
+  profileQuotaNote,
 } from '#app/features/billing/billing'
 import { PLANS } from '#app/features/billing/plans'
 import type { UsageSummary } from '#app/features/billing/quota.server'
@@ -56,7 +56,8 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
   const exhausted = (['keywordSearches', 'blogPosts'] as const).filter(
     (kind) => (kind === 'keywordSearches' ? summary.keywordSearchCount : summary.blogPostCount) >= summary.limits[kind],
   )
-  const quotaNotes = premium || summary.status === 'trial' ? exhausted.map((kind) => quotaMessage(kind, summary)) : []
+  const quotaNotes =
+    premium || summary.status === 'trial' ? exhausted.map((kind) => profileQuotaNote(kind, summary)) : []
 
   const navigation = useNavigation()
   const portalPending = navigation.state !== 'idle' && navigation.formAction === '/billing/portal'

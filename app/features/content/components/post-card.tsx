@@ -2,6 +2,7 @@ import { Form } from '@remix-run/react'
 import type { MouseEvent, ReactNode } from 'react'
 import { SiteLink } from '#app/ui/site-link'
 import { formatLongDate, statusLabel, type PostStatus } from '#app/features/content/posts'
+import { PostProgressBadge, type PostProgress as Progress } from '#app/ui/post-progress'
 
 export type PostCardData = {
   id: string
@@ -11,6 +12,52 @@ export type PostCardData = {
   createdAt: string
   excerpt: string
   seoScore?: number | null
+  /** Review before publishing: null (not needed), 'waiting', 'approved' or 'rejected'. */
+  reviewStatus?: 'waiting' | 'approved' | 'rejected' | null
+  /** Issue 35: where the post stands (word count, reviewed, scheduled, published where). */
+  progress?: Progress | null
+}
+
+const thousands = new Intl.NumberFormat('en-US')
+
+/** A written post's review state, in the owner's words. */
+export function reviewLabel(
+  reviewStatus: PostCardData['reviewStatus'],
+  reviewed: boolean,
+): { text: string; className: string } {
+  if (reviewStatus === 'waiting') return { text: 'Waiting for your review', className: 'text-yellow-900' }
+  if (reviewStatus === 'rejected') return { text: 'Rejected', className: 'text-red-700' }
+  if (reviewed) return { text: 'Reviewed', className: 'text-green-800' }
+  return { text: 'Not reviewed', className: 'text-slate-600' }
+}
+
+/**
+ * What a written post's card says about it (issue 35): its length and review state, and, once scheduled or live,
+ * when and where (each destination linking to the live copy).
+ */
+function PostFacts({ post }: { post: PostCardData }) {
+  const progress = post.progress
+  if (!progress) return null
+  const review = reviewLabel(post.reviewStatus ?? null, progress.reviewed === true)
+  const where = progress.state === 'scheduled' || progress.state === 'published'
+  return (
+    <div className="mt-2 space-y-1 text-sm" data-testid="post-facts">
+      <p className="flex flex-wrap items-center gap-x-2 text-slate-600">
+        {typeof progress.words === 'number' ? (
+          <span data-testid="word-count">{`${thousands.format(progress.words)} ${progress.words === 1 ? 'word' : 'words'}`}</span>
+        ) : null}
+        {typeof progress.words === 'number' ? <span aria-hidden="true">·</span> : null}
+        <span className={`font-medium ${review.className}`} data-testid="review-state">
+          {review.text}
+        </span>
+      </p>
+      {where ? (
+        <p>
+          <PostProgressBadge progress={progress} />
+        </p>
+      ) : null}
+    </div>
+  )
 }
 
 /** The SEO score (0–100) as a small badge: green from 80, amber from 50, red below. */
@@ -102,6 +149,7 @@ export function PostCard({
           <SeoScoreBadge score={post.seoScore} />
         ) : null}
       </p>
+      {post.status === 'completed' ? <PostFacts post={post} /> : null}
       {post.status === 'completed' ? (
         <p className="mt-3 flex-1 text-slate-700 [overflow-wrap:anywhere]">{post.excerpt}</p>
       ) : (

@@ -77,15 +77,15 @@ export function imageFailureNote(error: unknown, count: number): string {
   const what = count === 1 ? 'An image' : `${count} images`
   const why =
     error instanceof AiNotConfiguredError
-      ? 'image generation is not available on this server'
+      ? 'image generation is not available on this workspace yet'
       : error instanceof ImageSourceError && error.reason === 'not-configured'
-        ? 'stock photos are not available on this server'
+        ? 'stock photos are not available on this workspace yet'
         : error instanceof ImageSourceError && error.reason === 'no-result'
           ? 'no suitable photo was found'
           : error instanceof ImageRefusedError
             ? 'what came back was not an image we could use'
             : error instanceof OpenAI.APIError && (error.status === 401 || error.status === 403)
-              ? 'the image service refused our credentials'
+              ? 'the image service refused the request'
               : 'the image service did not answer'
   return `${what} could not be made (${why}): the post is complete without ${count === 1 ? 'it' : 'them'}. You can add ${count === 1 ? 'it' : 'them'} from the editor with 'Regenerate'.`
 }

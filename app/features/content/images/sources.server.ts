@@ -169,5 +169,5 @@ export async function stockPhoto(query: string, exclude: string[] = []): Promise
       },
     }
   }
-  throw new ImageSourceError('No photo library is configured on this server.', 'not-configured')
+  throw new ImageSourceError('Stock photos are not available on this workspace yet.', 'not-configured')
 }

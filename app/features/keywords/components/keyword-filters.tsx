@@ -27,69 +27,83 @@ function VolumeField(props: { label: string; id: string; name: string; defaultVa
 
 /**
  * Search within the saved keywords and filter them: a GET form, so the state lives in the URL (shareable, and it
- * works without JavaScript). The sort in effect is kept.
+ * works without JavaScript). The sort in effect is kept. On a phone the form folds behind a 'Filter' button (a
+ * <details>, open while a filter is in effect); from md up it is always shown (tailwind.css `.fold-below-md`). The
+ * fields wrap at their own width, so that a select shows its whole text (long country and language names).
  */
 export function KeywordFilters({ values, filtered }: { values: KeywordFilterValues; filtered: boolean }) {
   const clear = new URLSearchParams()
   if (values.sort) clear.set('sort', values.sort)
   if (values.order) clear.set('order', values.order)
   return (
-    <Form
-      method="get"
-      action="/keywords"
-      role="search"
-      aria-label="Search saved keywords"
-      key={JSON.stringify(values)}
-      className="grid gap-3 border-b border-slate-200 px-4 py-3 md:grid-cols-[2fr_1fr_1fr_1fr_1fr_1fr_auto] md:items-end"
+    <details
+      className="fold-below-md group border-b border-slate-200"
+      open={filtered || undefined}
+      data-testid="keyword-filters"
     >
-      {values.sort ? <input type="hidden" name="sort" value={values.sort} /> : null}
-      {values.order ? <input type="hidden" name="order" value={values.order} /> : null}
-      <Field
-        label="Search keywords"
-        id="kw-filter-q"
-        type="search"
-        name="q"
-        defaultValue={values.q}
-        maxLength={200}
-        placeholder="Contains..."
-      />
-      <SelectField
-        label="Difficulty band"
-        name="difficulty"
-        options={DIFFICULTY_OPTIONS}
-        placeholder="Any difficulty"
-        defaultValue={values.difficulty}
-      />
-      <VolumeField label="Min volume" id="kw-filter-min" name="minVolume" defaultValue={values.minVolume} />
-      <VolumeField label="Max volume" id="kw-filter-max" name="maxVolume" defaultValue={values.maxVolume} />
-      <SelectField
-        label="Market country"
-        name="country"
-        options={COUNTRY_OPTIONS}
-        placeholder="Any country"
-        defaultValue={values.country}
-      />
-      <SelectField
-        label="Market language"
-        name="language"
-        options={LANGUAGE_OPTIONS}
-        placeholder="Any language"
-        defaultValue={values.language}
-      />
-      <div className="flex items-center gap-3">
-        <button type="submit" className="btn-secondary">
-          Filter
-        </button>
-        {filtered ? (
-          <Link
-            to={clear.size ? `/keywords?${clear.toString()}` : '/keywords'}
-            className="text-sm font-semibold text-brand-700 hover:text-brand-800"
-          >
-            Clear
-          </Link>
-        ) : null}
-      </div>
-    </Form>
+      <summary className="mx-4 my-3 inline-flex cursor-pointer list-none items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden">
+        <span aria-hidden="true" className="transition group-open:rotate-90">
+          ▸
+        </span>
+        Filter{filtered ? ' (on)' : ''}
+      </summary>
+      <Form
+        method="get"
+        action="/keywords"
+        role="search"
+        aria-label="Search saved keywords"
+        key={JSON.stringify(values)}
+        className="grid gap-3 px-4 py-3 md:flex md:flex-wrap md:items-end md:[&>*]:flex-auto"
+      >
+        {values.sort ? <input type="hidden" name="sort" value={values.sort} /> : null}
+        {values.order ? <input type="hidden" name="order" value={values.order} /> : null}
+        <Field
+          label="Search keywords"
+          id="kw-filter-q"
+          type="search"
+          name="q"
+          defaultValue={values.q}
+          maxLength={200}
+          placeholder="Contains..."
+        />
+        <SelectField
+          label="Difficulty band"
+          name="difficulty"
+          options={DIFFICULTY_OPTIONS}
+          placeholder="Any difficulty"
+          defaultValue={values.difficulty}
+        />
+        <VolumeField label="Min volume" id="kw-filter-min" name="minVolume" defaultValue={values.minVolume} />
+        <VolumeField label="Max volume" id="kw-filter-max" name="maxVolume" defaultValue={values.maxVolume} />
+        <SelectField
+          label="Market country"
+          name="country"
+          options={COUNTRY_OPTIONS}
+          placeholder="Any country"
+          defaultValue={values.country}
+        />
+        <SelectField
+          label="Market language"
+          name="language"
+          options={LANGUAGE_OPTIONS}
+          placeholder="Any language"
+          defaultValue={values.language}
+        />
+        <div className="flex items-center gap-3">
+          <button type="submit" className="btn-secondary">
+            Filter
+          </button>
+          {filtered ? (
+            <Link
+              to={clear.size ? `/keywords?${clear.toString()}` : '/keywords'}
+              className="text-sm font-semibold text-brand-700 hover:text-brand-800"
+            >
+              Clear
+            </Link>
+          ) : null}
+        </div>
+      </Form>
+    </details>
   )
 }
 

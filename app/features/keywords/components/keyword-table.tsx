@@ -15,6 +15,7 @@ import {
 } from '#app/features/keywords/keywords'
 import { InfoTip } from './info-tip'
 import { ScrollRegion } from '#app/ui/scroll-region'
+import { PostProgressBadge, type PostProgress } from '#app/ui/post-progress'
 
 export type KeywordRow = {
   id: string
@@ -26,6 +27,8 @@ export type KeywordRow = {
   market: string
   /** Starred for rank tracking (issue 16). */
   tracked: boolean
+  /** Issue 35: where the keyword's newest post stands; null when the keyword has no post. */
+  post: PostProgress | null
 }
 
 // Below the `sm` breakpoint the table is restyled as stacked rows (one card per keyword, every cell labelled by its
@@ -97,9 +100,10 @@ function SortHeader({
 export type KeywordList = { search: string; sort: KeywordSort; order: SortOrder; filtered: boolean }
 
 /**
- * The saved keywords: Search Date, Keyword, Volume, Difficulty and a 'Create Post' action per row; the column
- * headers sort; in the Action column a checkbox selects the row for the bulk actions, the star ('Track') tracks the
- * keyword's ranking on /rankings, and 'Delete' deletes it.
+ * The saved keywords: Search Date, Keyword, Volume, Difficulty and an action per row ('Create Post', or for a keyword
+ * that has a post, a link to it: issue 35); under the keyword, where its newest post stands (writing, ready for
+ * review, scheduled, published where...). The column headers sort; in the Action column a checkbox selects the row
+ * for the bulk actions, the star ('Track') tracks the keyword's ranking on /rankings, and 'Delete' deletes it.
  */
 export function KeywordTable({
   rows,
@@ -119,7 +123,8 @@ export function KeywordTable({
   list: KeywordList
   /**
    * The actions of other capabilities on a row, shown between its checkbox and 'Delete' (the page gives 'Create Post'
-   * and the tracking star); `returnTo` is where a form posted without JavaScript comes back to.
+   * or the links to the keyword's post, and the tracking star); `returnTo` is where a form posted without JavaScript
+   * comes back to.
    */
   rowActions: (row: KeywordRow, context: { returnTo: string }) => ReactNode
 }) {
@@ -196,6 +201,11 @@ export function KeywordTable({
                       </InfoTip>
                     ) : null}
                     {k.market ? <span className="block text-xs text-slate-500">{k.market}</span> : null}
+                    {k.post ? (
+                      <span className="mt-1 block">
+                        <PostProgressBadge progress={k.post} />
+                      </span>
+                    ) : null}
                   </td>
                   <td className={`${td} whitespace-nowrap tabular-nums max-sm:order-2`} data-label="Volume">
                     {formatVolume(k.avgMonthlySearches)}

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { TRIAL_DAYS } from '#app/features/billing/plans'
 import { Icon } from './icons'
 
 /**
@@ -10,17 +11,24 @@ export const INTRO_VIDEO = {
   src: '/intro.webm',
   type: 'video/webm',
   captions: '/intro.vtt',
-  title: 'Rankwell in under a minute',
-  duration: '0:53',
+  title: 'From a keyword to a published post',
+  duration: '0:48',
 }
 
-/** What the video shows (it has no sound): the same text as its captions, for everyone who can't or won't play it. */
-const SCENES = [
-  'Find keywords a young site can rank for',
-  'Pick a title that uses the space search results give it',
-  'Get the structure of the post',
-  'Plan your next 90 days of SEO',
-  'Or let Auto Pilot research, write and publish every post for you',
+/**
+ * What the video shows (it has no sound), scene by scene: its captions are exactly these lines, in this order
+ * (scripts/record-intro.ts writes them, intro-video.test.ts checks public/intro.vtt), listed here for everyone who
+ * can't or won't play it.
+ */
+export const SCENES = [
+  'Search a topic: Rankwell finds keywords a young site can rank for',
+  'Pick a keyword and press Create Post',
+  'Connect your blog once: WordPress, Ghost or Webflow',
+  'Rankwell writes the post: read it, edit it if you like',
+  'Publish it to your blog in one click',
+  'Published: the post is live on your blog',
+  'Or switch Auto Pilot on: it picks keywords, writes and publishes for you',
+  `Start your free ${TRIAL_DAYS}-day trial. No credit card required.`,
 ]
 
 export function IntroVideo() {

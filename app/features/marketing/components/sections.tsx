@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { PLANS, PREMIUM_FEATURES, TRIAL_DAYS, TRIAL_FEATURES } from '#app/features/billing/plans'
+import { PLANS, PREMIUM_FEATURES, TRIAL_DAYS, TRIAL_FEATURES, planValue } from '#app/features/billing/plans'
 import { IconCard, NumberedSteps } from './cards'
 import { FAQS, TESTIMONIALS, TRIAL_NOTE } from '#app/features/marketing/landing-copy'
 import { Icon, type IconName } from './icons'
@@ -129,7 +129,7 @@ export function VideoSection() {
       white
       eyebrow="See it in action"
       title="From topic to published post in minutes"
-      intro="Watch how Rankwell researches keywords, picks the ones you can win and writes the post."
+      intro="Watch Rankwell go from a keyword search to a post published on a blog: the real app, start to finish."
     >
       <div className="mt-10">
         <IntroVideo />
@@ -291,7 +291,12 @@ export function PricingSection() {
         ))}
       </ul>
       <p className="mt-8 text-center text-sm text-slate-600">
-        Premium is also available every 3 months or yearly at a lower price, with the same monthly allowance.{' '}
+        {`Premium also comes billed ${PLANS.filter((p) => p.months > 1)
+          .map((p) => {
+            const value = planValue(p)
+            return `${p.months === 12 ? 'yearly' : `every ${p.months} months`} (${money(value.perMonthCents / 100)} a month, save ${value.savedPercent}%)`
+          })
+          .join(' or ')}, with the same monthly allowance.`}{' '}
         <Link to="/pricing" className="font-semibold text-brand-700 underline">
           Compare all plans
         </Link>

@@ -104,8 +104,14 @@ export function ReviewSection({
           ) : null}
         </fieldset>
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field label="Minimum SEO score (N)" meta={fields.minScore} type="number" min={0} max={100} />
-          <Field label="Approve after (H hours)" meta={fields.approveAfterHours} type="number" min={1} max={168} />
+          <Field label="Minimum SEO score (0–100)" meta={fields.minScore} type="number" min={0} max={100} />
+          <Field
+            label="Hours to wait before approving"
+            meta={fields.approveAfterHours}
+            type="number"
+            min={1}
+            max={168}
+          />
         </div>
         <div>
           <SubmitButton intent="review-settings" className="btn-secondary" pendingText="Saving…">

@@ -74,7 +74,7 @@ function TrackStarFields({
         value={shown ? 'untrack' : 'track'}
         aria-pressed={shown}
         aria-describedby={describedBy}
-        title={shown ? 'Stop tracking its ranking' : 'Track its ranking every day'}
+        title={shown ? 'Stop tracking its ranking' : 'Track its ranking'}
         className={`inline-flex items-center gap-1 rounded px-1.5 py-1 text-xs font-semibold ${
           shown ? 'text-amber-800 hover:text-amber-900' : 'text-slate-700 hover:text-slate-900'
         }`}
