@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm'
 import { expect, test, type Page } from '#tests/setup/playwright'
 import { db, schema } from '#app/platform/db/client.server'
 import type { TestUser } from '#tests/setup/app'
+import { addKeywords } from '#tests/setup/records'
 import { ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
 
 /**
@@ -22,22 +23,7 @@ const MARKDOWN = '# A title\n\nOne two three four five six seven eight nine ten.
 
 async function seedPosts(user: TestUser, tag: string) {
   const names = ['failed', 'ready', 'waiting', 'scheduled', 'published', 'reviewed', 'fresh'].map((n) => `${n} ${tag}`)
-  const kws = await db
-    .insert(schema.savedKeywords)
-    .values(
-      names.map((keyword) => ({
-        userId: user.id,
-        keyword,
-        countryCode: '2840',
-        countryName: 'United States',
-        languageCode: '1000',
-        languageName: 'English',
-        source: 'dataforseo' as const,
-        avgMonthlySearches: 500,
-        difficultyScore: 20,
-      })),
-    )
-    .returning()
+  const kws = await addKeywords(user, names, { source: 'dataforseo', avgMonthlySearches: 500, difficultyScore: 20 })
   const post = (i: number, values: Partial<typeof schema.blogPosts.$inferInsert> = {}) => ({
     userId: user.id,
     keywordId: kws[i]!.id,

@@ -9,6 +9,7 @@ import {
   WEBHOOK_DESTINATION,
 } from '#app/features/publishing/post-progress.server'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
+import { addKeywords } from '#tests/setup/records'
 
 /**
  * Issue 35, status everywhere (decision 0351): where each keyword's post and each post stands, from real rows, as
@@ -34,23 +35,6 @@ const MARKDOWN = [
   '',
   'Read <em>more</em> about it — in 2026 too.',
 ].join('\n')
-
-async function addKeywords(user: TestUser, names: string[]) {
-  return db
-    .insert(schema.savedKeywords)
-    .values(
-      names.map((keyword) => ({
-        userId: user.id,
-        keyword,
-        countryCode: '2840',
-        countryName: 'United States',
-        languageCode: '1000',
-        languageName: 'English',
-        source: 'dataforseo' as const,
-      })),
-    )
-    .returning()
-}
 
 type PostValues = Partial<typeof schema.blogPosts.$inferInsert>
 async function addPost(user: TestUser, values: PostValues & { keyword: string }) {
@@ -90,7 +74,7 @@ describe('status everywhere', () => {
     const names = ['writing', 'failed', 'ready', 'waiting', 'scheduled', 'published', 'reviewed', 'none', 'unpub'].map(
       (n) => `${n} ${tag}`,
     )
-    const kws = await addKeywords(user, names)
+    const kws = await addKeywords(user, names, { source: 'dataforseo' })
     const kw = Object.fromEntries(names.map((n, i) => [n.split(' ')[0]!, kws[i]!]))
     const hour = 3_600_000
     const at = (ms: number) => new Date(Date.now() + ms)

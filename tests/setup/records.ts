@@ -3,6 +3,27 @@ import { db, schema } from '#app/platform/db/client.server'
 
 type KeywordSource = (typeof schema.savedKeywords.$inferInsert)['source']
 
+type KeywordValues = Partial<typeof schema.savedKeywords.$inferInsert>
+
+/** Saved keywords for the United States in English (or as `values` says), as a search would have saved them. */
+export async function addKeywords(user: { id: string }, keywords: string[], values: KeywordValues = {}) {
+  return db
+    .insert(schema.savedKeywords)
+    .values(
+      keywords.map((keyword) => ({
+        userId: user.id,
+        keyword,
+        countryCode: '2840',
+        countryName: 'United States',
+        languageCode: '1000',
+        languageName: 'English',
+        source: 'ai_estimate' as KeywordSource,
+        ...values,
+      })),
+    )
+    .returning()
+}
+
 /** A saved keyword for the United States in the given language, as a search with that source would have saved it. */
 export async function addKeyword(
   user: { id: string },
@@ -10,18 +31,7 @@ export async function addKeyword(
   languageName = 'English',
   source: KeywordSource = 'ai_estimate',
 ) {
-  const [row] = await db
-    .insert(schema.savedKeywords)
-    .values({
-      userId: user.id,
-      keyword,
-      countryCode: '2840',
-      countryName: 'United States',
-      languageCode: '1000',
-      languageName,
-      source,
-    })
-    .returning()
+  const [row] = await addKeywords(user, [keyword], { languageName, source })
   return row!
 }
 
