@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm'
 import { expect, test, type Page } from '#tests/setup/playwright'
 import { db, schema } from '#app/platform/db/client.server'
 import type { TestUser } from '#tests/setup/app'
-import { addKeywords } from '#tests/setup/records'
+import { addKeywords, autopilotWithWebhook } from '#tests/setup/records'
 import { ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
 
 /**
@@ -133,16 +133,7 @@ test('keyword rows and library cards show where each post stands and link to it;
 test('Recent deliveries update by themselves while a delivery is on its way', async ({ page }) => {
   const errors = pageErrors(page)
   const user = await signIn(page)
-  const settings = {
-    userId: user.id,
-    enabled: true,
-    webhookUrl: 'https://hooks.example.com/in',
-    webhookSecret: 'whsec_c2VjcmV0',
-  }
-  await db
-    .insert(schema.autopilotSettings)
-    .values(settings)
-    .onConflictDoUpdate({ target: schema.autopilotSettings.userId, set: settings })
+  await autopilotWithWebhook(user)
   const [delivery] = await db
     .insert(schema.webhookDeliveries)
     .values({

@@ -9,7 +9,7 @@ import {
   WEBHOOK_DESTINATION,
 } from '#app/features/publishing/post-progress.server'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
-import { addKeywords } from '#tests/setup/records'
+import { addKeywords, autopilotWithWebhook } from '#tests/setup/records'
 
 /**
  * Issue 35, status everywhere (decision 0351): where each keyword's post and each post stands, from real rows, as
@@ -301,16 +301,7 @@ describe('status everywhere', () => {
 
   it('/autopilot without JavaScript says a reload shows a delivery on its way', async () => {
     const user = await createTestUser()
-    const settings = {
-      userId: user.id,
-      enabled: true,
-      webhookUrl: 'https://hooks.example.com/in',
-      webhookSecret: 'whsec_c2VjcmV0',
-    }
-    await db
-      .insert(schema.autopilotSettings)
-      .values(settings)
-      .onConflictDoUpdate({ target: schema.autopilotSettings.userId, set: settings })
+    await autopilotWithWebhook(user)
     const page = async () => (await api('/autopilot', { as: user, auth: 'cookie' })).text
     expect(await page()).not.toContain('deliveries-in-flight')
     await db.insert(schema.webhookDeliveries).values({

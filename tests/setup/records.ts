@@ -40,3 +40,12 @@ export async function postRow(postId: string) {
   const [row] = await db.select().from(schema.blogPosts).where(eq(schema.blogPosts.id, postId))
   return row
 }
+
+/** Auto Pilot on for the user, with a webhook (every user has a settings row: this updates it, or makes it). */
+export async function autopilotWithWebhook(user: { id: string }, webhookUrl = 'https://hooks.example.com/in') {
+  const settings = { userId: user.id, enabled: true, webhookUrl, webhookSecret: 'whsec_c2VjcmV0' }
+  await db
+    .insert(schema.autopilotSettings)
+    .values(settings)
+    .onConflictDoUpdate({ target: schema.autopilotSettings.userId, set: settings })
+}
