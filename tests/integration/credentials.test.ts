@@ -380,6 +380,6 @@ describe('settings that cannot be half there', () => {
     }
     const rankings = await fetch(`${web.url}/rankings`, { headers: { Cookie: user.cookie } })
     const text = await rankings.text()
-    expect(text).toContain('Connecting Google Search Console isn&#x27;t available on this server yet.')
+    expect(text).toContain('Connecting Google Search Console is not available on this workspace yet.')
   })
 })

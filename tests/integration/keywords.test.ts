@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   SEARCH_ERROR_MESSAGE,
   SEARCH_UNAVAILABLE_MESSAGE,
+  ESTIMATE_TOOLTIP,
   SEARCH_VALIDATION_MESSAGE,
   sortKeywords,
 } from '#app/features/keywords/keywords'
@@ -623,7 +624,7 @@ describe('keywords', () => {
 
       const html = await (await fetch(`${web.url}/keywords`, { headers: { Cookie: user.cookie } })).text()
       expect(html).toContain('data-estimate')
-      expect(html).toContain('AI estimate: no keyword data provider')
+      expect(html).toContain(ESTIMATE_TOOLTIP)
     })
 
     it('answers an empty list from the model with an empty list', async () => {
@@ -677,7 +678,7 @@ describe('keywords', () => {
       expect(res.body.message).toBe(SEARCH_UNAVAILABLE_MESSAGE)
       expect(await usedSearches(user.id)).toBe(0)
       const html = await (await fetch(`${web.url}/keywords`, { headers: { Cookie: user.cookie } })).text()
-      expect(html).toContain('Keyword research is switched off')
+      expect(html).toContain(SEARCH_UNAVAILABLE_MESSAGE)
       expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Find Keywords<\/button>/)
     })
   })

@@ -195,7 +195,7 @@ describe('public AI endpoints', () => {
     expect(bad.body.message).toBe('Could not generate keywords. Please try again.')
   })
 
-  it('says clearly when OpenAI is not configured', async () => {
+  it('says clearly, in product words, when the AI tools are not available', async () => {
     const web = await startWeb({ OPENAI_API_KEY: '' })
     extra.push(web.stop)
     const res = await fetch(`${web.url}/api/public/generate-keywords`, {
@@ -204,7 +204,7 @@ describe('public AI endpoints', () => {
       body: JSON.stringify({ topic: marker('no ai here') }),
     })
     expect(res.status).toBe(503)
-    expect((await res.json()).message).toMatch(/no OpenAI API key is configured/)
+    expect((await res.json()).message).toBe('The free AI tools are not available right now. Please try again later.')
   })
 
   it('only accepts POST', async () => {
