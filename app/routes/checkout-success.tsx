@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { json } from '@remix-run/node'
+import { json, redirect } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { confirmCheckout } from '#app/features/billing/billing.server'
 import { requireUser } from '#app/features/accounts/session.server'
@@ -38,9 +38,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 /**
  * Stripe Checkout returns here with the session id. The success message appears only once Stripe confirms that the
  * session is this user's and complete (or, while Stripe cannot be reached, once its webhook has recorded it).
- * A missing session id, or a session that is not this user's, does not exist or has expired, ends at once with a
- * clear page (404) that says so and what to do (issue 35: never a silent redirect, never waiting forever); a session
- * Stripe cannot confirm yet ends, after its checks, with what happens next.
+ * Without a session id it goes to /pricing (the spec). A session that is not this user's, does not exist or has
+ * expired ends at once with a clear page (404) that says so and what to do (issue 35: never waiting forever, never a
+ * silent redirect away from a checkout the user just made); a session Stripe cannot confirm yet ends, after its
+ * checks, with what happens next.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
@@ -48,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sessionId = url.searchParams.get('session_id')?.trim()
   const headers = { 'Cache-Control': 'no-store' }
   const notFound = () => json({ state: 'not-found' as const, next: null }, { status: 404, headers })
-  if (!sessionId) return notFound()
+  if (!sessionId) return redirect('/pricing')
   const check = Math.min(Math.max(Number.parseInt(url.searchParams.get('check') ?? '0', 10) || 0, 0), MAX_CHECKS)
   const result = await confirmCheckout(user.id, sessionId)
   if (result === 'invalid') return notFound()

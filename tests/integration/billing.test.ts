@@ -243,10 +243,10 @@ describe('billing', () => {
     expect(success.text).toContain('Subscription Successful!')
     expect(success.text).toContain('Your subscription is now active. Thank you for subscribing!')
     expect(success.text).toMatch(/<meta http-equiv="refresh" content="3;url=\/keywords"/)
-    // Issue 35: no session, or someone else's, ends at once with a page that says so (never a silent redirect).
+    // The spec: no session id goes to /pricing. Issue 35: someone else's session ends at once with a page that
+    // says so (never a silent redirect).
     const noSession = await api('/checkout-success', { as: user, auth: 'cookie' })
-    expect(noSession.status).toBe(404)
-    expect(noSession.text).toContain('We could not find that checkout')
+    expect([noSession.status, noSession.headers.get('location')]).toEqual([302, '/pricing'])
     const other = await createTestUser()
     const notYours = await api(`/checkout-success?session_id=${sessionId}`, { as: other, auth: 'cookie' })
     expect(notYours.status).toBe(404)
