@@ -61,7 +61,7 @@ test('create a post from a keyword, watch it in the library, read it, export it 
   expect(post).toBeTruthy()
 
   // The toast links to the library.
-  await page.getByRole('link', { name: /blogposts/i }).click()
+  await page.getByRole('link', { name: 'Open Blog Posts', exact: true }).click()
   await expect(page).toHaveURL(/\/blogposts$/)
   await expect(page.getByRole('heading', { name: 'Your SEO Content Library' })).toBeVisible()
   await expect(page.getByText('AI-optimized posts driving organic growth')).toBeVisible()
