@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm'
 import { expect, test, type Page } from '#tests/setup/playwright'
 import { db, schema } from '#app/platform/db/client.server'
 import type { TestUser } from '#tests/setup/app'
-import { addKeywords, autopilotWithWebhook } from '#tests/setup/records'
+import { addKeywords, autopilotWithWebhook, pendingDelivery } from '#tests/setup/records'
 import { ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
 
 /**
@@ -134,17 +134,7 @@ test('Recent deliveries update by themselves while a delivery is on its way', as
   const errors = pageErrors(page)
   const user = await signIn(page)
   await autopilotWithWebhook(user)
-  const [delivery] = await db
-    .insert(schema.webhookDeliveries)
-    .values({
-      userId: user.id,
-      messageId: `msg_${crypto.randomUUID()}`,
-      eventType: 'test',
-      url: 'https://hooks.example.com/in',
-      body: '{}',
-      status: 'pending',
-    })
-    .returning()
+  const delivery = await pendingDelivery(user)
 
   await page.goto('/autopilot')
   await expect(page.getByTestId('deliveries-in-flight')).toHaveText(
@@ -157,7 +147,7 @@ test('Recent deliveries update by themselves while a delivery is on its way', as
   await db
     .update(schema.webhookDeliveries)
     .set({ status: 'delivered', attempts: 1, lastStatusCode: 200, lastDurationMs: 42, updatedAt: new Date() })
-    .where(eq(schema.webhookDeliveries.id, delivery!.id))
+    .where(eq(schema.webhookDeliveries.id, delivery.id))
   await expect(row).toHaveAttribute('data-status', 'delivered', { timeout: 15_000 })
   await expect(row).toContainText('Delivered')
   await expect(page.getByTestId('deliveries-in-flight')).toHaveCount(0)

@@ -9,7 +9,7 @@ import {
   WEBHOOK_DESTINATION,
 } from '#app/features/publishing/post-progress.server'
 import { api, createTestUser, type TestUser } from '#tests/setup/app'
-import { addKeywords, autopilotWithWebhook } from '#tests/setup/records'
+import { addKeywords, autopilotWithWebhook, pendingDelivery } from '#tests/setup/records'
 
 /**
  * Issue 35, status everywhere (decision 0351): where each keyword's post and each post stands, from real rows, as
@@ -304,16 +304,7 @@ describe('status everywhere', () => {
     await autopilotWithWebhook(user)
     const page = async () => (await api('/autopilot', { as: user, auth: 'cookie' })).text
     expect(await page()).not.toContain('deliveries-in-flight')
-    await db.insert(schema.webhookDeliveries).values({
-      userId: user.id,
-      messageId: `msg_${crypto.randomUUID()}`,
-      eventType: 'test',
-      url: 'https://hooks.example.com/in',
-      body: '{}',
-      status: 'pending',
-      attempts: 1,
-      nextAttemptAt: new Date(Date.now() + 60_000),
-    })
+    await pendingDelivery(user, { attempts: 1, nextAttemptAt: new Date(Date.now() + 60_000) })
     const html = await page()
     expect(html).toContain('data-testid="deliveries-in-flight"')
     expect(html).toContain('A delivery is on its way: reload the page to see the result.')

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { db, schema } from '#app/platform/db/client.server'
 
@@ -48,4 +49,23 @@ export async function autopilotWithWebhook(user: { id: string }, webhookUrl = 'h
     .insert(schema.autopilotSettings)
     .values(settings)
     .onConflictDoUpdate({ target: schema.autopilotSettings.userId, set: settings })
+}
+
+type DeliveryValues = Partial<typeof schema.webhookDeliveries.$inferInsert>
+
+/** A webhook delivery still on its way (pending), as the Auto Pilot webhook's queue records one. */
+export async function pendingDelivery(user: { id: string }, values: DeliveryValues = {}) {
+  const [row] = await db
+    .insert(schema.webhookDeliveries)
+    .values({
+      userId: user.id,
+      messageId: `msg_${crypto.randomUUID()}`,
+      eventType: 'test',
+      url: 'https://hooks.example.com/in',
+      body: '{}',
+      status: 'pending',
+      ...values,
+    })
+    .returning()
+  return row!
 }
