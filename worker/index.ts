@@ -108,6 +108,7 @@ const concurrency: Record<QueueName, number> = {
   [QUEUES.webhooks]: 8,
   [QUEUES.rankings]: 2,
   [QUEUES.publishing]: 4,
+  [QUEUES.keywords]: 2,
 }
 
 /**

@@ -33,7 +33,24 @@ export type KeywordQuery = {
   countryName?: string
   languageName?: string
 }
-export type SavedKeyword = typeof schema.savedKeywords.$inferSelect
+/** A saved row as a search returns it (issue 36's extra columns are read by the list and the API). */
+export type SavedKeyword = Pick<
+  typeof schema.savedKeywords.$inferSelect,
+  | 'id'
+  | 'userId'
+  | 'keyword'
+  | 'countryCode'
+  | 'countryName'
+  | 'languageCode'
+  | 'languageName'
+  | 'avgMonthlySearches'
+  | 'difficultyScore'
+  | 'source'
+  | 'seedQuery'
+  | 'searchedViaAutoPilot'
+  | 'createdAt'
+  | 'updatedAt'
+>
 
 export { KeywordProviderError }
 /** No keyword data provider (nor the AI fallback) is configured. */

@@ -18,6 +18,8 @@ export const QUEUES = {
   webhooks: 'webhook-delivery',
   rankings: 'rankings',
   publishing: 'publishing',
+  /** Issue 36: keyword research's background lookups (a clustering run reading each keyword's results page). */
+  keywords: 'keywords',
 } as const
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]
 

@@ -10,6 +10,7 @@ import {
 import { useEffect, useState } from 'react'
 import { BulkActions, KeywordFilters } from '#app/features/keywords/components/keyword-filters'
 import { KeywordTable } from '#app/features/keywords/components/keyword-table'
+import { KeywordViews } from '#app/features/keywords/components/keyword-views'
 import { usePageKey } from '#app/features/content/components/create-post-button'
 import { TrackStar } from '#app/features/rankings/components/track-star'
 import { clientFailureOf, guardServerAction, revalidateUnlessFailed, withoutFailure } from '#app/ui/client-failure'
@@ -305,6 +306,7 @@ export default function KeywordsPage() {
         title="Keyword Opportunities"
         subtitle="Discover high-impact keywords your customers search for, with their monthly volume and how hard they are to rank for."
       />
+      <KeywordViews />
       {data.gettingStarted ? <GettingStartedCard data={data.gettingStarted} /> : null}
       <SourceNotice source={data.source} />
       <SearchForm

@@ -16,6 +16,7 @@ import {
 import { InfoTip } from './info-tip'
 import { ScrollRegion } from '#app/ui/scroll-region'
 import { PostProgressBadge, type PostProgress } from '#app/ui/post-progress'
+import { SerpLink } from './serp-link'
 
 export type KeywordRow = {
   id: string
@@ -201,6 +202,7 @@ export function KeywordTable({
                       </InfoTip>
                     ) : null}
                     {k.market ? <span className="block text-xs text-slate-500">{k.market}</span> : null}
+                    <SerpLink id={k.id} keyword={k.keyword} />
                     {k.post ? (
                       <span className="mt-1 block">
                         <PostProgressBadge progress={k.post} />

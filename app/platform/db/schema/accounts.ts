@@ -35,6 +35,8 @@ export const users = pgTable(
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** Issue 35: the owner hid the 'Get started' checklist before finishing it (null: shown until every step is done). */
     gettingStartedHiddenAt: timestamp('getting_started_hidden_at', { withTimezone: true }),
+    /** Issue 36: the optional columns the user shows on /keywords (ids of KEYWORD_COLUMNS); null: the defaults. */
+    keywordColumns: text('keyword_columns').array(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

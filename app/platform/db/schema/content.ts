@@ -95,6 +95,14 @@ export const blogPosts = pgTable(
     liveMarkdown: text('live_markdown'),
     /** Issue 35: the owner marked the post as reviewed (read and checked) on its page; null: not yet. */
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    /**
+     * Issue 36: the sibling keywords of the cluster the post was written for (a cluster's 'Create Post'): the brief
+     * covers them in the one post, instead of one competing post each. Empty for a single keyword.
+     */
+    secondaryKeywords: text('secondary_keywords')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Last edit by the user in the editor (issue 14). */
     editedAt: timestamp('edited_at', { withTimezone: true }),
     createdAt: createdAt(),
