@@ -8,10 +8,7 @@ import { SerpResults } from '#app/features/keywords/components/serp-results'
 import { keywordSerpView } from '#app/features/keywords/serp-view.server'
 import { SERP_VIEW_MESSAGES, type SerpPagePayload } from '#app/features/keywords/serp-view'
 
-export const meta: MetaFunction = () => [
-  { title: 'Top 10 results · Rankwell' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: MetaFunction = () => [{ title: 'Top 10 results · Rankwell' }, { name: 'robots', content: 'noindex' }]
 
 const STATUS = { not_found: 404, quota: 402, unavailable: 503, provider_error: 502 } as const
 

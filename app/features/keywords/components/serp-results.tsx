@@ -45,7 +45,7 @@ function Unknown({ what }: { what: string }) {
 function Row({ row }: { row: SerpViewRow }) {
   return (
     <tr className="stacked-tr" data-serp-row={row.rank}>
-      <td className={`${td} tabular-nums font-semibold text-slate-900 max-sm:order-1`} data-label="Rank">
+      <td className={`${td} font-semibold tabular-nums text-slate-900 max-sm:order-1`} data-label="Rank">
         {row.rank}
       </td>
       <td className={`${td} max-sm:order-2 max-sm:col-span-2`} data-label="Result">
