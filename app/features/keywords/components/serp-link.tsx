@@ -31,7 +31,6 @@ export function SerpLink({ id, keyword }: { id: string; keyword: string }) {
         onClick={onClick}
         className="mt-1 inline-block text-xs font-medium text-brand-700 underline-offset-2 hover:underline"
         aria-label={`Top 10 results for ${keyword}`}
-        aria-haspopup="dialog"
         data-serp-link
       >
         Top 10 results
