@@ -158,7 +158,7 @@ export function SerpResults({ payload }: { payload: SerpPagePayload }) {
         </table>
       ) : null}
       <p className="text-xs text-slate-500">
-        {`Strength runs from 0 to 1,000, from the links other sites give a domain; ${thousands.format(BIG_SITE_STRENGTH)} and above counts as a big site. Words are shown for the pages read when a post was researched for this keyword.`}
+        {`Strength runs from 0 to 1,000, from the links other sites give a domain; ${thousands.format(BIG_SITE_STRENGTH)} and above counts as a big site. Words are shown for the pages read when a post was researched for this keyword. Opening a keyword’s top 10 counts as one keyword search, once a day.`}
       </p>
     </div>
   )
