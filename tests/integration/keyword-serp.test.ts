@@ -242,6 +242,28 @@ describe('keyword results page', () => {
     expect((await api(`/keywords/${kw2!.id}/serp`, { as: stranger, auth: 'cookie' })).status).toBe(404)
     expect((await api('/api/keywords/not-a-uuid/serp', { as: user })).status).toBe(404)
     expect(await searchesUsed(stranger)).toBe(0)
+
+    // The fake's bulk ranks refuses bad tasks as the real API does (40501), in a 200 envelope.
+    const auth = `Basic ${Buffer.from('login:password').toString('base64')}`
+    for (const task of [
+      {},
+      { targets: [] },
+      { targets: Array(1001).fill('a.com') },
+      { targets: ['a.com'], rank_scale: 'x' },
+    ]) {
+      const res = await fetch(`${dfs.url}${RANKS_PATH}`, {
+        method: 'POST',
+        headers: { Authorization: auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify([task]),
+      })
+      const body = (await res.json()) as { status_code: number; tasks: Array<{ status_code: number; result: null }> }
+      expect([res.status, body.status_code, body.tasks[0]!.status_code, body.tasks[0]!.result]).toEqual([
+        200,
+        20000,
+        40501,
+        null,
+      ])
+    }
   })
 
   it('renders Google’s titles as text and drops addresses that are not http(s)', async () => {
