@@ -244,7 +244,7 @@ describe('keyword results page', () => {
     expect(await searchesUsed(stranger)).toBe(0)
 
     // The fake's bulk ranks refuses bad tasks as the real API does (40501), in a 200 envelope.
-    const auth = `Basic ${Buffer.from('login:password').toString('base64')}`
+    const auth = `Basic ${Buffer.from(`${process.env.DATAFORSEO_LOGIN}:${process.env.DATAFORSEO_PASSWORD}`).toString('base64')}`
     for (const task of [
       {},
       { targets: [] },
