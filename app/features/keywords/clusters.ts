@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { comparableUrl } from './serp'
 
 /**
@@ -20,6 +21,43 @@ export const CLUSTER_MIN_SHARED_URLS = 3
 
 /** How many results of each page are compared (the top 10). */
 export const CLUSTER_TOP = 10
+
+/** A clustering run reads (and the page groups) the user's newest this many saved keywords of the market. */
+export const CLUSTER_KEYWORD_CAP = 200
+
+/** A results page younger than this many days serves clustering; older ones are read again by a run. */
+export const CLUSTER_SERP_MAX_AGE_DAYS = 30
+
+const code = (what: string) =>
+  z
+    .string({ required_error: 'Required.', invalid_type_error: 'Required.' })
+    .trim()
+    .regex(/^\d{1,10}$/, `Not a ${what} code.`)
+
+/** A market as saved keywords store it: Google Ads geo id and language id ('2840', '1000'). */
+export const clusterMarketSchema = z.object({ countryCode: code('country'), languageCode: code('language') })
+export type ClusterMarket = z.infer<typeof clusterMarketSchema>
+
+export const CLUSTER_MESSAGES = {
+  started: 'Grouping your keywords by topic…',
+  noKeywords: 'You have no saved keywords in this market yet. Search for some first.',
+  unavailable: 'Grouping by topic is not available right now. Please try again later.',
+  failed: 'The results pages could not be read. Please try again later.',
+  notConfigured: 'Grouping by topic is not available on this workspace yet.',
+  stalled: 'Grouping stopped unexpectedly. Please try again.',
+} as const
+
+/** A clustering run as the page and the API show it. */
+export type ClusterRunView = {
+  id: string
+  status: 'queued' | 'running' | 'done' | 'failed'
+  keywordCount: number
+  fetchedCount: number
+  failedCount: number
+  error: string | null
+  createdAt: string
+  finishedAt: string | null
+}
 
 export type ClusterInput = { id: string; keyword: string; volume: number | null; urls: string[] }
 
