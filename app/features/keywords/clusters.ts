@@ -38,6 +38,9 @@ const code = (what: string) =>
 export const clusterMarketSchema = z.object({ countryCode: code('country'), languageCode: code('language') })
 export type ClusterMarket = z.infer<typeof clusterMarketSchema>
 
+/** The market in a URL (GET /api/clusters, /keywords/clusters): `?country=2840&language=1000`. */
+export const clusterQuerySchema = z.object({ country: code('country'), language: code('language') })
+
 export const CLUSTER_MESSAGES = {
   started: 'Grouping your keywords by topic…',
   noKeywords: 'You have no saved keywords in this market yet. Search for some first.',
