@@ -17,10 +17,10 @@ export default defineConfig({
     baseURL: process.env.BASE_URL ?? 'http://localhost:3000',
     // A failed test keeps its trace: actions, DOM snapshots, network and console. Without the screencast: encoding
     // a frame per paint for every test took a good share of a 2-core machine, for the rare failure that needs it.
-    // CI keeps nothing but the console output, so it records none (recording every test's trace cost about a third
-    // of the Playwright stage on 2 cores); PLAYWRIGHT_TRACE=off turns it off anywhere, =on keeps it on CI.
+    // PLAYWRIGHT_TRACE=off records none: `npm test`'s whole run (its console output is what CI keeps; recording every
+    // test's trace cost about a third of the Playwright stage on 2 cores), unless PLAYWRIGHT_TRACE=on.
     trace:
-      process.env.PLAYWRIGHT_TRACE === 'off' || (process.env.CI && process.env.PLAYWRIGHT_TRACE !== 'on')
+      process.env.PLAYWRIGHT_TRACE === 'off'
         ? 'off'
         : { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     launchOptions: {

@@ -442,6 +442,9 @@ async function appStages(checksDone: Promise<void>, ghostFile: string | null) {
         CHROMIUM_PATH: chromium ?? '',
         PLAYWRIGHT_JSON_OUTPUT_NAME: out,
         PLAYWRIGHT_OUTPUT_DIR: path.join(artifacts, 'playwright'),
+        // A whole run records no traces (CI keeps only the console; recording cost about a third of the stage); a
+        // narrowed run (--grep, to look into a failure) keeps a failed test's trace. PLAYWRIGHT_TRACE=on|off decides.
+        PLAYWRIGHT_TRACE: process.env.PLAYWRIGHT_TRACE ?? (grep ? 'on' : 'off'),
       }),
     )
     countPlaywright(out)
