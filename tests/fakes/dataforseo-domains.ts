@@ -29,7 +29,7 @@ import {
 } from './dataforseo-task'
 import { generateIdeas, type KeywordIdea } from './keywords'
 
-/** The positions of a domain's keywords, in the order of its ideas: 7 of the 12 are in striking distance (4-20). */
+/** The positions of a domain's keywords, in the order of its ideas: 6 of the 12 are in striking distance (4-20). */
 export const FAKE_RANKED_POSITIONS = [2, 5, 8, 11, 14, 17, 19, 23, 31, 47, 1, 64] as const
 
 export type FakeRankedKeyword = { idea: KeywordIdea; position: number; url: string }

@@ -139,9 +139,7 @@ function cleanKeywords(found: DomainKeyword[]): DomainKeyword[] {
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0]
 
-type Save =
-  | { kind: 'domain'; domain: string; at: Date }
-  | { kind: 'gap'; competitor: string; at: Date }
+type Save = { kind: 'domain'; domain: string; at: Date } | { kind: 'gap'; competitor: string; at: Date }
 
 /**
  * Upserts the found keywords as the user's rows (hand-made, not Auto Pilot's) in one statement, then clears this
@@ -191,7 +189,13 @@ async function saveFound(tx: Tx, userId: string, market: DomainMarket, save: Sav
         updated_at = excluded.updated_at`)
   }
   const kept = rows.map((k) => k.keyword.toLowerCase())
-  const notFound = kept.length > 0 ? sql`and lower(${t.keyword}) not in (${sql.join(kept.map((k) => sql`${k}`), sql`, `)})` : sql``
+  const notFound =
+    kept.length > 0
+      ? sql`and lower(${t.keyword}) not in (${sql.join(
+          kept.map((k) => sql`${k}`),
+          sql`, `,
+        )})`
+      : sql``
   const sameMarket = sql`${t.userId} = ${userId} and ${t.countryCode} = ${market.countryCode} and ${t.languageCode} = ${market.languageCode} and ${t.searchedViaAutoPilot} = false`
   if (save.kind === 'domain') {
     await tx.execute(sql`update ${t} set ranked_domain = null, ranked_position = null, ranked_url = null, ranked_at = null

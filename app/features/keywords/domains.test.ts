@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { checkDomain, DOMAIN_MESSAGES, domainSchema, isStrikingDistance, normalizeDomain, STRIKING_DISTANCE } from './domains'
+import {
+  checkDomain,
+  DOMAIN_MESSAGES,
+  domainSchema,
+  isStrikingDistance,
+  normalizeDomain,
+  STRIKING_DISTANCE,
+} from './domains'
 
 describe('normalizeDomain', () => {
   it.each([

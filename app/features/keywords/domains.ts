@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { findCountry, findLanguage } from '#app/platform/markets/markets'
 
 /**
  * Issue 36 (docs/contracts.md "Keyword depth", decision 0364): the domain a user asks about — their own site, or a
@@ -161,7 +162,8 @@ export function checkDomain(input: unknown): DomainCheck {
   const after = end === -1 ? '' : rest.slice(end)
   if (after !== '' && after !== '/') return { ok: false, message: DOMAIN_MESSAGES.path }
   if (authority.includes('@')) return { ok: false, message: DOMAIN_MESSAGES.credentials }
-  if (authority.startsWith('[') || (authority.match(/:/g)?.length ?? 0) > 1) return { ok: false, message: DOMAIN_MESSAGES.ip }
+  if (authority.startsWith('[') || (authority.match(/:/g)?.length ?? 0) > 1)
+    return { ok: false, message: DOMAIN_MESSAGES.ip }
   if (/:\d*$/.test(authority)) return { ok: false, message: DOMAIN_MESSAGES.port }
   if (authority.includes(':')) return { ok: false, message: DOMAIN_MESSAGES.scheme }
 
@@ -205,3 +207,22 @@ export const domainSchema = z
     ctx.addIssue({ code: z.ZodIssueCode.custom, message: checked.message })
     return z.NEVER
   })
+
+export const MARKET_MESSAGES = { country: 'Select a country.', language: 'Select a language.' } as const
+
+const marketFields = {
+  countryCode: z
+    .string({ required_error: MARKET_MESSAGES.country, invalid_type_error: MARKET_MESSAGES.country })
+    .trim()
+    .refine((code) => Boolean(findCountry(code)), MARKET_MESSAGES.country),
+  languageCode: z
+    .string({ required_error: MARKET_MESSAGES.language, invalid_type_error: MARKET_MESSAGES.language })
+    .trim()
+    .refine((code) => Boolean(findLanguage(code)), MARKET_MESSAGES.language),
+}
+
+/** 'Check my rankings': the market the user's domain is looked up in. */
+export const rankingsFormSchema = z.object(marketFields)
+
+/** The competitor form: a competitor's domain (the message next to the field) and the market. */
+export const competitorFormSchema = z.object({ competitor: domainSchema, ...marketFields })
