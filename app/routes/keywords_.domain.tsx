@@ -182,6 +182,7 @@ export default function DomainKeywordsPage() {
         </h2>
         {data.domain ? (
           <RankingsForm
+            key={`${data.market.countryCode}|${data.market.languageCode}`}
             domain={data.domain}
             market={data.market}
             answer={answer?.form === 'ranked' ? answer : undefined}
@@ -215,6 +216,8 @@ export default function DomainKeywordsPage() {
           yet.
         </p>
         <CompetitorForm
+          // A new lookup (or market) starts the form again from what the page shows.
+          key={`${data.competitor ?? ''}|${data.market.countryCode}|${data.market.languageCode}`}
           market={data.market}
           competitor={data.competitor}
           answer={answer?.form === 'gap' ? answer : undefined}
