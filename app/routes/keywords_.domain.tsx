@@ -13,10 +13,14 @@ import {
   savedRanked,
   userMarket,
   vetDomain,
-  WEBSITE_SETTING_PATH,
   type DomainKeywordRow,
 } from '#app/features/keywords/domain-keywords.server'
-import { competitorFormSchema, rankingsFormSchema, STRIKING_DISTANCE } from '#app/features/keywords/domains'
+import {
+  competitorFormSchema,
+  rankingsFormSchema,
+  STRIKING_DISTANCE,
+  WEBSITE_SETTING_PATH,
+} from '#app/features/keywords/domains'
 import { formatVolume } from '#app/features/keywords/keywords'
 import { postProgressForKeywords } from '#app/features/publishing/post-progress.server'
 import { readForm } from '#app/platform/http/body.server'

@@ -7,6 +7,7 @@ import { blockedHostnameReason } from '#app/platform/security/ssrf.server'
 import { quotaRefusal } from '#app/features/billing/quota.server'
 import { chargeLookupIn, lookupAllowed, LookupOverQuota, type Lookup } from './lookups.server'
 import { checkDomain, DOMAIN_MESSAGES, isStrikingDistance, STRIKING_DISTANCE } from './domains'
+export { WEBSITE_SETTING_PATH } from './domains'
 import {
   dataForSeoDomains,
   DOMAIN_KEYWORDS_LIMIT,
@@ -63,9 +64,6 @@ export const DOMAIN_LOOKUP_MESSAGES = {
   sameDomain: 'Enter a competitor’s domain, not your own.',
   market: 'Select a country and a language.',
 } as const
-
-/** Where the user sets the website their rankings are looked up for. */
-export const WEBSITE_SETTING_PATH = '/profile'
 
 function provider() {
   if (!services().dataforseo) return null

@@ -21,6 +21,9 @@ export function isStrikingDistance(position: number | null | undefined): boolean
   return typeof position === 'number' && position >= STRIKING_DISTANCE.from && position <= STRIKING_DISTANCE.to
 }
 
+/** Where the user sets the website whose rankings are looked up (onboarding's website, changed on the profile). */
+export const WEBSITE_SETTING_PATH = '/profile'
+
 export const DOMAIN_MESSAGES = {
   required: 'Enter a domain like example.com.',
   path: 'Enter a domain like example.com, without a path.',
