@@ -1,6 +1,5 @@
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { DOMAIN_MESSAGES } from '#app/features/keywords/domains'
 import { db, schema } from '#app/platform/db/client.server'
 import { api } from '#tests/setup/app'
 import { hydrated, ownClientIp, pageErrors, signedIn } from '#tests/setup/browser'
@@ -22,6 +21,9 @@ import {
  * pending button) and without (@no-js: document posts and redirects): the user's rankings with the quickest wins
  * first, a competitor's gap with its domain checked next to the field, axe on the page; and the lists on a phone.
  */
+/** DOMAIN_MESSAGES.path of app/features/keywords/domains.ts (that module reads JSON, which Playwright's loader does not). */
+const PATH_MESSAGE = 'Enter a domain like example.com, without a path.'
+
 test.beforeEach(async ({ page }) => {
   await ownClientIp(page)
 })
@@ -84,7 +86,7 @@ test('check my rankings, then a competitor’s gap, with a bad domain refused ne
   const competitor = page.getByLabel('Competitor’s domain')
   await competitor.fill(`${rival}/blog`)
   await page.getByRole('button', { name: 'Find their keywords' }).click()
-  await expect(page.getByText(DOMAIN_MESSAGES.path)).toBeVisible()
+  await expect(page.getByText(PATH_MESSAGE)).toBeVisible()
   await expect(competitor).toHaveAttribute('aria-invalid', 'true')
   await expect(competitor).toHaveValue(`${rival}/blog`)
   await competitor.fill(`https://www.${rival}/`)

@@ -159,9 +159,9 @@ async function saveFound(tx: Tx, userId: string, market: DomainMarket, save: Sav
           ${k.cpc === null ? null : 'USD'}, ${k.competition}::double precision, ${k.competitionLevel},
           ${k.monthlySearches ? JSON.stringify(k.monthlySearches) : null}::jsonb, ${origin},
           ${save.kind === 'domain' ? save.domain : null}, ${save.kind === 'domain' ? k.position : null}::integer,
-          ${save.kind === 'domain' ? k.url : null}, ${save.kind === 'domain' ? save.at : null}::timestamptz,
+          ${save.kind === 'domain' ? k.url : null}, ${save.kind === 'domain' ? save.at.toISOString() : null}::timestamptz,
           ${save.kind === 'gap' ? save.competitor : null}, ${save.kind === 'gap' ? k.position : null}::integer,
-          ${save.kind === 'gap' ? k.url : null}, ${save.at}::timestamptz, ${save.at}::timestamptz)`,
+          ${save.kind === 'gap' ? k.url : null}, ${save.at.toISOString()}::timestamptz, ${save.at.toISOString()}::timestamptz)`,
     )
     const own =
       save.kind === 'domain'
