@@ -17,7 +17,11 @@ export default defineConfig({
     baseURL: process.env.BASE_URL ?? 'http://localhost:3000',
     // A failed test keeps its trace: actions, DOM snapshots, network and console. Without the screencast: encoding
     // a frame per paint for every test took a good share of a 2-core machine, for the rare failure that needs it.
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    // PLAYWRIGHT_TRACE=off records none (to time the suite without tracing).
+    trace:
+      process.env.PLAYWRIGHT_TRACE === 'off'
+        ? 'off'
+        : { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     launchOptions: {
       executablePath,
       args: [

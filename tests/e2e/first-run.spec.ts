@@ -46,6 +46,10 @@ async function follow(page: Page, id: string, label: string) {
 }
 
 test.describe('first run', () => {
+  // The desktop and phone walks of a project one after the other in one worker, so that they share one WordPress:
+  // with every test on its own (fullyParallel), each walk started a WordPress of its own (beforeAll runs per test).
+  // A walk that fails does not skip the other (the default mode; only 'serial' would).
+  test.describe.configure({ mode: 'default' })
   let wp: WordPressSite
 
   test.beforeAll(async () => {
