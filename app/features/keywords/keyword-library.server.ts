@@ -12,6 +12,7 @@ import { db, schema } from '#app/platform/db/client.server'
 import { BadCursorError, exactTime, TIMESTAMP } from '#app/platform/lists/keyset.server'
 import { containsPattern, decodeCursor, encodeCursor } from '#app/platform/lists/list-params'
 import { isUuid } from '#app/platform/security/ids'
+import { metricColumns, withMetrics } from './keywords.server'
 
 /**
  * The saved keywords' library at any size (issue 21): keyset pages with search, filters and sorting, and deletes.
@@ -89,6 +90,8 @@ const listColumns = {
   languageCode: kw.languageCode,
   languageName: kw.languageName,
   searchedViaAutoPilot: kw.searchedViaAutoPilot,
+  // Issue 36: intent, CPC, competition, trend, SERP features and where a domain ranks.
+  ...metricColumns,
 }
 
 /**
@@ -167,7 +170,7 @@ export async function pageKeywords(userId: string, params: KeywordListParams, op
   const last = page[page.length - 1]
   const counted = count?.total ?? 0
   return {
-    rows: page.map(({ key: _key, ...row }) => row),
+    rows: page.map(({ key: _key, ...row }) => withMetrics(row)),
     total: Math.min(counted, KEYWORD_TOTAL_CAP),
     /** True when there are more than `total` (the count stopped at KEYWORD_TOTAL_CAP). */
     totalCapped: counted > KEYWORD_TOTAL_CAP,

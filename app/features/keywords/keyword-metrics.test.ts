@@ -43,6 +43,7 @@ describe('formatCpc', () => {
   it('uses the currency given, and survives a code that is not one', () => {
     expect(formatCpc(2, 'EUR')).toBe('€2.00')
     expect(formatCpc(2, 'XX1')).toBe('2.00 XX1')
+    expect(formatCpc(2, null)).toBe('2.00')
   })
   it('says N/A when unknown', () => {
     expect(formatCpc(null)).toBe('N/A')

@@ -70,10 +70,14 @@ export function sourceNote(source: KeywordSource | null | undefined): string {
 
 const currencyFormats = new Map<string, Intl.NumberFormat>()
 
-/** '$1.20' (the currency's own symbol, two decimals); 'N/A' when unknown. */
-export function formatCpc(cpc: number | null | undefined, currency: string | null | undefined = 'USD'): string {
+/**
+ * '$1.20' (the currency's own symbol, two decimals; US dollars when no currency is given); '1.20' when the currency is
+ * null (not known: Google Ads answers in the account's currency); 'N/A' when the cost is unknown.
+ */
+export function formatCpc(cpc: number | null | undefined, currency: string | null = 'USD'): string {
   if (cpc === null || cpc === undefined || !Number.isFinite(cpc)) return 'N/A'
-  const code = (currency || 'USD').toUpperCase()
+  if (currency === null || currency === '') return cpc.toFixed(2)
+  const code = currency.toUpperCase()
   let format = currencyFormats.get(code)
   if (!format) {
     try {

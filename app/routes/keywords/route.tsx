@@ -72,10 +72,11 @@ async function dialogFor(userId: string, kind: DialogKind, id?: string): Promise
 const reasonToDialog = { quota: 'quota', provider_error: 'error', unavailable: 'unavailable' } as const
 const reasonToStatus = { quota: 402, provider_error: 502, unavailable: 503 } as const
 
-function successToast(count: number, query: string) {
+function successToast(count: number, query: string, note: string | null = null) {
   return count > 0
     ? toast().redirectWithSuccess('/keywords', {
         message: `Found ${count} keyword ideas for “${query}”.`,
+        description: note ?? undefined,
         duration: TOAST_MS,
       })
     : toast().redirectWithInfo('/keywords', {
@@ -87,7 +88,7 @@ function successToast(count: number, query: string) {
 /** Runs a search and answers with a redirect to the clean list (a reload never searches again). */
 async function searchAndRedirect(userId: string, input: KeywordSearchInput) {
   const result = await searchKeywordsWithQuota(userId, input)
-  if (result.ok) return successToast(result.keywords.length, input.query)
+  if (result.ok) return successToast(result.keywords.length, input.query, result.note)
   return redirect(`/keywords?dialog=${reasonToDialog[result.reason]}`)
 }
 
@@ -211,7 +212,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent !== 'search') return refused(SEARCH_VALIDATION_MESSAGE)
   if (submission.status !== 'success') return refused(firstMessage(submission.reply()) ?? SEARCH_VALIDATION_MESSAGE)
   const result = await searchKeywordsWithQuota(user.id, submission.value)
-  if (result.ok) return successToast(result.keywords.length, submission.value.query)
+  if (result.ok) return successToast(result.keywords.length, submission.value.query, result.note)
   return json(
     { dialog: await dialogFor(user.id, reasonToDialog[result.reason]), result: submission.reply() },
     { status: reasonToStatus[result.reason] },
