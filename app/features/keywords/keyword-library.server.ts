@@ -13,6 +13,7 @@ import { BadCursorError, exactTime, TIMESTAMP } from '#app/platform/lists/keyset
 import { containsPattern, decodeCursor, encodeCursor } from '#app/platform/lists/list-params'
 import { isUuid } from '#app/platform/security/ids'
 import { metricColumns, withMetrics } from './keywords.server'
+import type { KeywordColumn } from './keyword-metrics'
 
 /**
  * The saved keywords' library at any size (issue 21): keyset pages with search, filters and sorting, and deletes.
@@ -189,4 +190,12 @@ export async function deleteKeywords(userId: string, ids: string[]): Promise<str
     .where(and(eq(kw.userId, userId), inArray(kw.id, valid)))
     .returning({ id: kw.id })
   return rows.map((r) => r.id)
+}
+
+/** Issue 36: stores the optional columns the user shows on /keywords (users.keyword_columns; [] shows none). */
+export async function saveKeywordColumns(userId: string, columns: readonly KeywordColumn[]) {
+  await db
+    .update(schema.users)
+    .set({ keywordColumns: [...columns], updatedAt: new Date() })
+    .where(eq(schema.users.id, userId))
 }

@@ -229,3 +229,90 @@ export const keywordColumnsSchema = z.object({
     z.array(z.enum(KEYWORD_COLUMNS, { message: `One of: ${KEYWORD_COLUMNS.join(', ')}.` })).max(KEYWORD_COLUMNS.length),
   ),
 })
+
+// ---------------------------------------------------------------------------
+// The table's cells, computed once on the server for the columns shown
+// ---------------------------------------------------------------------------
+
+export type MetricRow = {
+  source: KeywordSource
+  intent: KeywordIntent | null
+  intentSource: KeywordSource | null
+  cpc: number | null
+  cpcCurrency: string | null
+  competition: number | null
+  competitionLevel: CompetitionLevel | null
+  monthlySearches: MonthlySearches | null
+  serpFeatures: SerpFeature[] | null
+  rankedPosition: number | null
+  rankedUrl: string | null
+  competitorDomain: string | null
+  competitorPosition: number | null
+  competitorUrl: string | null
+}
+
+/**
+ * What each optional cell shows, for the shown columns only (a hidden column costs neither bytes nor markup): text,
+ * its tooltip (what it means and its source) and whether the model estimated it. null: not known.
+ */
+export type MetricCells = {
+  intent?: { label: string; title: string; estimate: boolean } | null
+  cpc?: { text: string; title: string } | null
+  competition?: { text: string; title: string } | null
+  trend?: { points: string; summary: string; title: string } | null
+  features?: { labels: string[]; title: string } | null
+  position?: { text: string; url: string | null; title: string } | null
+}
+
+export function metricCells(row: MetricRow, columns: readonly KeywordColumn[]): MetricCells {
+  const cells: MetricCells = {}
+  const source = sourceNote(row.source)
+  for (const column of columns) {
+    if (column === 'intent') {
+      cells.intent = row.intent
+        ? {
+            label: INTENT_LABELS[row.intent],
+            title: `${INTENT_EXPLANATIONS[row.intent]} ${sourceNote(row.intentSource ?? row.source)}`,
+            estimate: (row.intentSource ?? row.source) === 'ai_estimate',
+          }
+        : null
+    } else if (column === 'cpc') {
+      cells.cpc =
+        row.cpc === null
+          ? null
+          : {
+              text: formatCpc(row.cpc, row.cpcCurrency),
+              title: `Cost per click of an ad on this keyword${row.cpcCurrency ? '' : ", in the Google Ads account's currency"}. ${source}`,
+            }
+    } else if (column === 'competition') {
+      const text = competitionLabel(row.competitionLevel, row.competition)
+      cells.competition =
+        text === 'N/A'
+          ? null
+          : {
+              text,
+              title: `How many advertisers bid on this keyword${row.competition === null ? '' : ` (${Math.round(row.competition * 100)}/100)`}. ${source}`,
+            }
+    } else if (column === 'trend') {
+      const summary = trendSummary(row.monthlySearches)
+      cells.trend = summary
+        ? {
+            points: sparklinePoints(row.monthlySearches),
+            summary: `Searches ${summary}`,
+            title: `Searches ${summary}. ${source}`,
+          }
+        : null
+    } else if (column === 'features') {
+      cells.features = row.serpFeatures
+        ? { labels: row.serpFeatures.map((f) => SERP_FEATURE_LABELS[f]), title: `Shown on Google's results. ${source}` }
+        : null
+    } else if (column === 'position') {
+      const text = positionText(row)
+      const url = row.rankedPosition !== null ? row.rankedUrl : row.competitorUrl
+      cells.position = text
+        ? { text, url, title: `Google position${url ? ` of ${url}` : ''}. Source: DataForSEO (a domain lookup)` }
+        : null
+    }
+  }
+  return cells
+}
