@@ -255,7 +255,15 @@ const finiteOrNull = (v: number | null | undefined) => (typeof v === 'number' &&
 const asDate = (v: Date | string) => (v instanceof Date ? v : new Date(v))
 /** The stored months (jsonb), cleaned; null when none. */
 export function readMonthly(v: unknown): MonthlySearches | null {
-  const clean = cleanMonthly(v)
+  let value = v
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value)
+    } catch {
+      return null
+    }
+  }
+  const clean = cleanMonthly(value)
   return clean.length ? clean : null
 }
 

@@ -212,7 +212,9 @@ export function KeywordTable({
   rowActions,
 }: {
   rows: KeywordRow[]
-  /** Issue 36: the optional columns shown, after the spec's five columns' data (before Action). */
+  /**
+   * Issue 36: the optional columns shown, after the spec's five (on a phone's stacked card, before the actions).
+   */
   columns: readonly KeywordColumn[]
   /** Beside the heading: the Columns control. */
   controls?: ReactNode
@@ -270,6 +272,9 @@ export function KeywordTable({
               <SortHeader column="difficulty" label="Difficulty" list={list}>
                 <InfoTip label="About Difficulty" text={DIFFICULTY_TOOLTIP} />
               </SortHeader>
+              <th scope="col" className={`${th} max-sm:sr-only`}>
+                Action
+              </th>
               {columns.map((column) => (
                 <th key={column} scope="col" className={th} data-column={column}>
                   <span className="inline-flex items-center gap-1">
@@ -278,9 +283,6 @@ export function KeywordTable({
                   </span>
                 </th>
               ))}
-              <th scope="col" className={`${th} max-sm:sr-only`}>
-                Action
-              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100 max-sm:block">
@@ -328,7 +330,6 @@ export function KeywordTable({
                   <td className={`${td} max-sm:order-3`} data-label="Difficulty">
                     <Difficulty score={k.difficultyScore} source={k.source} />
                   </td>
-                  {columns.map((column) => optionalCell(column, k))}
                   <td className={`${td} max-sm:order-5 max-sm:col-span-2 max-sm:before:hidden`} data-label="Action">
                     <div className="inline-flex flex-wrap items-center gap-3">
                       <input
@@ -352,6 +353,7 @@ export function KeywordTable({
                       </button>
                     </div>
                   </td>
+                  {columns.map((column) => optionalCell(column, k))}
                 </tr>
               ))
             )}
