@@ -7,7 +7,9 @@ import {
   formatCpc,
   INTENT_EXPLANATIONS,
   INTENT_LABELS,
+  KEYWORD_COLUMNS,
   keywordColumnsSchema,
+  metricCells,
   positionText,
   serpFeaturesOf,
   shownColumns,
@@ -127,5 +129,53 @@ describe('columns', () => {
     expect(keywordColumnsSchema.parse({ columns: ['cpc', 'trend'] })).toEqual({ columns: ['cpc', 'trend'] })
     expect(keywordColumnsSchema.parse({})).toEqual({ columns: [] })
     expect(keywordColumnsSchema.safeParse({ columns: ['evil'] }).success).toBe(false)
+  })
+})
+
+describe('metricCells', () => {
+  const row = {
+    source: 'google_ads' as const,
+    intent: 'commercial' as const,
+    intentSource: 'ai_estimate' as const,
+    cpc: 1.2,
+    cpcCurrency: null,
+    competition: 0.5,
+    competitionLevel: 'medium' as const,
+    monthlySearches: months([100, 123]),
+    serpFeatures: ['video' as const],
+    rankedPosition: null,
+    rankedUrl: null,
+    competitorDomain: 'rival.com',
+    competitorPosition: 3,
+    competitorUrl: 'https://rival.com/x',
+  }
+  it('computes only the shown columns, with sources and the estimate mark', () => {
+    expect(Object.keys(metricCells(row, ['cpc']))).toEqual(['cpc'])
+    const cells = metricCells(row, KEYWORD_COLUMNS)
+    expect(cells.intent).toMatchObject({ label: 'Commercial', estimate: true })
+    expect(cells.intent!.title).toMatch(/comparing options.*Estimate by AI/)
+    expect(cells.cpc).toMatchObject({ text: '1.20' })
+    expect(cells.cpc!.title).toMatch(/Google Ads/)
+    expect(cells.competition!.text).toBe('Medium')
+    expect(cells.trend!.summary).toBe('Searches up 23% over 2 months')
+    expect(cells.features!.labels).toEqual(['Video'])
+    expect(cells.position!.text).toBe('rival.com ranks #3')
+  })
+  it('says unknown as null', () => {
+    const cells = metricCells(
+      {
+        ...row,
+        intent: null,
+        cpc: null,
+        competition: null,
+        competitionLevel: null,
+        monthlySearches: null,
+        serpFeatures: null,
+        competitorDomain: null,
+        competitorPosition: null,
+      },
+      KEYWORD_COLUMNS,
+    )
+    expect(Object.values(cells).every((v) => v === null)).toBe(true)
   })
 })
