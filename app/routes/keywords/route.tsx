@@ -288,7 +288,7 @@ async function columnsAction(userId: string, form: FormData) {
       ? json({ ok: false, message }, { status: 400 })
       : toast().redirectWithError(back, { message, duration: TOAST_MS })
   }
-  await saveKeywordColumns(userId, parsed.data.columns)
+  await saveKeywordColumns(userId, shownColumns(parsed.data.columns))
   return json_ ? json({ ok: true }) : redirect(back)
 }
 

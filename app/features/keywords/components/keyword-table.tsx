@@ -51,7 +51,7 @@ const COLUMN_TOOLTIPS: Record<KeywordColumn, string> = {
   position: 'Where your domain ranks for it (from Your domain), or a competitor that ranks where you do not.',
 }
 
-const NA = <span className="text-slate-400">N/A</span>
+const NA = <span className="text-slate-500">N/A</span>
 
 /**
  * One optional cell: plain markup, no component or hook per row (issue 39: the page renders up to 1,000 rows). Each
