@@ -42,6 +42,8 @@ import { publicationJob, publishingSweepJob } from '#app/features/publishing/job
 import { encryptStoredWebhookSecrets, restoreSchedules } from '#app/features/autopilot/settings/settings.server'
 import { claimResanitize, resanitizeStalePosts } from '#app/features/content/post-html.server'
 import { registry } from './registry'
+import { clusterSerpsJob } from '#app/features/keywords/jobs/cluster-serps.server'
+import { processClusterSerps } from '#app/features/keywords/jobs/cluster-serps.processor'
 import { pruneAnalyticsJob, schedulePruneAnalytics } from '#app/features/marketing/jobs/analytics-retention.server'
 import { processPruneAnalytics } from '#app/features/marketing/jobs/analytics-retention.processor'
 import { rankingsJobs, scheduleRankings } from '#app/features/rankings/jobs/rankings.server'
@@ -75,6 +77,7 @@ registry.register(rankingsJobs.refreshPost, processRefreshPost)
 registry.register(publicationJob, processPublicationJob)
 registry.register(publishingSweepJob, processPublishingSweep)
 registry.register(pruneAnalyticsJob, processPruneAnalytics)
+registry.register(clusterSerpsJob, processClusterSerps)
 
 const env = startupEnv('worker')
 const workerId = `${os.hostname()}-${process.pid}`

@@ -75,6 +75,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       jsonLd: completed ? ((post.jsonLd ?? []) as unknown[]) : [],
       researchStatus: post.researchStatus,
       brief: completed ? ((post.brief ?? null) as StoredBrief | null) : null,
+      // Issue 36: a cluster's post also covers its sibling searches.
+      secondaryKeywords: post.secondaryKeywords,
     },
   })
 }
@@ -202,6 +204,11 @@ export default function BlogPostPage() {
         <p className="mt-2 text-sm text-slate-500">
           <time dateTime={post.createdAt}>{formatLongDate(post.createdAt)}</time>
         </p>
+        {post.secondaryKeywords.length ? (
+          <p className="mt-2 text-sm text-slate-600 [overflow-wrap:anywhere]" data-testid="post-also-covers">
+            Also covers: {post.secondaryKeywords.join(', ')}
+          </p>
+        ) : null}
         {post.reviewStatus === 'waiting' ? (
           <p
             role="status"

@@ -4,6 +4,16 @@
  * title, url, description, …), 'people_also_ask' (its `items` of type 'people_also_ask_element') and
  * 'related_searches' (its `items` are strings). Deterministic per keyword and market.
  *
+ * Issue 36: organic items carry a `timestamp` ("yyyy-mm-dd hh:mm:ss +00:00", UTC: when the page was published) on
+ * about two results in three (null on the others, as Google shows no date for them), days to years before today;
+ * and the SERP features of the real API, each in its own item type: 'ai_overview' (its `items` of type
+ * 'ai_overview_element', `references` of type 'ai_overview_reference'), 'video' (its `items` of type
+ * 'video_element') and 'local_pack' (one item per business). Which ones a keyword gets: 'ai_overview' for
+ * questions (what, how, why, is, can, best) and for about half of the other keywords; 'video' for "how to",
+ * "tutorial" or "video" and about one keyword in four; 'local_pack' for "near me", "local" or "service" and about
+ * one in five; a keyword containing "plainserp" gets none of the three (People also ask stays). `item_types`
+ * lists every type present.
+ *
  * Steering (over /__control/ of the DataForSEO fake):
  *   POST   /__control/serp/place   { keyword, url, position, domain?, title?, description? } — that URL is at that
  *          organic position for that keyword (any market) until moved or removed ({ position: null } removes it);
@@ -55,6 +65,40 @@ function hostOf(url: string): string {
   }
 }
 
+/** A day count before today (UTC), deterministic per URL; null for about one page in three (no date shown). */
+export function publishedDaysAgo(url: string): number | null {
+  const h = hash32(`published|${url}`)
+  if (h % 3 === 0) return null
+  return 2 + (h % 1400)
+}
+
+/** The wire format of DataForSEO's timestamps: "2019-11-15 12:57:46 +00:00" (UTC). */
+export function wireTimestamp(date: Date): string {
+  return date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' +00:00')
+}
+
+function publishedTimestamp(url: string): string | null {
+  const days = publishedDaysAgo(url)
+  if (days === null) return null
+  const today = new Date()
+  const at = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 8, 30, 0) - days * 86_400_000
+  return wireTimestamp(new Date(at))
+}
+
+/** Which SERP features the fake shows for a keyword (see the header). */
+export function serpFeaturesFor(keyword: string): { aiOverview: boolean; video: boolean; localPack: boolean } {
+  if (keyword.includes('plainserp')) return { aiOverview: false, video: false, localPack: false }
+  const h = hash32(`features|${keyword}`)
+  return {
+    aiOverview: /^(what|how|why|is|can|best)\b/.test(keyword) || h % 2 === 0,
+    video: /\b(how to|tutorial|video)\b/.test(keyword) || (h >>> 3) % 4 === 0,
+    localPack: /\b(near me|local|service)\b/.test(keyword) || (h >>> 5) % 5 === 0,
+  }
+}
+
 function organicItem(
   rank: number,
   entry: { url: string; domain: string; title: string; description: string },
@@ -90,7 +134,7 @@ function organicItem(
     extended_people_also_search: null,
     about_this_result: null,
     related_result: null,
-    timestamp: null,
+    timestamp: publishedTimestamp(entry.url),
     xpath: `/html[1]/body[1]/div[3]/div[1]/div[13]/div[1]/div[2]/div[1]/div[${rank}]`,
     position: 'left',
   }
@@ -151,6 +195,63 @@ export function serpTask(state: SerpFakeState, task: Record<string, unknown>): u
   const items: Array<Record<string, unknown>> = []
   let absolute = 0
   const words = keyword
+  const features = empty ? { aiOverview: false, video: false, localPack: false } : serpFeaturesFor(keyword)
+  if (features.aiOverview) {
+    absolute++
+    const refs = organic.slice(0, 3).map((o) => ({
+      type: 'ai_overview_reference',
+      source: o.domain.replace(/^www\./, ''),
+      domain: o.domain,
+      url: o.url,
+      title: o.title,
+      text: `What ${o.domain.replace(/^www\./, '')} says about ${words}.`,
+    }))
+    items.push({
+      type: 'ai_overview',
+      rank_group: 1,
+      rank_absolute: absolute,
+      position: 'left',
+      xpath: '/html[1]/body[1]/div[3]/div[1]/div[13]/div[1]/div[1]',
+      asynchronous_ai_overview: false,
+      markdown: `**${titleCase(words)}** in short: a summary from the pages below.`,
+      items: [
+        {
+          type: 'ai_overview_element',
+          position: 'left',
+          title: titleCase(words),
+          text: `${titleCase(words)} in short: a summary from the pages below.`,
+          markdown: `**${titleCase(words)}** in short: a summary from the pages below.`,
+          links: null,
+          images: null,
+          references: refs.slice(0, 1),
+        },
+      ],
+      references: refs,
+      rectangle: null,
+    })
+  }
+  if (features.localPack) {
+    for (let i = 1; i <= 3; i++) {
+      absolute++
+      const name = `${titleCase(words.split(' ')[0] ?? 'local')} ${['Studio', 'Partners', 'Co'][i - 1]}`
+      items.push({
+        type: 'local_pack',
+        rank_group: i,
+        rank_absolute: absolute,
+        position: 'left',
+        xpath: `/html[1]/body[1]/div[3]/div[1]/div[13]/div[1]/div[2]/div[${i}]`,
+        title: name,
+        description: `${3 + i} Main St · Open until 6 PM`,
+        domain: `${slugify(name)}.example`,
+        phone: `+1 555-010${i}`,
+        url: `https://${slugify(name)}.example/`,
+        is_paid: false,
+        rating: { rating_type: 'Max5', value: 4 + i / 10, votes_count: 10 * i + (hash32(words) % 90), rating_max: 5 },
+        cid: String(1_000_000_000 + (hash32(`${words}|${i}`) % 900_000_000)),
+        rectangle: null,
+      })
+    }
+  }
   organic.forEach((entry, idx) => {
     absolute++
     items.push(organicItem(idx + 1, entry, absolute))
@@ -182,6 +283,25 @@ export function serpTask(state: SerpFakeState, task: Record<string, unknown>): u
         })),
       })
     }
+    if (idx === 3 && features.video) {
+      absolute++
+      items.push({
+        type: 'video',
+        rank_group: 1,
+        rank_absolute: absolute,
+        position: 'left',
+        xpath: '/html[1]/body[1]/div[3]/div[1]/div[13]/div[1]/div[2]/div[1]/div[6]',
+        items: [1, 2, 3].map((n) => ({
+          type: 'video_element',
+          source: 'YouTube',
+          title: `${titleCase(words)} explained (part ${n})`,
+          timestamp: wireTimestamp(new Date(Date.UTC(2026, 0, 1 + ((hash32(words) + n * 37) % 300), 12, 0, 0))),
+          url: `https://www.youtube.com/watch?v=${slugify(words).slice(0, 6)}${n}`,
+          preview: null,
+        })),
+        rectangle: null,
+      })
+    }
   })
   if (!empty) {
     absolute++
@@ -211,7 +331,7 @@ export function serpTask(state: SerpFakeState, task: Record<string, unknown>): u
         .replace(/\.\d+Z$/, ' +00:00'),
       spell: null,
       refinement_chips: null,
-      item_types: empty ? [] : ['organic', 'people_also_ask', 'related_searches'],
+      item_types: [...new Set(items.map((i) => String(i.type)))],
       se_results_count: empty ? 0 : 1_000_000 + (hash32(keyword) % 90_000_000),
       items_count: items.length,
       items,

@@ -29,9 +29,27 @@ const SECRET_KEY = /secret|password|credential|token|api_?key|private/i
 export async function exportAccount(user: UserRow) {
   const { passwordHash: _p, googleSub: _g, ...account } = user
   const uid = user.id
-  const [subscription, keywords, posts, settings, deliveries, sessions] = await Promise.all([
+  const [subscription, keywords, lookups, clusterRuns, posts, settings, deliveries, sessions] = await Promise.all([
     db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, uid)),
     db.select().from(schema.savedKeywords).where(eq(schema.savedKeywords.userId, uid)),
+    // Issue 36: the lookups charged as keyword searches (decision 0360) and the clustering runs.
+    db
+      .select({
+        kind: schema.keywordLookups.kind,
+        subject: schema.keywordLookups.subject,
+        countryCode: schema.keywordLookups.countryCode,
+        languageCode: schema.keywordLookups.languageCode,
+        lookedUpOn: schema.keywordLookups.lookedUpOn,
+        createdAt: schema.keywordLookups.createdAt,
+      })
+      .from(schema.keywordLookups)
+      .where(eq(schema.keywordLookups.userId, uid))
+      .orderBy(schema.keywordLookups.createdAt),
+    db
+      .select()
+      .from(schema.keywordClusterRuns)
+      .where(eq(schema.keywordClusterRuns.userId, uid))
+      .orderBy(schema.keywordClusterRuns.createdAt),
     db.select().from(schema.blogPosts).where(eq(schema.blogPosts.userId, uid)),
     db.select().from(schema.autopilotSettings).where(eq(schema.autopilotSettings.userId, uid)),
     db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.userId, uid)),
@@ -147,6 +165,8 @@ export async function exportAccount(user: UserRow) {
     account: { ...account, googleLinked: Boolean(user.googleSub), hasPassword: Boolean(user.passwordHash) },
     subscription: subscription[0] ?? null,
     keywords,
+    keywordLookups: lookups,
+    keywordClusterRuns: clusterRuns,
     posts,
     postVersions,
     contentSettings: contentSettings[0] ?? null,

@@ -214,6 +214,7 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     targetWords: context.targetWords,
     research: briefResearch(context.research),
     business: context.business,
+    secondaryKeywords: post.secondaryKeywords,
   }
   // The fact store: the pages read and their facts, cited by id (F1…).
   const evidence = evidenceOf(context.research)
@@ -397,6 +398,8 @@ export async function generatePost(postId: string): Promise<GenerationOutcome> {
     competitors: input.research.sources.map((s) => ({ url: s.url, title: plainText(s.title), words: s.words })),
     pagesRead: readUrls(context.research).length,
     peopleAlsoAsk: input.research.peopleAlsoAsk,
+    /** Issue 36: the sibling searches of a cluster's post, which the brief was asked to cover. */
+    secondaryKeywords: post.secondaryKeywords,
     internalLinks: context.internal,
     linkMethod: context.linkMethod ?? 'terms',
     business: context.business ? { product: context.business.product, tone: context.business.tone } : null,

@@ -49,6 +49,31 @@ export function isInProgressConflict(error: unknown): boolean {
 
 class QuotaExceeded extends Error {}
 
+/** A cluster post covers at most this many sibling keywords besides its main keyword (issue 36). */
+export const MAX_SECONDARY_KEYWORDS = 10
+export const MAX_SECONDARY_KEYWORD_LENGTH = 200
+
+/**
+ * The sibling keywords a post covers, cleaned: control characters removed, spaces collapsed, empty ones, ones longer
+ * than MAX_SECONDARY_KEYWORD_LENGTH, repeats and the main keyword itself dropped (case-insensitive); the first
+ * MAX_SECONDARY_KEYWORDS kept.
+ */
+export function cleanSecondaryKeywords(list: readonly unknown[] | undefined, mainKeyword: string): string[] {
+  const seen = new Set([mainKeyword.trim().toLocaleLowerCase('en-US').replace(/\s+/g, ' ')])
+  const out: string[] = []
+  for (const value of list ?? []) {
+    if (typeof value !== 'string') continue
+    const keyword = stripControlCharacters(value).replace(/\s+/g, ' ').trim()
+    if (!keyword || keyword.length > MAX_SECONDARY_KEYWORD_LENGTH) continue
+    const key = keyword.toLocaleLowerCase('en-US')
+    if (seen.has(key)) continue
+    seen.add(key)
+    out.push(keyword)
+    if (out.length === MAX_SECONDARY_KEYWORDS) break
+  }
+  return out
+}
+
 /**
  * Whether another request's post for this keyword is still queued or being written (false for a repeat of a
  * request that has its post already: that one is answered with its post's state).
@@ -77,6 +102,11 @@ export async function createPost(input: {
    * for such a keyword answers 'overlap' (Auto Pilot runs its own check and skips the keyword).
    */
   force?: boolean
+  /**
+   * Issue 36: a cluster's post: the sibling keywords the post also covers (its brief lists them as related searches).
+   * At most 10, each at most 200 characters; cleaned by `cleanSecondaryKeywords`.
+   */
+  secondaryKeywords?: string[]
 }): Promise<CreatePostResult> {
   const requestKey = stripControlCharacters(input.requestKey).trim().slice(0, 200)
   if (!isUuid(input.keywordId) || !requestKey) return { ok: false, reason: 'not_found' }
@@ -120,6 +150,7 @@ export async function createPost(input: {
           keyword: keyword.keyword,
           language: keyword.languageName || 'English',
           title: keyword.keyword,
+          secondaryKeywords: cleanSecondaryKeywords(input.secondaryKeywords, keyword.keyword),
         })
         .onConflictDoNothing({ target: [posts.userId, posts.requestKey] })
         .returning({ id: posts.id })

@@ -1,7 +1,16 @@
 import { and, desc, eq, gte, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { COUNTRY_OPTIONS, languageIso } from '#app/platform/markets/markets'
-import { bareDomain, normalizeSerpKeyword, serpDay, type SerpItem, type SerpResult } from './serp'
+import {
+  bareDomain,
+  normalizeSerpKeyword,
+  SERP_FEATURE_IDS,
+  serpDay,
+  serpTimestamp,
+  type SerpFeatureId,
+  type SerpItem,
+  type SerpResult,
+} from './serp'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv, services } from '#app/platform/env.server'
 import { isRetryableStatus, retryAfterMs } from '#app/platform/http/http-retry'
@@ -36,10 +45,17 @@ const serpResultSchema = z.object({
       domain: z.string(),
       title: z.string(),
       description: z.string(),
+      // Answers cached before issue 36 have neither: no date, no features.
+      publishedAt: z.string().nullable().catch(null).default(null),
     }),
   ),
   peopleAlsoAsk: z.array(z.string()),
   relatedSearches: z.array(z.string()),
+  features: z
+    .array(z.string())
+    .catch([])
+    .default([])
+    .transform((list) => SERP_FEATURE_IDS.filter((f) => list.includes(f))),
   fetchedAt: z.string(),
 })
 
@@ -65,6 +81,7 @@ type WireItem = {
   domain?: unknown
   title?: unknown
   description?: unknown
+  timestamp?: unknown
   items?: unknown
 }
 type Envelope = {
@@ -75,14 +92,20 @@ type Envelope = {
 
 const text = (v: unknown) => (typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : '')
 
-/** Organic results (ranked by organic position, rank_group), 'People also ask' questions and related searches. */
-export function parseSerpItems(items: unknown, depth: number, fetchedAt: string): SerpResult {
+/**
+ * Organic results (ranked by organic position, rank_group, with their publication date), 'People also ask'
+ * questions, related searches and the SERP features present (item types 'ai_overview', 'people_also_ask', 'video',
+ * 'local_pack'; also read from the result's `item_types` when given).
+ */
+export function parseSerpItems(items: unknown, depth: number, fetchedAt: string, itemTypes?: unknown): SerpResult {
   const list = Array.isArray(items) ? (items as WireItem[]) : []
   const organic: SerpItem[] = []
   const questions: string[] = []
   const related: string[] = []
+  const seen = new Set<string>(Array.isArray(itemTypes) ? itemTypes.filter((t) => typeof t === 'string') : [])
   for (const item of list) {
     if (!item || typeof item !== 'object') continue
+    if (typeof item.type === 'string') seen.add(item.type)
     if (item.type === 'organic') {
       const url = text(item.url)
       let parsed: URL | null = null
@@ -99,6 +122,7 @@ export function parseSerpItems(items: unknown, depth: number, fetchedAt: string)
         domain: bareDomain(text(item.domain) || parsed.hostname),
         title: text(item.title),
         description: text(item.description),
+        publishedAt: serpTimestamp(item.timestamp),
       })
     } else if (item.type === 'people_also_ask' && Array.isArray(item.items)) {
       for (const q of item.items as WireItem[]) {
@@ -117,28 +141,33 @@ export function parseSerpItems(items: unknown, depth: number, fetchedAt: string)
     items: organic.filter((i) => i.rank <= depth),
     peopleAlsoAsk: questions,
     relatedSearches: related,
+    features: SERP_FEATURE_IDS.filter((f): f is SerpFeatureId => seen.has(f)),
     fetchedAt,
   }
 }
 
-async function callDataForSeo(
-  keyword: string,
-  market: { location_code: number; language_code: string },
-  depth: number,
-  budgetMs: number,
-): Promise<SerpResult> {
+/**
+ * One live DataForSEO task (`POST {DATAFORSEO_API_URL}/{path}` with `[task]`), with bounded retries: the task's first
+ * result, or a KeywordProviderError (HTTP errors, the envelope's or the task's status code, no result). Shared by
+ * the SERP call here and the Backlinks bulk ranks (domain-strength.server.ts).
+ */
+export async function dataForSeoTask(
+  path: string,
+  task: Record<string, unknown>,
+  opts: { budgetMs: number; attemptTimeoutMs?: number },
+): Promise<Record<string, unknown>> {
   const env = getEnv()
   const base = env.DATAFORSEO_API_URL.replace(/\/+$/, '')
   const auth = `Basic ${Buffer.from(`${env.DATAFORSEO_LOGIN}:${env.DATAFORSEO_PASSWORD}`).toString('base64')}`
   return withRetries(
     'dataforseo',
-    async (signal): Promise<Outcome<SerpResult>> => {
+    async (signal): Promise<Outcome<Record<string, unknown>>> => {
       const res = await fetchJson(
-        `${base}/serp/google/organic/live/advanced`,
+        `${base}/${path.replace(/^\/+/, '')}`,
         {
           method: 'POST',
           headers: { Authorization: auth, 'Content-Type': 'application/json' },
-          body: JSON.stringify([{ keyword, ...market, depth, device: 'desktop', os: 'windows' }]),
+          body: JSON.stringify([task]),
         },
         signal,
       )
@@ -160,22 +189,37 @@ async function callDataForSeo(
           message: `${code} ${envl.status_message ?? 'unexpected answer'}`,
         }
       }
-      const task = envl.tasks?.[0]
-      if (!task) return { ok: false, retryable: false, message: 'the answer has no task' }
-      if (task.status_code !== 20000) {
-        const code = task.status_code ?? 0
+      const first = envl.tasks?.[0]
+      if (!first) return { ok: false, retryable: false, message: 'the answer has no task' }
+      if (first.status_code !== 20000) {
+        const code = first.status_code ?? 0
         return {
           ok: false,
           retryable: code === 40202 || code >= 50000,
-          message: `task ${code} ${task.status_message ?? ''}`.trim(),
+          message: `task ${code} ${first.status_message ?? ''}`.trim(),
         }
       }
-      const first = (task.result?.[0] ?? null) as { items?: unknown } | null
-      if (!first || typeof first !== 'object') return { ok: false, retryable: false, message: 'the task has no result' }
-      return { ok: true, value: parseSerpItems(first.items, depth, new Date().toISOString()) }
+      const result = (first.result?.[0] ?? null) as Record<string, unknown> | null
+      if (!result || typeof result !== 'object')
+        return { ok: false, retryable: false, message: 'the task has no result' }
+      return { ok: true, value: result }
     },
-    { budgetMs, attemptTimeoutMs: Math.min(8_000, budgetMs) },
+    { budgetMs: opts.budgetMs, attemptTimeoutMs: opts.attemptTimeoutMs ?? Math.min(8_000, opts.budgetMs) },
   )
+}
+
+async function callDataForSeo(
+  keyword: string,
+  market: { location_code: number; language_code: string },
+  depth: number,
+  budgetMs: number,
+): Promise<SerpResult> {
+  const first = await dataForSeoTask(
+    'serp/google/organic/live/advanced',
+    { keyword, ...market, depth, device: 'desktop', os: 'windows' },
+    { budgetMs },
+  )
+  return parseSerpItems(first.items, depth, new Date().toISOString(), first.item_types)
 }
 
 // ---------------------------------------------------------------------------------------------------------------

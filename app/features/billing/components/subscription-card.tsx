@@ -20,13 +20,25 @@ const STATUS_LABEL: Record<UsageSummary['status'], string> = {
 
 type Summary = Omit<UsageSummary, 'stripeCustomerId'>
 
-function Item({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+function Item({
+  label,
+  children,
+  testId,
+  note,
+}: {
+  label: string
+  children: ReactNode
+  testId?: string
+  /** A line of explanation under the value. */
+  note?: string
+}) {
   return (
     <div>
       <dt className="text-slate-600">{label}</dt>
       <dd className="font-medium text-slate-900" data-testid={testId}>
         {children}
       </dd>
+      {note ? <dd className="mt-0.5 text-xs text-slate-500">{note}</dd> : null}
     </div>
   )
 }
@@ -90,7 +102,11 @@ export function SubscriptionCard({ summary }: { summary: Summary }) {
         <Item label="Plan" testId="subscription-plan">
           {premium && plan ? plan.title : summary.status === 'trial' ? 'Free Trial' : 'None'}
         </Item>
-        <Item label="Keyword searches" testId="usage-keyword-searches">
+        <Item
+          label="Keyword searches"
+          testId="usage-keyword-searches"
+          note="A results page, a topic grouping or a domain check counts as one search, once a day."
+        >
           {summary.keywordSearchCount}/{summary.limits.keywordSearches}
         </Item>
         <Item label="Blog posts" testId="usage-blog-posts">
