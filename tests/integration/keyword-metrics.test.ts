@@ -204,10 +204,14 @@ describe('keyword metrics (issue 36)', () => {
       .where(eq(schema.users.id, user.id))
     expect(after!.columns).toEqual([])
 
-    // With JavaScript the fetcher asks for JSON.
+    // With JavaScript the fetcher asks for an answer instead of a redirect.
     const body = new URLSearchParams({ intent: 'columns', respond: 'json', columns: 'position' })
-    const json = await api('/keywords', { method: 'POST', body, as: user, auth: 'cookie' })
-    expect(json.status).toBe(200)
-    expect(json.body).toEqual({ ok: true })
+    const answered = await api('/keywords', { method: 'POST', body, as: user, auth: 'cookie' })
+    expect(answered.status).toBe(200)
+    const [js] = await db
+      .select({ columns: schema.users.keywordColumns })
+      .from(schema.users)
+      .where(eq(schema.users.id, user.id))
+    expect(js!.columns).toEqual(['position'])
   })
 })
