@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
-import { expect, expectWithinWidth, PHONE, test, withJs } from '#tests/setup/screen-checks'
+import { expect, expectWithinWidth, PHONE, test, withJs, type Page } from '#tests/setup/screen-checks'
 import { baseURL, hydrated, ownClientIp, signedIn } from '#tests/setup/browser'
 
 /**
@@ -82,7 +82,7 @@ test('columns: show and hide optional columns, the sparkline’s text, phone lay
   await expect(firstRow.locator('td[data-column="intent"]')).toHaveAttribute('data-label', 'Intent')
 })
 
-async function expectAxeClean(page: import('@playwright/test').Page) {
+async function expectAxeClean(page: Page) {
   const axe = await new AxeBuilder({ page }).include('section[aria-labelledby="saved-keywords-heading"]').analyze()
   expect(
     axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
