@@ -5,12 +5,16 @@ import { db, schema } from '#app/platform/db/client.server'
 import { createSession, sessionCookie } from '#app/features/accounts/session.server'
 import { createUser } from '#app/features/accounts/users.server'
 import { fakeControl } from '#tests/fakes/client'
+import { KEYWORD_COLUMNS, KEYWORD_INTENTS, SERP_FEATURES } from '#app/features/keywords/keyword-metrics'
 import { load, memoryMiB, printTable, type BenchContext } from './context'
 
 /**
  * Issue 4: (1) the keyword search round trip against the fake DataForSEO with a fixed provider latency, reported as
  * overhead beyond the provider's own time (distinct queries, so the 24-hour cache does not hide the provider);
  * (2) GET /keywords for a user with 1,000 saved keywords, under load.
+ * Issue 36: (a) the sequential provider round trips of a 50-idea search with intent, CPC and trend (target ≤ 2),
+ * counted at the fake: requests that arrive within one provider latency of each other are one round; (b) GET
+ * /keywords with every optional column shown against none shown (target: at most 1.2x).
  */
 const PROVIDER_LATENCY_MS = 200
 const SEARCHES = 40
@@ -101,6 +105,44 @@ export default async function keywords(ctx: BenchContext) {
     await dataforseo.latency(0)
   }
 
+  // --- 1b. Issue 36: sequential provider round trips of one 50-idea search with intent, CPC and trend -------------
+  await dataforseo.latency(PROVIDER_LATENCY_MS)
+  try {
+    const query = `round trips ${word()}`
+    const mark = await dataforseo.mark()
+    const res = await fetch(`${ctx.appUrl}/api/search`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${searcher.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query, countryCode: '2840', languageCode: '1000' }),
+    })
+    const body = (await res.json()) as {
+      data?: Array<{ intent: string | null; cpc: number | null; monthlySearches: unknown[] | null }>
+    }
+    if (res.status !== 200 || !body.data?.length) throw new Error(`round-trip search failed: ${res.status}`)
+    const calls = (await dataforseo.requests({ method: 'POST', since: mark }))
+      .filter((c) => JSON.stringify(c.body).includes(query))
+      .map((c) => ({ path: c.path.split('/').slice(-2, -1)[0], at: Date.parse(c.at) }))
+      .sort((x, y) => x.at - y.at)
+    let rounds = 0
+    let roundStart = -Infinity
+    for (const c of calls) {
+      if (c.at - roundStart >= PROVIDER_LATENCY_MS / 2) {
+        rounds++
+        roundStart = c.at
+      }
+    }
+    const data = body.data
+    console.log(
+      `(a) one search, ${data.length} ideas (${data.filter((k) => k.intent).length} with intent, ${data.filter((k) => k.cpc !== null).length} with CPC, ${data.filter((k) => k.monthlySearches).length} with a trend):`,
+    )
+    console.log(
+      `  ${rounds} sequential provider round trips (target: at most 2); ${calls.length} requests: ${calls.map((c) => c.path).join(', ')}`,
+    )
+    if (rounds > 2) throw new Error(`a search took ${rounds} sequential provider round trips`)
+  } finally {
+    await dataforseo.latency(0)
+  }
+
   // --- 2. The Keywords screen with 1,000 saved keywords -------------------------------------------------------
   const owner = await benchUser('page', 'trial')
   const now = Date.now()
@@ -116,6 +158,27 @@ export default async function keywords(ctx: BenchContext) {
     source: 'dataforseo' as const,
     seedQuery: `seed ${Math.floor(i / 50)}`,
     createdAt: new Date(now - Math.floor(i / 50) * 3600_000),
+    // Issue 36: every metric, as a DataForSEO search saves them (a few rows without).
+    intent: i % 9 === 0 ? null : KEYWORD_INTENTS[i % 4],
+    intentSource: i % 9 === 0 ? null : ('dataforseo' as const),
+    cpc: i % 5 === 0 ? null : ((i * 17) % 1200) / 100,
+    cpcCurrency: i % 5 === 0 ? null : 'USD',
+    competition: i % 5 === 0 ? null : ((i * 7) % 100) / 100,
+    competitionLevel: i % 5 === 0 ? null : (['low', 'medium', 'high'] as const)[i % 3],
+    monthlySearches:
+      i % 7 === 0
+        ? null
+        : Array.from({ length: 12 }, (_, m) => ({
+            year: 2026,
+            month: m + 1,
+            searches: ((i + 1) * (m + 3) * 13) % 5000,
+          })),
+    serpFeatures: SERP_FEATURES.filter((_, f) => (i >> f) % 2 === 1),
+    rankedPosition: i % 4 === 0 ? (i % 20) + 1 : null,
+    rankedDomain: i % 4 === 0 ? 'example.com' : null,
+    rankedUrl: i % 4 === 0 ? `https://example.com/page-${i}` : null,
+    competitorDomain: i % 4 === 2 ? 'competitor.com' : null,
+    competitorPosition: i % 4 === 2 ? (i % 10) + 1 : null,
   }))
   for (let i = 0; i < rows.length; i += 250) await db.insert(schema.savedKeywords).values(rows.slice(i, i + 250))
   const headers = { Cookie: owner.cookie }
@@ -142,6 +205,43 @@ export default async function keywords(ctx: BenchContext) {
     }),
   ]
   printTable(results)
+
+  // (b) Issue 36: the same page with every optional column shown against none (interleaved blocks of sequential
+  // requests, the median of each; 50 rows, and all 1,000 with ?show=1000).
+  const setColumns = (columns: string[]) =>
+    db.update(schema.users).set({ keywordColumns: columns }).where(eq(schema.users.id, owner.id))
+  const timeBlock = async (url: string, n: number) => {
+    const out: number[] = []
+    for (let i = 0; i < n; i++) {
+      const started = performance.now()
+      const r = await fetch(url, { headers })
+      await r.text()
+      out.push(performance.now() - started)
+    }
+    return out
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+  for (const [label, url, n] of [
+    ['GET /keywords (50 of 1,000 rows)', `${ctx.appUrl}/keywords`, 40],
+    ['GET /keywords?show=1000', `${ctx.appUrl}/keywords?show=1000`, 8],
+  ] as const) {
+    const none: number[] = []
+    const all: number[] = []
+    const bytes = { none: 0, all: 0 }
+    for (let block = 0; block < 5; block++) {
+      await setColumns([])
+      if (block === 0) bytes.none = (await (await fetch(url, { headers })).text()).length
+      none.push(...(await timeBlock(url, n)))
+      await setColumns([...KEYWORD_COLUMNS])
+      if (block === 0) bytes.all = (await (await fetch(url, { headers })).text()).length
+      all.push(...(await timeBlock(url, n)))
+    }
+    const ratio = median(all) / median(none)
+    console.log(
+      `(b) ${label}: no optional column ${median(none).toFixed(1)} ms (${(bytes.none / 1024).toFixed(0)} KiB), all six ${median(all).toFixed(1)} ms (${(bytes.all / 1024).toFixed(0)} KiB): ${ratio.toFixed(2)}x (target: at most 1.2x)`,
+    )
+  }
+  await setColumns([])
   console.log(
     'target: GET /keywords p50 under 30 ms server time (the 1-connection row: no queueing behind other requests)',
   )

@@ -5,7 +5,8 @@ import { quotaRefusal } from '#app/features/billing/quota.server'
 import { searchKeywordsWithQuota, toApiKeyword } from '#app/features/keywords/keywords.server'
 
 /**
- * POST /api/search {query, countryCode, languageCode, countryName, languageName} → 200 {data: [saved keywords]}.
+ * POST /api/search {query, countryCode, languageCode, countryName, languageName} → 200 {data: [saved keywords]}, plus
+ * `note` (issue 36) when part of the answer is missing (e.g. the intent call failed: those rows have intent null).
  * Over quota: 402 {redirect_to_profile: true, message} (never 403: clients sign out on any 403).
  * Bad input: 400 {message, errors}. Provider failure: 502; no provider configured: 503.
  */
@@ -14,7 +15,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireApiUserId(request)
   const input = await parseJson(request, keywordSearchSchema)
   const result = await searchKeywordsWithQuota(userId, input)
-  if (result.ok) return json({ data: result.keywords.map(toApiKeyword) })
+  if (result.ok) return json({ data: result.keywords.map(toApiKeyword), ...(result.note ? { note: result.note } : {}) })
   if (result.reason === 'quota')
     return apiError(402, (await quotaRefusal(userId, 'keywordSearches')).message, { redirect_to_profile: true })
   if (result.reason === 'unavailable') return apiError(503, SEARCH_UNAVAILABLE_MESSAGE)

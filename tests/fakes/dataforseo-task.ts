@@ -5,6 +5,7 @@
  */
 import { isRecord } from './http'
 import { normalizeKeyword, type KeywordIdea } from './keywords'
+import { hash32 } from './text'
 
 export type Task = Record<string, unknown>
 
@@ -84,10 +85,42 @@ export function keywordInfo(i: KeywordIdea, extraSe = true): Record<string, unkn
   }
 }
 
+/**
+ * Whether the fake's Labs data knows a keyword's intent (search_intent_info): about four keywords in five, never one
+ * containing "intentfail" (whose search_intent call fails, ./dataforseo-labs.ts). The rest need the search_intent call.
+ */
+export function knowsIntent(keyword: string): boolean {
+  return !keyword.includes('intentfail') && hash32(`intent:${keyword}`) % 5 !== 0
+}
+
+/**
+ * The SERP metadata of a keyword (serp_info, when the task asks include_serp_info), deterministic per keyword:
+ * organic always; People also ask, AI Overview, video, images, related searches by the keyword's hash; a local pack
+ * for "near me" keywords.
+ */
+export function serpInfo(i: KeywordIdea, language: string | null): Record<string, unknown> {
+  const h = hash32(`serp:${i.keyword}`)
+  const types = ['organic']
+  if (h % 3 !== 0) types.push('people_also_ask')
+  if (i.intent === 'informational' && h % 2 === 0) types.unshift('ai_overview')
+  if (h % 4 === 1) types.push('video')
+  if (/near me/.test(i.keyword)) types.unshift('local_pack')
+  if (h % 5 === 2) types.push('images')
+  types.push('related_searches')
+  const q = encodeURIComponent(i.keyword)
+  return {
+    check_url: `https://www.google.com/search?q=${q}&num=100&hl=${language ?? 'en'}&gl=US&gws_rd=cr&ie=UTF-8&oe=UTF-8&uule=w+CAIQIFISCQs2MuSEtepUEUK33kOSuTsc`,
+    serp_item_types: types,
+    se_results_count: 1000 + (h % 500_000_000),
+    last_updated_time: nowStamp(),
+  }
+}
+
 export function keywordDataInfo(
   i: KeywordIdea,
   location: number | null,
   language: string | null,
+  opts: { serpInfo?: boolean } = {},
 ): Record<string, unknown> {
   return {
     se_type: 'google',
@@ -104,14 +137,16 @@ export function keywordDataInfo(
       detected_language: language ?? 'en',
       is_another_language: false,
     },
-    serp_info: null,
+    serp_info: opts.serpInfo ? serpInfo(i, language) : null,
     avg_backlinks_info: null,
-    search_intent_info: {
-      se_type: 'google',
-      main_intent: i.intent,
-      foreign_intent: i.intent === 'commercial' ? ['transactional'] : null,
-      last_updated_time: nowStamp(),
-    },
+    search_intent_info: knowsIntent(i.keyword)
+      ? {
+          se_type: 'google',
+          main_intent: i.intent,
+          foreign_intent: i.intent === 'commercial' ? ['transactional'] : null,
+          last_updated_time: nowStamp(),
+        }
+      : null,
   }
 }
 

@@ -8,7 +8,9 @@
  *   POST /v3/keywords_data/google_ads/keywords_for_keywords/live
  *   POST /v3/keywords_data/google_ads/search_volume/live
  *   POST /v3/serp/google/organic/live/advanced (see ./serp.ts, with its /__control/serp/* routes)
- * A seed containing "emptyresult" yields zero items.
+ *   and the issue-36 endpoints of ./dataforseo-labs.ts (search_intent), -domains.ts and -backlinks.ts.
+ * A seed containing "emptyresult" yields zero items. keyword_ideas answers serp_info when asked include_serp_info;
+ * about one keyword in five comes without search_intent_info (and every keyword containing "intentfail").
  */
 import { randomBytes } from 'node:crypto'
 import {
@@ -103,7 +105,8 @@ function keywordIdeas(task: Task): unknown[] {
   if (!locationOf(task)) throw new TaskError(40501, "Invalid Field: 'location_code'.")
   const loc = locationCodeOut(task)
   const lang = languageCodeOut(task)
-  let items = generateIdeas(seeds, market(task)).map((i) => keywordDataInfo(i, loc, lang))
+  const withSerp = { serpInfo: task.include_serp_info === true }
+  let items = generateIdeas(seeds, market(task)).map((i) => keywordDataInfo(i, loc, lang, withSerp))
   if (task.filters !== undefined) items = items.filter((i) => evalFilter(i, task.filters))
   applyOrder(items, task.order_by)
   const { page, offset } = paginate(items, task, 700)

@@ -193,7 +193,7 @@ describe('keywords', () => {
       const [cached] = await db
         .select()
         .from(schema.keywordCache)
-        .where(eq(schema.keywordCache.key, `v1|dataforseo|2840|1000|${query}`))
+        .where(eq(schema.keywordCache.key, `v2|dataforseo|2840|1000|${query}`))
       expect(cached?.source).toBe('dataforseo')
     })
 
@@ -523,6 +523,13 @@ describe('keywords', () => {
       expect(data.map((k) => k.keyword)).toContain(query)
       expect(data.every((k) => k.source === 'google_ads' && !k.isEstimate)).toBe(true)
       expect(data.some((k) => typeof k.difficultyScore === 'number')).toBe(true)
+      // Issue 36: CPC from the top-of-page bids (the account's currency, not named), the trend, and the intent
+      // estimated by the model in one call.
+      const depth = data as unknown as Array<Record<string, unknown>>
+      expect(depth.some((k) => typeof k.cpc === 'number' && k.cpcCurrency === null)).toBe(true)
+      expect(depth.some((k) => Array.isArray(k.monthlySearches) && k.monthlySearches.length === 12)).toBe(true)
+      expect(depth.every((k) => k.intentSource === 'ai_estimate' && typeof k.intent === 'string')).toBe(true)
+      expect(await requestsFor('openai', '/chat/completions', query)).toHaveLength(1)
 
       const [call] = await requestsFor('googleAds', ':generateKeywordIdeas', query)
       expect(call!.path).toMatch(/^\/v\d+\/customers\/1234567890:generateKeywordIdeas$/)
@@ -619,6 +626,11 @@ describe('keywords', () => {
       expect(data.length).toBeGreaterThan(0)
       expect(data.every((k) => k.source === 'ai_estimate' && k.isEstimate)).toBe(true)
       expect(data.every((k) => k.difficultyScore! >= 0 && k.difficultyScore! <= 100)).toBe(true)
+      // Issue 36: the model's intent (an estimate), and no made-up CPC or trend.
+      const depth = data as unknown as Array<Record<string, unknown>>
+      expect(depth.every((k) => k.intentSource === 'ai_estimate' && k.cpc === null && k.monthlySearches === null)).toBe(
+        true,
+      )
       const [call] = await requestsFor('openai', '/chat/completions', query)
       expect(call!.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { strict: true } } })
 

@@ -12,6 +12,8 @@ import { db, schema } from '#app/platform/db/client.server'
 import { BadCursorError, exactTime, TIMESTAMP } from '#app/platform/lists/keyset.server'
 import { containsPattern, decodeCursor, encodeCursor } from '#app/platform/lists/list-params'
 import { isUuid } from '#app/platform/security/ids'
+import { metricColumns, withMetrics } from './keywords.server'
+import type { KeywordColumn } from './keyword-metrics'
 
 /**
  * The saved keywords' library at any size (issue 21): keyset pages with search, filters and sorting, and deletes.
@@ -89,6 +91,8 @@ const listColumns = {
   languageCode: kw.languageCode,
   languageName: kw.languageName,
   searchedViaAutoPilot: kw.searchedViaAutoPilot,
+  // Issue 36: intent, CPC, competition, trend, SERP features and where a domain ranks.
+  ...metricColumns,
 }
 
 /**
@@ -167,7 +171,7 @@ export async function pageKeywords(userId: string, params: KeywordListParams, op
   const last = page[page.length - 1]
   const counted = count?.total ?? 0
   return {
-    rows: page.map(({ key: _key, ...row }) => row),
+    rows: page.map(({ key: _key, ...row }) => withMetrics(row)),
     total: Math.min(counted, KEYWORD_TOTAL_CAP),
     /** True when there are more than `total` (the count stopped at KEYWORD_TOTAL_CAP). */
     totalCapped: counted > KEYWORD_TOTAL_CAP,
@@ -186,4 +190,12 @@ export async function deleteKeywords(userId: string, ids: string[]): Promise<str
     .where(and(eq(kw.userId, userId), inArray(kw.id, valid)))
     .returning({ id: kw.id })
   return rows.map((r) => r.id)
+}
+
+/** Issue 36: stores the optional columns the user shows on /keywords (users.keyword_columns; [] shows none). */
+export async function saveKeywordColumns(userId: string, columns: readonly KeywordColumn[]) {
+  await db
+    .update(schema.users)
+    .set({ keywordColumns: [...columns], updatedAt: new Date() })
+    .where(eq(schema.users.id, userId))
 }

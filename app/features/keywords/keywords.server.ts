@@ -20,6 +20,15 @@ import {
 import { classifyOutage } from '#app/platform/http/outage.server'
 import { consumeQuota, quotaAvailable } from '#app/features/billing/quota.server'
 import { redis } from '#app/platform/redis.server'
+import {
+  cleanMonthly,
+  isKeywordIntent,
+  KEYWORD_INTENTS,
+  serpFeaturesOf,
+  SERP_FEATURES,
+  type MonthlySearches,
+  type SerpFeature,
+} from './keyword-metrics'
 
 /**
  * Keyword research: provider answers cached for 24 hours across users (table keyword_cache), saved per user
@@ -33,8 +42,12 @@ export type KeywordQuery = {
   countryName?: string
   languageName?: string
 }
-/** A saved row as a search returns it (issue 36's extra columns are read by the list and the API). */
-export type SavedKeyword = Pick<
+/** A saved row as a search returns it, with issue 36's metrics and lookup columns. */
+export type SavedKeyword = Omit<SavedKeywordBase, 'monthlySearches' | 'serpFeatures'> & {
+  monthlySearches: MonthlySearches | null
+  serpFeatures: SerpFeature[] | null
+}
+type SavedKeywordBase = Pick<
   typeof schema.savedKeywords.$inferSelect,
   | 'id'
   | 'userId'
@@ -50,6 +63,20 @@ export type SavedKeyword = Pick<
   | 'searchedViaAutoPilot'
   | 'createdAt'
   | 'updatedAt'
+  | 'intent'
+  | 'intentSource'
+  | 'cpc'
+  | 'cpcCurrency'
+  | 'competition'
+  | 'competitionLevel'
+  | 'monthlySearches'
+  | 'serpFeatures'
+  | 'origin'
+  | 'rankedPosition'
+  | 'rankedUrl'
+  | 'competitorDomain'
+  | 'competitorPosition'
+  | 'competitorUrl'
 >
 
 export { KeywordProviderError }
@@ -87,9 +114,22 @@ function parseKeywordQuery(q: KeywordQuery): ProviderQuery {
 // ---------------------------------------------------------------------------
 
 const cachedIdeasSchema = z.array(
-  z.object({ keyword: z.string(), avgMonthlySearches: z.number().nullable(), difficultyScore: z.number().nullable() }),
+  z.object({
+    keyword: z.string(),
+    avgMonthlySearches: z.number().nullable(),
+    difficultyScore: z.number().nullable(),
+    intent: z.enum(KEYWORD_INTENTS).nullish(),
+    intentSource: z.enum(['dataforseo', 'google_ads', 'ai_estimate']).nullish(),
+    cpc: z.number().nullish(),
+    cpcCurrency: z.string().nullish(),
+    competition: z.number().nullish(),
+    competitionLevel: z.enum(['low', 'medium', 'high']).nullish(),
+    monthlySearches: z.array(z.object({ year: z.number(), month: z.number(), searches: z.number() })).nullish(),
+    serpFeatures: z.array(z.enum(SERP_FEATURES)).nullish(),
+  }),
 )
-type Fetched = { ideas: KeywordIdea[]; stored: Promise<void> }
+/** The ideas, the provider's note when part of its answer is missing (such an answer is not cached), the cache write. */
+type Fetched = { ideas: KeywordIdea[]; note: string | null; stored: Promise<void> }
 /** Concurrent misses of one key in this process share one provider call (and one cache write). */
 const inflight = new Map<string, Promise<Fetched>>()
 let lastPrune = 0
@@ -137,12 +177,17 @@ async function ideasThroughCache(
   cached: Promise<KeywordIdea[] | null>,
 ): Promise<Fetched> {
   const hit = await cached
-  if (hit) return { ideas: hit, stored: Promise.resolve() }
+  if (hit) return { ideas: hit, note: null, stored: Promise.resolve() }
   let pending = inflight.get(cacheKey)
   if (!pending) {
     pending = provider
       .ideas(query)
-      .then((ideas) => ({ ideas, stored: writeCache(cacheKey, provider.id, ideas) }))
+      .then(({ ideas, note }) => ({
+        ideas,
+        note,
+        // A degraded answer (its intent call failed) is saved but not cached: the next search asks again.
+        stored: note ? Promise.resolve() : writeCache(cacheKey, provider.id, ideas),
+      }))
       .finally(() => inflight.delete(cacheKey))
     inflight.set(cacheKey, pending)
   }
@@ -182,9 +227,45 @@ type SavedRow = {
   searched_via_auto_pilot: boolean
   created_at: Date | string
   updated_at: Date | string
+  intent: string | null
+  intent_source: KeywordSource | null
+  cpc: number | null
+  cpc_currency: string | null
+  competition: number | null
+  competition_level: 'low' | 'medium' | 'high' | null
+  monthly_searches: unknown
+  serp_features: string[] | null
+  origin: 'search' | 'domain' | 'gap'
+  ranked_position: number | null
+  ranked_url: string | null
+  competitor_domain: string | null
+  competitor_position: number | null
+  competitor_url: string | null
 }
 
+/** A text[] literal of our own SERP feature ids (never user text), or null. */
+const featuresLiteral = (features: SerpFeature[] | null | undefined) =>
+  features ? `{${serpFeaturesOf(features).join(',')}}` : null
+const monthlyJson = (monthly: MonthlySearches | null | undefined) => {
+  const clean = cleanMonthly(monthly)
+  return clean.length ? JSON.stringify(clean) : null
+}
+const finiteOrNull = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : null)
+
 const asDate = (v: Date | string) => (v instanceof Date ? v : new Date(v))
+/** The stored months (jsonb), cleaned; null when none. */
+export function readMonthly(v: unknown): MonthlySearches | null {
+  let value = v
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value)
+    } catch {
+      return null
+    }
+  }
+  const clean = cleanMonthly(value)
+  return clean.length ? clean : null
+}
 
 /**
  * Upserts the user's rows: a keyword already saved for the same market updates its row and gets a new date, so it
@@ -201,19 +282,31 @@ async function saveIdeas(
 ) {
   const rows = cleanIdeas(ideas)
   if (rows.length === 0) return []
-  const values = rows.map(
-    (i) =>
-      sql`(${userId}::uuid, ${i.keyword}, ${query.countryCode}, ${query.countryName}, ${query.languageCode}, ${query.languageName}, ${i.avgMonthlySearches}::integer, ${i.difficultyScore}::integer, ${source}::keyword_source, ${query.query}, ${viaAutoPilot}::boolean, now(), now())`,
-  )
+  const values = rows.map((i) => {
+    const intent = isKeywordIntent(i.intent) ? i.intent : null
+    const cpc = finiteOrNull(i.cpc)
+    return sql`(${userId}::uuid, ${i.keyword}, ${query.countryCode}, ${query.countryName}, ${query.languageCode}, ${query.languageName}, ${i.avgMonthlySearches}::integer, ${i.difficultyScore}::integer, ${source}::keyword_source, ${query.query}, ${viaAutoPilot}::boolean, now(), now(), ${intent}::text, ${intent ? (i.intentSource ?? source) : null}::keyword_source, ${cpc}::double precision, ${cpc === null ? null : (i.cpcCurrency ?? null)}::text, ${finiteOrNull(i.competition)}::double precision, ${i.competitionLevel ?? null}::text, ${monthlyJson(i.monthlySearches)}::jsonb, ${featuresLiteral(i.serpFeatures)}::text[])`
+  })
+  // Issue 36: a search updates the metrics it got (a metric it did not get, e.g. the intent of a degraded answer,
+  // keeps the row's earlier value) and never origin, ranked_* or competitor_* (a domain or gap lookup's columns).
   const saved = await executor.execute<SavedRow>(sql`
     insert into ${schema.savedKeywords} (user_id, keyword, country_code, country_name, language_code, language_name,
-      avg_monthly_searches, difficulty_score, source, seed_query, searched_via_auto_pilot, created_at, updated_at)
+      avg_monthly_searches, difficulty_score, source, seed_query, searched_via_auto_pilot, created_at, updated_at,
+      intent, intent_source, cpc, cpc_currency, competition, competition_level, monthly_searches, serp_features)
     values ${sql.join(values, sql`, `)}
     on conflict (user_id, lower(keyword), country_code, language_code, searched_via_auto_pilot) do update set
       keyword = excluded.keyword, country_name = excluded.country_name, language_name = excluded.language_name,
       avg_monthly_searches = excluded.avg_monthly_searches, difficulty_score = excluded.difficulty_score,
       source = excluded.source, seed_query = excluded.seed_query,
-      created_at = excluded.created_at, updated_at = excluded.updated_at
+      created_at = excluded.created_at, updated_at = excluded.updated_at,
+      intent = coalesce(excluded.intent, saved_keywords.intent),
+      intent_source = case when excluded.intent is null then saved_keywords.intent_source else excluded.intent_source end,
+      cpc = coalesce(excluded.cpc, saved_keywords.cpc),
+      cpc_currency = case when excluded.cpc is null then saved_keywords.cpc_currency else excluded.cpc_currency end,
+      competition = coalesce(excluded.competition, saved_keywords.competition),
+      competition_level = coalesce(excluded.competition_level, saved_keywords.competition_level),
+      monthly_searches = coalesce(excluded.monthly_searches, saved_keywords.monthly_searches),
+      serp_features = coalesce(excluded.serp_features, saved_keywords.serp_features)
     returning *`)
   const out: SavedKeyword[] = [...saved].map((r) => ({
     id: r.id,
@@ -230,6 +323,20 @@ async function saveIdeas(
     searchedViaAutoPilot: r.searched_via_auto_pilot,
     createdAt: asDate(r.created_at),
     updatedAt: asDate(r.updated_at),
+    intent: isKeywordIntent(r.intent) ? r.intent : null,
+    intentSource: r.intent_source,
+    cpc: r.cpc === null ? null : Number(r.cpc),
+    cpcCurrency: r.cpc_currency,
+    competition: r.competition === null ? null : Number(r.competition),
+    competitionLevel: r.competition_level,
+    monthlySearches: readMonthly(r.monthly_searches),
+    serpFeatures: r.serp_features ? serpFeaturesOf(r.serp_features) : null,
+    origin: r.origin,
+    rankedPosition: r.ranked_position,
+    rankedUrl: r.ranked_url,
+    competitorDomain: r.competitor_domain,
+    competitorPosition: r.competitor_position,
+    competitorUrl: r.competitor_url,
   }))
   return out.sort(compareKeywords)
 }
@@ -275,7 +382,8 @@ export async function researchKeywordsWithoutQuota(
 }
 
 export type SearchResult =
-  { ok: true; keywords: SavedKeyword[] } | { ok: false; reason: 'quota' | 'provider_error' | 'unavailable' }
+  | { ok: true; keywords: SavedKeyword[]; note: string | null }
+  | { ok: false; reason: 'quota' | 'provider_error' | 'unavailable' }
 
 /**
  * A user's keyword search (the Keywords screen, POST /api/search): one unit of the keywordSearches quota, taken
@@ -306,12 +414,44 @@ export async function searchKeywordsWithQuota(userId: string, query: KeywordSear
     return saveIdeas(userId, query, provider.id, fetched.ideas, false, tx)
   })
   await fetched.stored
-  return saved ? { ok: true, keywords: saved } : { ok: false, reason: 'quota' }
+  return saved ? { ok: true, keywords: saved, note: fetched.note } : { ok: false, reason: 'quota' }
 }
 
 // ---------------------------------------------------------------------------
 // Reading the saved list
 // ---------------------------------------------------------------------------
+
+/** Issue 36's columns of a saved row, as the list, the library and the API read them. */
+export const metricColumns = {
+  intent: schema.savedKeywords.intent,
+  intentSource: schema.savedKeywords.intentSource,
+  cpc: schema.savedKeywords.cpc,
+  cpcCurrency: schema.savedKeywords.cpcCurrency,
+  competition: schema.savedKeywords.competition,
+  competitionLevel: schema.savedKeywords.competitionLevel,
+  monthlySearches: schema.savedKeywords.monthlySearches,
+  serpFeatures: schema.savedKeywords.serpFeatures,
+  origin: schema.savedKeywords.origin,
+  rankedPosition: schema.savedKeywords.rankedPosition,
+  rankedUrl: schema.savedKeywords.rankedUrl,
+  competitorDomain: schema.savedKeywords.competitorDomain,
+  competitorPosition: schema.savedKeywords.competitorPosition,
+  competitorUrl: schema.savedKeywords.competitorUrl,
+}
+
+/** A row read with metricColumns, its jsonb and text[] made typed (and cleaned: they are stored data). */
+export function withMetrics<T extends { monthlySearches: unknown; serpFeatures: string[] | null }>(
+  row: T,
+): Omit<T, 'monthlySearches' | 'serpFeatures'> & {
+  monthlySearches: MonthlySearches | null
+  serpFeatures: SerpFeature[] | null
+} {
+  return {
+    ...row,
+    monthlySearches: readMonthly(row.monthlySearches),
+    serpFeatures: row.serpFeatures ? serpFeaturesOf(row.serpFeatures) : null,
+  }
+}
 
 const listColumns = {
   id: schema.savedKeywords.id,
@@ -325,6 +465,7 @@ const listColumns = {
   languageCode: schema.savedKeywords.languageCode,
   languageName: schema.savedKeywords.languageName,
   searchedViaAutoPilot: schema.savedKeywords.searchedViaAutoPilot,
+  ...metricColumns,
 }
 export type SavedKeywordListRow = { [K in keyof typeof listColumns]: SavedKeyword[K] }
 
@@ -344,7 +485,7 @@ export async function listSavedKeywords(userId: string, opts: { limit?: number }
       .from(t)
       .where(where),
   ])
-  return { rows: rows as SavedKeywordListRow[], total: count?.total ?? 0 }
+  return { rows: rows.map(withMetrics) as SavedKeywordListRow[], total: count?.total ?? 0 }
 }
 
 // ---------------------------------------------------------------------------
@@ -368,7 +509,10 @@ export async function claimPrefilledRun(userId: string, q: KeywordQuery): Promis
   }
 }
 
-/** A saved keyword as the JSON API shows it (the spec's fields plus market, source and the estimate flag). */
+/**
+ * A saved keyword as the JSON API shows it (the spec's fields plus market, source and the estimate flag), then issue
+ * 36's fields (null when unknown).
+ */
 export function toApiKeyword(row: SavedKeywordListRow) {
   return {
     _id: row.id,
@@ -383,6 +527,20 @@ export function toApiKeyword(row: SavedKeywordListRow) {
     languageName: row.languageName,
     source: row.source,
     isEstimate: row.source === 'ai_estimate',
+    intent: row.intent ?? null,
+    intentSource: row.intentSource ?? null,
+    cpc: row.cpc ?? null,
+    cpcCurrency: row.cpcCurrency ?? null,
+    competition: row.competition ?? null,
+    competitionLevel: row.competitionLevel ?? null,
+    monthlySearches: row.monthlySearches ?? null,
+    serpFeatures: row.serpFeatures ?? null,
+    origin: row.origin ?? 'search',
+    rankedPosition: row.rankedPosition ?? null,
+    rankedUrl: row.rankedUrl ?? null,
+    competitorDomain: row.competitorDomain ?? null,
+    competitorPosition: row.competitorPosition ?? null,
+    competitorUrl: row.competitorUrl ?? null,
   }
 }
 

@@ -127,12 +127,15 @@ export function searchProblem(error: z.ZodError): string {
   return error.issues[0]?.message ?? SEARCH_VALIDATION_MESSAGE
 }
 
-/** Cache key of a provider answer: the same provider, normalised query, country and language share one entry. */
+/**
+ * Cache key of a provider answer: the same provider, normalised query, country and language share one entry. v2
+ * (issue 36): answers carry intent, cost per click, competition, trend and SERP features.
+ */
 export function keywordCacheKey(
   provider: KeywordSource,
   q: { query: string; countryCode: string; languageCode: string },
 ) {
-  return `v1|${provider}|${q.countryCode}|${q.languageCode}|${normalizeQuery(q.query)}`
+  return `v2|${provider}|${q.countryCode}|${q.languageCode}|${normalizeQuery(q.query)}`
 }
 
 // ---------------------------------------------------------------------------

@@ -10,6 +10,13 @@ import {
 import { useEffect, useState } from 'react'
 import { BulkActions, KeywordFilters } from '#app/features/keywords/components/keyword-filters'
 import { KeywordTable } from '#app/features/keywords/components/keyword-table'
+import {
+  COLUMNS_INTENT,
+  KeywordColumnsControl,
+  useColumnsFetcher,
+  visibleColumns,
+} from '#app/features/keywords/components/keyword-columns'
+import { keywordColumnsSchema, metricCells, shownColumns } from '#app/features/keywords/keyword-metrics'
 import { KeywordViews } from '#app/features/keywords/components/keyword-views'
 import { usePageKey } from '#app/features/content/components/create-post-button'
 import { TrackStar } from '#app/features/rankings/components/track-star'
@@ -35,7 +42,7 @@ import { POST_MESSAGES } from '#app/features/content/posts'
 import { safeRedirect } from '#app/platform/security/redirect'
 import { activeKeywordSource, claimPrefilledRun, searchKeywordsWithQuota } from '#app/features/keywords/keywords.server'
 import { createPostsForKeywords } from '#app/features/content/library.server'
-import { deleteKeywords, pageKeywords } from '#app/features/keywords/keyword-library.server'
+import { deleteKeywords, pageKeywords, saveKeywordColumns } from '#app/features/keywords/keyword-library.server'
 import { postProgressForKeywords } from '#app/features/publishing/post-progress.server'
 import { useRefreshWhileWaiting } from '#app/ui/use-refresh-while-waiting'
 import { useSiteLinkClick } from '#app/ui/site-link'
@@ -72,10 +79,11 @@ async function dialogFor(userId: string, kind: DialogKind, id?: string): Promise
 const reasonToDialog = { quota: 'quota', provider_error: 'error', unavailable: 'unavailable' } as const
 const reasonToStatus = { quota: 402, provider_error: 502, unavailable: 503 } as const
 
-function successToast(count: number, query: string) {
+function successToast(count: number, query: string, note: string | null = null) {
   return count > 0
     ? toast().redirectWithSuccess('/keywords', {
         message: `Found ${count} keyword ideas for “${query}”.`,
+        description: note ?? undefined,
         duration: TOAST_MS,
       })
     : toast().redirectWithInfo('/keywords', {
@@ -87,7 +95,7 @@ function successToast(count: number, query: string) {
 /** Runs a search and answers with a redirect to the clean list (a reload never searches again). */
 async function searchAndRedirect(userId: string, input: KeywordSearchInput) {
   const result = await searchKeywordsWithQuota(userId, input)
-  if (result.ok) return successToast(result.keywords.length, input.query)
+  if (result.ok) return successToast(result.keywords.length, input.query, result.note)
   return redirect(`/keywords?dialog=${reasonToDialog[result.reason]}`)
 }
 
@@ -143,6 +151,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
 
   const shown = shownCount(params.get('show'))
+  const columns = shownColumns(user.keywordColumns)
   const source = activeKeywordSource()
   const list = listParams(params)
   const { rows, total, totalCapped, sort, order } = await pageKeywords(user.id, list, { limit: shown })
@@ -170,7 +179,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       market: [r.countryName, r.languageName].filter(Boolean).join(' · '),
       tracked: r.tracked,
       post: progress.get(r.id) ?? null,
+      // Issue 36: the shown optional columns' cells only (a hidden column costs nothing).
+      cells: metricCells(r, columns),
     })),
+    columns,
     total,
     totalCapped,
     shown,
@@ -204,6 +216,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === 'create-posts' || intent === 'delete-keywords' || intent.startsWith('delete:')) {
     return bulkAction(user.id, intent, form)
   }
+  if (intent === COLUMNS_INTENT) return columnsAction(user.id, form)
   const submission = parseSubmission(form, keywordSearchSchema)
   // An incomplete search: the dialog says what is missing, the form shows what was sent.
   const refused = (message: string) =>
@@ -211,7 +224,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent !== 'search') return refused(SEARCH_VALIDATION_MESSAGE)
   if (submission.status !== 'success') return refused(firstMessage(submission.reply()) ?? SEARCH_VALIDATION_MESSAGE)
   const result = await searchKeywordsWithQuota(user.id, submission.value)
-  if (result.ok) return successToast(result.keywords.length, submission.value.query)
+  if (result.ok) return successToast(result.keywords.length, submission.value.query, result.note)
   return json(
     { dialog: await dialogFor(user.id, reasonToDialog[result.reason]), result: submission.reply() },
     { status: reasonToStatus[result.reason] },
@@ -261,6 +274,24 @@ async function bulkAction(userId: string, intent: string, form: FormData) {
   })
 }
 
+/**
+ * The Columns control (issue 36): stores the optional columns shown; a fetcher (JavaScript) gets JSON, a plain form a
+ * redirect back to the list it was on.
+ */
+async function columnsAction(userId: string, form: FormData) {
+  const back = safeRedirect(form.get('redirectTo'), '/keywords')
+  const parsed = keywordColumnsSchema.safeParse({ columns: form.getAll('columns').map(String) })
+  const json_ = form.get('respond') === 'json'
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? 'Unknown column.'
+    return json_
+      ? json({ ok: false, message }, { status: 400 })
+      : toast().redirectWithError(back, { message, duration: TOAST_MS })
+  }
+  await saveKeywordColumns(userId, shownColumns(parsed.data.columns))
+  return json_ ? json({ ok: true }) : redirect(back)
+}
+
 /** The toast of a table action whose request failed in the browser. */
 function bulkFailureMessage(intent: string | null) {
   return intent === 'create-posts' ? POST_MESSAGES.failed : 'The keywords could not be deleted. Please try again.'
@@ -271,11 +302,15 @@ export default function KeywordsPage() {
   const data = useLoaderData<typeof loader>()
   const answer = useActionData<typeof clientAction>()
   const failure = clientFailureOf(answer)
-  const actionData = withoutFailure(answer)
+  const answered = withoutFailure(answer)
+  // The Columns control's fetcher answers { ok } (never through useActionData): only a search's answer has these.
+  const actionData = answered && 'dialog' in answered ? answered : undefined
   const searchFailure = failure && failure.intent === 'search' ? failure : null
   const navigation = useNavigation()
   const revalidator = useRevalidator()
   const follow = useSiteLinkClick()
+  const columnsFetcher = useColumnsFetcher()
+  const columns = visibleColumns(data.columns, columnsFetcher)
   usePrefilledSearch(data)
   // A post being written: its row changes to 'Ready for review' by itself (with JavaScript), without 'Loading...'.
   const refreshing = useRefreshWhileWaiting(
@@ -334,6 +369,14 @@ export default function KeywordsPage() {
         shown={data.shown}
         loading={listLoading}
         list={data.list}
+        columns={columns}
+        controls={
+          <KeywordColumnsControl
+            columns={data.columns}
+            redirectTo={data.list.search ? `/keywords?${data.list.search}` : '/keywords'}
+            fetcher={columnsFetcher}
+          />
+        }
         rowActions={(k, { returnTo }) => (
           <>
             <KeywordPostAction keyword={k} pageKey={pageKey} returnTo={returnTo} onFollow={follow} />

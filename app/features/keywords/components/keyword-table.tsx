@@ -17,6 +17,12 @@ import { InfoTip } from './info-tip'
 import { ScrollRegion } from '#app/ui/scroll-region'
 import { PostProgressBadge, type PostProgress } from '#app/ui/post-progress'
 import { SerpLink } from './serp-link'
+import {
+  KEYWORD_COLUMN_LABELS,
+  SPARKLINE,
+  type KeywordColumn,
+  type MetricCells,
+} from '#app/features/keywords/keyword-metrics'
 
 export type KeywordRow = {
   id: string
@@ -30,6 +36,94 @@ export type KeywordRow = {
   tracked: boolean
   /** Issue 35: where the keyword's newest post stands; null when the keyword has no post. */
   post: PostProgress | null
+  /** Issue 36: the optional columns' cells (only those shown), computed by the loader (metricCells). */
+  cells: MetricCells
+}
+
+/** What each optional column's header tooltip says. */
+const COLUMN_TOOLTIPS: Record<KeywordColumn, string> = {
+  intent:
+    'Why people search it: Informational (researching), Commercial (comparing options), Transactional (ready to buy), Navigational (looking for a site). Hover or focus a value for its source; “Estimate” marks the AI model’s.',
+  cpc: 'Cost per click: what advertisers pay for a click on this keyword, a sign of its commercial value. Hover a value for its source.',
+  competition: 'How many advertisers compete for this keyword (Low, Medium, High). Hover a value for its source.',
+  trend: 'Monthly searches over the last 12 months. Hover a line for its summary and source.',
+  features: 'What Google shows besides the ten links: AI Overview, People also ask, Video, Local pack.',
+  position: 'Where your domain ranks for it (from Your domain), or a competitor that ranks where you do not.',
+}
+
+const NA = <span className="text-slate-500">N/A</span>
+
+/**
+ * One optional cell: plain markup, no component or hook per row (issue 39: the page renders up to 1,000 rows). Each
+ * value says its meaning and source in its title (hover); the model's values carry a visible 'Estimate'.
+ */
+function optionalCell(column: KeywordColumn, k: KeywordRow) {
+  const label = KEYWORD_COLUMN_LABELS[column]
+  const c = k.cells
+  let body
+  if (column === 'intent') {
+    const v = c.intent
+    body = v ? (
+      <span title={v.title} className="whitespace-nowrap" data-intent>
+        {v.label}
+        {v.estimate ? (
+          <span className="ml-1 rounded bg-violet-100 px-1 text-[11px] font-semibold text-violet-800" data-estimate>
+            Estimate
+          </span>
+        ) : null}
+      </span>
+    ) : (
+      NA
+    )
+  } else if (column === 'cpc') {
+    body = c.cpc ? <span title={c.cpc.title}>{c.cpc.text}</span> : NA
+  } else if (column === 'competition') {
+    body = c.competition ? <span title={c.competition.title}>{c.competition.text}</span> : NA
+  } else if (column === 'trend') {
+    const v = c.trend
+    body = v ? (
+      <svg
+        role="img"
+        aria-label={v.summary}
+        width={SPARKLINE.width}
+        height={SPARKLINE.height}
+        viewBox={`0 0 ${SPARKLINE.width} ${SPARKLINE.height}`}
+        className="text-sky-700"
+        data-sparkline
+      >
+        <title>{v.title}</title>
+        <polyline points={v.points} fill="none" stroke="currentColor" strokeWidth="1.5" />
+      </svg>
+    ) : (
+      NA
+    )
+  } else if (column === 'features') {
+    const v = c.features
+    body = v ? (
+      v.labels.length ? (
+        <span title={v.title} className="inline-flex flex-wrap gap-1">
+          {v.labels.map((f) => (
+            <span key={f} className="rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-semibold text-slate-700">
+              {f}
+            </span>
+          ))}
+        </span>
+      ) : (
+        <span title={v.title} className="text-slate-500">
+          None
+        </span>
+      )
+    ) : (
+      NA
+    )
+  } else {
+    body = c.position ? <span title={c.position.title}>{c.position.text}</span> : NA
+  }
+  return (
+    <td key={column} className={`${td} tabular-nums max-sm:order-4`} data-label={label} data-column={column}>
+      {body}
+    </td>
+  )
 }
 
 // Below the `sm` breakpoint the table is restyled as stacked rows (one card per keyword, every cell labelled by its
@@ -113,9 +207,17 @@ export function KeywordTable({
   shown,
   loading,
   list,
+  columns,
+  controls,
   rowActions,
 }: {
   rows: KeywordRow[]
+  /**
+   * Issue 36: the optional columns shown, after the spec's five (on a phone's stacked card, before the actions).
+   */
+  columns: readonly KeywordColumn[]
+  /** Beside the heading: the Columns control. */
+  controls?: ReactNode
   total: number
   /** The count stopped at its cap: there are more than `total`. */
   totalCapped: boolean
@@ -140,15 +242,20 @@ export function KeywordTable({
         <h2 id="saved-keywords-heading" className="text-base font-semibold text-slate-900">
           Your keywords
         </h2>
-        {loading ? (
-          <p role="status" className="text-sm text-slate-600">
-            Loading keywords...
-          </p>
-        ) : total > 0 ? (
-          <p className="text-sm text-slate-600" data-testid="keyword-total">
-            {list.filtered ? `${formatTotal(total, totalCapped)} matching` : `${formatTotal(total, totalCapped)} saved`}
-          </p>
-        ) : null}
+        <div className="flex flex-wrap items-center gap-3">
+          {loading ? (
+            <p role="status" className="text-sm text-slate-600">
+              Loading keywords...
+            </p>
+          ) : total > 0 ? (
+            <p className="text-sm text-slate-600" data-testid="keyword-total">
+              {list.filtered
+                ? `${formatTotal(total, totalCapped)} matching`
+                : `${formatTotal(total, totalCapped)} saved`}
+            </p>
+          ) : null}
+          {controls}
+        </div>
       </div>
       <ScrollRegion label="Saved keywords table" className="sm:overflow-x-auto">
         <table
@@ -168,12 +275,20 @@ export function KeywordTable({
               <th scope="col" className={`${th} max-sm:sr-only`}>
                 Action
               </th>
+              {columns.map((column) => (
+                <th key={column} scope="col" className={th} data-column={column}>
+                  <span className="inline-flex items-center gap-1">
+                    {KEYWORD_COLUMN_LABELS[column]}
+                    <InfoTip label={`About ${KEYWORD_COLUMN_LABELS[column]}`} text={COLUMN_TOOLTIPS[column]} />
+                  </span>
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100 max-sm:block">
             {rows.length === 0 ? (
               <tr className="max-sm:block">
-                <td colSpan={5} className="px-4 py-10 text-center text-slate-600 max-sm:block">
+                <td colSpan={5 + columns.length} className="px-4 py-10 text-center text-slate-600 max-sm:block">
                   {loading
                     ? 'Loading keywords...'
                     : list.filtered
@@ -238,6 +353,7 @@ export function KeywordTable({
                       </button>
                     </div>
                   </td>
+                  {columns.map((column) => optionalCell(column, k))}
                 </tr>
               ))
             )}

@@ -1,13 +1,33 @@
 import { languageIso } from '#app/platform/markets/markets'
 import { isRetryableStatus, retryAfterMs } from '#app/platform/http/http-retry'
+import {
+  cleanMonthly,
+  competitionLevelOf,
+  isKeywordIntent,
+  serpFeaturesOf,
+  type KeywordIntent,
+} from '#app/features/keywords/keyword-metrics'
 import { fetchJson, withRetries, type Outcome } from './http.server'
-import { IDEAS_PER_SEARCH, type KeywordIdea, type KeywordProvider, type ProviderQuery } from './types'
+import {
+  IDEAS_PER_SEARCH,
+  INTENT_UNAVAILABLE_NOTE,
+  type KeywordIdea,
+  type KeywordProvider,
+  type ProviderQuery,
+} from './types'
 
 /**
  * DataForSEO Labs (v3): `keyword_ideas` gives ideas with search volume (keyword_info.search_volume) and
  * keyword difficulty (keyword_properties.keyword_difficulty, 0-100) for a location and language. When the seed
  * itself is not among the ideas (or is shorter than the 3 characters keyword_ideas accepts), `related_keywords`
  * with include_seed_keyword supplies it. location_code is the Google Ads geo target id; language_code is ISO 639-1.
+ *
+ * Issue 36: the same items carry keyword_info (cpc in USD, competition 0-1, competition_level, monthly_searches as
+ * {year, month, search_volume}), search_intent_info (main_intent) and, asked with include_serp_info, serp_info
+ * (serp_item_types). Ideas that come without an intent get it from ONE batched Labs `search_intent/live` call (up to
+ * 1,000 keywords, language only) made alongside the seed's related_keywords call when that one is needed: a search
+ * is at most two sequential round trips. When the intent call fails, the ideas are kept without intent and the answer
+ * carries a note.
  */
 type Config = { apiUrl: string; login: string; password: string }
 
@@ -19,21 +39,52 @@ type Envelope = {
 
 type KeywordDataInfo = {
   keyword?: unknown
-  keyword_info?: { search_volume?: unknown } | null
+  keyword_info?: {
+    search_volume?: unknown
+    cpc?: unknown
+    competition?: unknown
+    competition_level?: unknown
+    monthly_searches?: Array<{ year?: unknown; month?: unknown; search_volume?: unknown }> | null
+  } | null
   keyword_properties?: { keyword_difficulty?: unknown } | null
+  search_intent_info?: { main_intent?: unknown } | null
+  serp_info?: { serp_item_types?: unknown } | null
 }
+
+type SearchIntentItem = { keyword?: unknown; keyword_intent?: { label?: unknown; probability?: unknown } | null }
+
+/** At most this many keywords in one search_intent task. */
+const INTENT_BATCH = 1000
 
 /** Task and envelope codes worth another try: rate limits and DataForSEO's internal errors. */
 const retryableCode = (code: number) => code === 40202 || (code >= 50000 && code < 60000)
 
 const intOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.max(0, Math.round(v)) : null)
 
+const numOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null)
+
 function toIdea(item: KeywordDataInfo | null | undefined): KeywordIdea | null {
   if (!item || typeof item.keyword !== 'string' || !item.keyword.trim()) return null
+  const info = item.keyword_info
+  const intent = item.search_intent_info?.main_intent
+  const cpc = numOrNull(info?.cpc)
+  const competition = numOrNull(info?.competition)
+  const monthly = Array.isArray(info?.monthly_searches)
+    ? cleanMonthly(info.monthly_searches.map((m) => ({ year: m?.year, month: m?.month, searches: m?.search_volume })))
+    : []
+  const types = item.serp_info?.serp_item_types
   return {
     keyword: item.keyword.trim(),
-    avgMonthlySearches: intOrNull(item.keyword_info?.search_volume),
+    avgMonthlySearches: intOrNull(info?.search_volume),
     difficultyScore: intOrNull(item.keyword_properties?.keyword_difficulty),
+    intent: isKeywordIntent(intent) ? intent : null,
+    intentSource: isKeywordIntent(intent) ? 'dataforseo' : null,
+    cpc,
+    cpcCurrency: cpc === null ? null : 'USD',
+    competition: competition === null ? null : Math.min(1, competition),
+    competitionLevel: competitionLevelOf(info?.competition_level),
+    monthlySearches: monthly.length ? monthly : null,
+    serpFeatures: Array.isArray(types) ? serpFeaturesOf(types) : null,
   }
 }
 
@@ -42,44 +93,48 @@ export function dataForSeoProvider(config: Config): KeywordProvider {
   const auth = `Basic ${Buffer.from(`${config.login}:${config.password}`).toString('base64')}`
 
   /** One live task; resolves to the task's `result` array. */
-  function liveTask(path: string, task: Record<string, unknown>) {
-    return withRetries('dataforseo', async (signal): Promise<Outcome<unknown[]>> => {
-      const res = await fetchJson(
-        `${base}${path}`,
-        {
-          method: 'POST',
-          headers: { Authorization: auth, 'Content-Type': 'application/json' },
-          body: JSON.stringify([task]),
-        },
-        signal,
-      )
-      const env = (res.body && typeof res.body === 'object' ? res.body : {}) as Envelope
-      if (res.status < 200 || res.status >= 300) {
-        return {
-          ok: false,
-          retryable: isRetryableStatus(res.status),
-          status: res.status,
-          retryAfterMs: retryAfterMs(res.headers),
-          message: `HTTP ${res.status} ${env.status_message ?? ''}`.trim(),
+  function liveTask(path: string, task: Record<string, unknown>, opts?: { maxAttempts?: number; budgetMs?: number }) {
+    return withRetries(
+      'dataforseo',
+      async (signal): Promise<Outcome<unknown[]>> => {
+        const res = await fetchJson(
+          `${base}${path}`,
+          {
+            method: 'POST',
+            headers: { Authorization: auth, 'Content-Type': 'application/json' },
+            body: JSON.stringify([task]),
+          },
+          signal,
+        )
+        const env = (res.body && typeof res.body === 'object' ? res.body : {}) as Envelope
+        if (res.status < 200 || res.status >= 300) {
+          return {
+            ok: false,
+            retryable: isRetryableStatus(res.status),
+            status: res.status,
+            retryAfterMs: retryAfterMs(res.headers),
+            message: `HTTP ${res.status} ${env.status_message ?? ''}`.trim(),
+          }
         }
-      }
-      if (env.status_code !== 20000) {
-        const code = env.status_code ?? 0
-        return {
-          ok: false,
-          retryable: retryableCode(code),
-          status: res.status,
-          message: `${code} ${env.status_message ?? 'unexpected answer'}`,
+        if (env.status_code !== 20000) {
+          const code = env.status_code ?? 0
+          return {
+            ok: false,
+            retryable: retryableCode(code),
+            status: res.status,
+            message: `${code} ${env.status_message ?? 'unexpected answer'}`,
+          }
         }
-      }
-      const t = env.tasks?.[0]
-      if (!t) return { ok: false, retryable: false, message: 'the answer has no task' }
-      if (t.status_code !== 20000) {
-        const code = t.status_code ?? 0
-        return { ok: false, retryable: retryableCode(code), message: `task ${code} ${t.status_message ?? ''}`.trim() }
-      }
-      return { ok: true, value: t.result ?? [] }
-    })
+        const t = env.tasks?.[0]
+        if (!t) return { ok: false, retryable: false, message: 'the answer has no task' }
+        if (t.status_code !== 20000) {
+          const code = t.status_code ?? 0
+          return { ok: false, retryable: retryableCode(code), message: `task ${code} ${t.status_message ?? ''}`.trim() }
+        }
+        return { ok: true, value: t.result ?? [] }
+      },
+      opts,
+    )
   }
 
   function market(q: ProviderQuery) {
@@ -94,6 +149,7 @@ export function dataForSeoProvider(config: Config): KeywordProvider {
     const result = await liveTask('/dataforseo_labs/google/keyword_ideas/live', {
       keywords: [q.query],
       ...market(q),
+      include_serp_info: true,
       limit: IDEAS_PER_SEARCH,
     })
     const first = result[0] as { items?: KeywordDataInfo[] | null } | undefined
@@ -117,14 +173,78 @@ export function dataForSeoProvider(config: Config): KeywordProvider {
     return seed ? [seed, ...related] : related
   }
 
+  /**
+   * The main intent of each keyword (lower case) from Labs search_intent (language only; keywords of at least 3
+   * characters). Shorter budget than a search: the ideas are worth showing without it.
+   */
+  async function searchIntents(q: ProviderQuery, keywords: string[]): Promise<Map<string, KeywordIntent>> {
+    const out = new Map<string, KeywordIntent>()
+    const wanted = [...new Set(keywords.map((k) => k.toLowerCase()).filter((k) => k.length >= 3))].slice(
+      0,
+      INTENT_BATCH,
+    )
+    if (wanted.length === 0) return out
+    const iso = languageIso(q.languageCode)
+    const result = await liveTask(
+      '/dataforseo_labs/google/search_intent/live',
+      { keywords: wanted, ...(iso ? { language_code: iso } : { language_name: q.languageName }) },
+      { maxAttempts: 2, budgetMs: 8_000 },
+    )
+    const first = result[0] as { items?: SearchIntentItem[] | null } | undefined
+    for (const item of first?.items ?? []) {
+      const label = item.keyword_intent?.label
+      if (typeof item.keyword === 'string' && isKeywordIntent(label)) out.set(item.keyword.toLowerCase(), label)
+    }
+    return out
+  }
+
+  /** Fills the intent of the ideas that came without one; a failure leaves them without and says so. */
+  async function withIntents(
+    q: ProviderQuery,
+    ideas: Promise<KeywordIdea[]>,
+    intents: Promise<Map<string, KeywordIntent>> | null,
+  ) {
+    const [list, found] = await Promise.all([
+      ideas,
+      intents?.then(
+        (m) => ({ ok: true as const, m }),
+        () => null,
+      ),
+    ])
+    if (!intents) return { ideas: list, note: null }
+    if (!found) return { ideas: list, note: INTENT_UNAVAILABLE_NOTE }
+    return {
+      ideas: list.map((i) => {
+        if (i.intent) return i
+        const intent = found.m.get(i.keyword.toLowerCase())
+        return intent ? { ...i, intent, intentSource: 'dataforseo' as const } : i
+      }),
+      note: null,
+    }
+  }
+
+  const lacking = (ideas: KeywordIdea[]) => ideas.filter((i) => !i.intent).map((i) => i.keyword)
+
   return {
     id: 'dataforseo',
     async ideas(q) {
-      if (q.query.length < 3) return relatedKeywords(q, 1)
+      if (q.query.length < 3) {
+        const ideas = await relatedKeywords(q, 1)
+        const missing = lacking(ideas)
+        return withIntents(q, Promise.resolve(ideas), missing.length ? searchIntents(q, missing) : null)
+      }
       const ideas = await keywordIdeas(q)
-      if (ideas.some((i) => i.keyword.toLowerCase() === q.query)) return ideas
-      const seed = await relatedKeywords(q, 0)
-      return [...seed.filter((i) => i.keyword.toLowerCase() === q.query), ...ideas]
+      const hasSeed = ideas.some((i) => i.keyword.toLowerCase() === q.query)
+      // Round two, in parallel: the seed's own data when keyword_ideas left it out, and the intent of every idea
+      // without one (the seed included, in case its data comes without).
+      const missing = lacking(ideas)
+      if (!hasSeed) missing.push(q.query)
+      const intents = missing.length ? searchIntents(q, missing) : null
+      intents?.catch(() => {})
+      const all = hasSeed
+        ? Promise.resolve(ideas)
+        : relatedKeywords(q, 0).then((seed) => [...seed.filter((i) => i.keyword.toLowerCase() === q.query), ...ideas])
+      return withIntents(q, all, intents)
     },
   }
 }

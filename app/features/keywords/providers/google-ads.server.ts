@@ -1,11 +1,24 @@
 import { isRetryableStatus, retryAfterMs } from '#app/platform/http/http-retry'
+import { cleanMonthly, competitionLevelOf, type MonthlySearches } from '#app/features/keywords/keyword-metrics'
 import { durationMs, fetchJson, withRetries, type Outcome } from './http.server'
-import { IDEAS_PER_SEARCH, type KeywordIdea, type KeywordProvider, type ProviderQuery } from './types'
+import { estimateIntents } from './intent-estimate.server'
+import {
+  IDEAS_PER_SEARCH,
+  INTENT_UNAVAILABLE_NOTE,
+  type KeywordIdea,
+  type KeywordProvider,
+  type ProviderQuery,
+} from './types'
 
 /**
  * Google Ads Keyword Planner: KeywordPlanIdeaService.GenerateKeywordIdeas over REST. The refresh token is exchanged
  * for an access token at `${GOOGLE_OAUTH_URL}/token` and the access token is kept until shortly before it expires.
  * Google Ads has no ranking difficulty: its competition index (0-100, advertiser competition) stands in for it.
+ *
+ * Issue 36: cost per click is the middle of the top-of-page bid range (low/high top-of-page bid micros, in the
+ * account's currency, which the answer does not name: cpcCurrency null), competition the index / 100 with its level,
+ * the trend monthlySearchVolumes. Google Ads has no search intent: when the AI model is configured, ONE batched call
+ * estimates it for every idea (intentSource 'ai_estimate'); its failure leaves the rows without intent, with a note.
  */
 export const GOOGLE_ADS_API_VERSION = 'v21'
 
@@ -18,6 +31,8 @@ type Config = {
   refreshToken: string
   customerId: string
   loginCustomerId?: string
+  /** The AI model is configured: estimate the ideas' intent with it. */
+  estimateIntent?: boolean
 }
 
 type AdsError = {
@@ -30,7 +45,57 @@ type AdsError = {
 }
 
 type IdeasAnswer = {
-  results?: Array<{ text?: string; keywordIdeaMetrics?: { avgMonthlySearches?: string; competitionIndex?: string } }>
+  results?: Array<{
+    text?: string
+    keywordIdeaMetrics?: {
+      avgMonthlySearches?: string
+      competitionIndex?: string
+      competition?: string
+      lowTopOfPageBidMicros?: string
+      highTopOfPageBidMicros?: string
+      monthlySearchVolumes?: Array<{ year?: string; month?: string; monthlySearches?: string }>
+    }
+  }>
+}
+
+const MONTHS = [
+  'JANUARY',
+  'FEBRUARY',
+  'MARCH',
+  'APRIL',
+  'MAY',
+  'JUNE',
+  'JULY',
+  'AUGUST',
+  'SEPTEMBER',
+  'OCTOBER',
+  'NOVEMBER',
+  'DECEMBER',
+]
+
+/** Micros (int64 as a string) in the currency's units. */
+function fromMicros(v: unknown): number | null {
+  const n = int64(v)
+  return n === null ? null : n / 1_000_000
+}
+
+/** The middle of the top-of-page bid range (either end alone when only one is known), rounded to cents. */
+function cpcOf(low: number | null, high: number | null): number | null {
+  const value = low !== null && high !== null ? (low + high) / 2 : (low ?? high)
+  return value === null ? null : Math.round(value * 100) / 100
+}
+
+function monthlyOf(v: IdeasAnswer['results'] extends Array<infer R> | undefined ? R : never): MonthlySearches | null {
+  const list = v.keywordIdeaMetrics?.monthlySearchVolumes
+  if (!Array.isArray(list)) return null
+  const months = cleanMonthly(
+    list.map((m) => ({
+      year: int64(m.year),
+      month: typeof m.month === 'string' ? MONTHS.indexOf(m.month) + 1 : null,
+      searches: int64(m.monthlySearches),
+    })),
+  )
+  return months.length ? months : null
 }
 
 const digits = (id: string) => id.replace(/\D/g, '')
@@ -160,13 +225,39 @@ export function googleAdsProvider(config: Config): KeywordProvider {
       const ideas: KeywordIdea[] = []
       for (const r of answer.results ?? []) {
         if (typeof r.text !== 'string' || !r.text.trim()) continue
+        const m = r.keywordIdeaMetrics
+        const index = int64(m?.competitionIndex)
         ideas.push({
           keyword: r.text.trim(),
-          avgMonthlySearches: int64(r.keywordIdeaMetrics?.avgMonthlySearches),
-          difficultyScore: int64(r.keywordIdeaMetrics?.competitionIndex),
+          avgMonthlySearches: int64(m?.avgMonthlySearches),
+          difficultyScore: index,
+          intent: null,
+          intentSource: null,
+          cpc: cpcOf(fromMicros(m?.lowTopOfPageBidMicros), fromMicros(m?.highTopOfPageBidMicros)),
+          cpcCurrency: null,
+          competition: index === null ? null : Math.min(100, index) / 100,
+          competitionLevel: competitionLevelOf(m?.competition),
+          monthlySearches: monthlyOf(r),
+          serpFeatures: null,
         })
       }
-      return ideas
+      if (!config.estimateIntent || ideas.length === 0) return { ideas, note: null }
+      try {
+        const intents = await estimateIntents(
+          q,
+          ideas.map((i) => i.keyword),
+        )
+        return {
+          ideas: ideas.map((i) => {
+            const intent = intents.get(i.keyword.toLowerCase())
+            return intent ? { ...i, intent, intentSource: 'ai_estimate' as const } : i
+          }),
+          note: null,
+        }
+      } catch (error) {
+        console.error('[keywords] intent estimate failed:', error instanceof Error ? error.message : error)
+        return { ideas, note: INTENT_UNAVAILABLE_NOTE }
+      }
     },
   }
 }

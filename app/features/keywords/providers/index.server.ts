@@ -4,7 +4,13 @@ import { dataForSeoProvider } from './dataforseo.server'
 import { googleAdsProvider } from './google-ads.server'
 import type { KeywordProvider } from './types'
 
-export { KeywordProviderError, type KeywordIdea, type KeywordProvider, type ProviderQuery } from './types'
+export {
+  KeywordProviderError,
+  type KeywordIdea,
+  type KeywordProvider,
+  type ProviderIdeas,
+  type ProviderQuery,
+} from './types'
 
 let chosen: KeywordProvider | null | undefined
 
@@ -32,6 +38,7 @@ export function keywordProvider(): KeywordProvider | null {
       refreshToken: env.GOOGLE_ADS_REFRESH_TOKEN!,
       customerId: env.GOOGLE_ADS_CUSTOMER_ID!,
       loginCustomerId: env.GOOGLE_ADS_LOGIN_CUSTOMER_ID,
+      estimateIntent: on.openai,
     })
   } else if (on.openai) {
     chosen = aiEstimateProvider()
