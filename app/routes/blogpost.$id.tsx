@@ -206,7 +206,7 @@ export default function BlogPostPage() {
         </p>
         {post.secondaryKeywords.length ? (
           <p className="mt-2 text-sm text-slate-600 [overflow-wrap:anywhere]" data-testid="post-also-covers">
-            Also covers: {post.secondaryKeywords.join(', ')}
+            {`Also covers: ${post.secondaryKeywords.join(', ')}`}
           </p>
         ) : null}
         {post.reviewStatus === 'waiting' ? (
