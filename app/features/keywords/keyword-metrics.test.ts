@@ -10,6 +10,7 @@ import {
   KEYWORD_COLUMNS,
   keywordColumnsSchema,
   metricCells,
+  pickMetrics,
   positionText,
   serpFeaturesOf,
   shownColumns,
@@ -153,13 +154,24 @@ describe('metricCells', () => {
     expect(Object.keys(metricCells(row, ['cpc']))).toEqual(['cpc'])
     const cells = metricCells(row, KEYWORD_COLUMNS)
     expect(cells.intent).toMatchObject({ label: 'Commercial', estimate: true })
-    expect(cells.intent!.title).toMatch(/comparing options.*Estimate by AI/)
+    expect(cells.intent!.title).toBe('Source: Estimate by AI')
     expect(cells.cpc).toMatchObject({ text: '1.20' })
     expect(cells.cpc!.title).toMatch(/Google Ads/)
     expect(cells.competition!.text).toBe('Medium')
     expect(cells.trend!.summary).toBe('Searches up 23% over 2 months')
     expect(cells.features!.labels).toEqual(['Video'])
     expect(cells.position!.text).toBe('rival.com ranks #3')
+  })
+  it('sends the shown columns’ raw fields only, and computes the same cells from them', () => {
+    const shown = pickMetrics(row, ['cpc', 'trend'])
+    expect(shown).toEqual({
+      source: row.source,
+      cpc: 1.2,
+      cpcCurrency: null,
+      monthlySearches: row.monthlySearches,
+    })
+    expect(metricCells(shown, ['cpc', 'trend'])).toEqual(metricCells(row, ['cpc', 'trend']))
+    expect(pickMetrics(row, [])).toEqual({ source: row.source })
   })
   it('says unknown as null', () => {
     const cells = metricCells(

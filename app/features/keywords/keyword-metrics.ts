@@ -264,17 +264,54 @@ export type MetricCells = {
   position?: { text: string; url: string | null; title: string } | null
 }
 
-export function metricCells(row: MetricRow, columns: readonly KeywordColumn[]): MetricCells {
+const NO_METRICS: Omit<MetricRow, 'source'> = {
+  intent: null,
+  intentSource: null,
+  cpc: null,
+  cpcCurrency: null,
+  competition: null,
+  competitionLevel: null,
+  monthlySearches: null,
+  serpFeatures: null,
+  rankedPosition: null,
+  rankedUrl: null,
+  competitorDomain: null,
+  competitorPosition: null,
+  competitorUrl: null,
+}
+
+/** The fields each optional column reads. */
+const COLUMN_FIELDS: Record<KeywordColumn, ReadonlyArray<keyof MetricRow>> = {
+  intent: ['intent', 'intentSource'],
+  cpc: ['cpc', 'cpcCurrency'],
+  competition: ['competition', 'competitionLevel'],
+  trend: ['monthlySearches'],
+  features: ['serpFeatures'],
+  position: ['rankedPosition', 'rankedUrl', 'competitorDomain', 'competitorPosition', 'competitorUrl'],
+}
+
+/** What a row sends to the page: its source and the raw fields of the shown columns only (the page computes cells). */
+export type ShownMetrics = Partial<MetricRow> & Pick<MetricRow, 'source'>
+
+export function pickMetrics(row: MetricRow, columns: readonly KeywordColumn[]): ShownMetrics {
+  const out: Record<string, unknown> = { source: row.source }
+  for (const column of columns) for (const field of COLUMN_FIELDS[column]) out[field] = row[field]
+  return out as ShownMetrics
+}
+
+/**
+ * The cells of the shown columns, computed where the page renders (from `pickMetrics`' raw fields, so the loader data
+ * carries numbers, not sentences). Each title names the value's source; the column's header says what it means.
+ */
+export function metricCells(shown: ShownMetrics, columns: readonly KeywordColumn[]): MetricCells {
+  const row: MetricRow = { ...NO_METRICS, ...shown }
   const cells: MetricCells = {}
   const source = sourceNote(row.source)
   for (const column of columns) {
     if (column === 'intent') {
+      const from = row.intentSource ?? row.source
       cells.intent = row.intent
-        ? {
-            label: INTENT_LABELS[row.intent],
-            title: `${INTENT_EXPLANATIONS[row.intent]} ${sourceNote(row.intentSource ?? row.source)}`,
-            estimate: (row.intentSource ?? row.source) === 'ai_estimate',
-          }
+        ? { label: INTENT_LABELS[row.intent], title: sourceNote(from), estimate: from === 'ai_estimate' }
         : null
     } else if (column === 'cpc') {
       cells.cpc =
@@ -282,7 +319,7 @@ export function metricCells(row: MetricRow, columns: readonly KeywordColumn[]): 
           ? null
           : {
               text: formatCpc(row.cpc, row.cpcCurrency),
-              title: `Cost per click of an ad on this keyword${row.cpcCurrency ? '' : ", in the Google Ads account's currency"}. ${source}`,
+              title: row.cpcCurrency ? source : `In the Google Ads account's currency. ${source}`,
             }
     } else if (column === 'competition') {
       const text = competitionLabel(row.competitionLevel, row.competition)
@@ -291,27 +328,21 @@ export function metricCells(row: MetricRow, columns: readonly KeywordColumn[]): 
           ? null
           : {
               text,
-              title: `How many advertisers bid on this keyword${row.competition === null ? '' : ` (${Math.round(row.competition * 100)}/100)`}. ${source}`,
+              title: `${row.competition === null ? '' : `${Math.round(row.competition * 100)}/100. `}${source}`,
             }
     } else if (column === 'trend') {
       const summary = trendSummary(row.monthlySearches)
       cells.trend = summary
-        ? {
-            points: sparklinePoints(row.monthlySearches),
-            summary: `Searches ${summary}`,
-            title: `Searches ${summary}. ${source}`,
-          }
+        ? { points: sparklinePoints(row.monthlySearches), summary: `Searches ${summary}`, title: source }
         : null
     } else if (column === 'features') {
       cells.features = row.serpFeatures
-        ? { labels: row.serpFeatures.map((f) => SERP_FEATURE_LABELS[f]), title: `Shown on Google's results. ${source}` }
+        ? { labels: row.serpFeatures.map((f) => SERP_FEATURE_LABELS[f]), title: source }
         : null
     } else if (column === 'position') {
       const text = positionText(row)
       const url = row.rankedPosition !== null ? row.rankedUrl : row.competitorUrl
-      cells.position = text
-        ? { text, url, title: `Google position${url ? ` of ${url}` : ''}. Source: DataForSEO (a domain lookup)` }
-        : null
+      cells.position = text ? { text, url, title: url ?? 'Source: DataForSEO (a domain lookup)' } : null
     }
   }
   return cells

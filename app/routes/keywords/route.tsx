@@ -16,7 +16,7 @@ import {
   useColumnsFetcher,
   visibleColumns,
 } from '#app/features/keywords/components/keyword-columns'
-import { keywordColumnsSchema, metricCells, shownColumns } from '#app/features/keywords/keyword-metrics'
+import { keywordColumnsSchema, pickMetrics, shownColumns } from '#app/features/keywords/keyword-metrics'
 import { KeywordViews } from '#app/features/keywords/components/keyword-views'
 import { usePageKey } from '#app/features/content/components/create-post-button'
 import { TrackStar } from '#app/features/rankings/components/track-star'
@@ -179,8 +179,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       market: [r.countryName, r.languageName].filter(Boolean).join(' · '),
       tracked: r.tracked,
       post: progress.get(r.id) ?? null,
-      // Issue 36: the shown optional columns' cells only (a hidden column costs nothing).
-      cells: metricCells(r, columns),
+      // Issue 36: the raw fields of the shown optional columns only (a hidden column costs nothing); the table
+      // computes their cells as it renders, so the loader data carries numbers, not sentences.
+      metrics: pickMetrics(r, columns),
     })),
     columns,
     total,

@@ -20,8 +20,10 @@ import { SerpLink } from './serp-link'
 import {
   KEYWORD_COLUMN_LABELS,
   SPARKLINE,
+  metricCells,
   type KeywordColumn,
   type MetricCells,
+  type ShownMetrics,
 } from '#app/features/keywords/keyword-metrics'
 
 export type KeywordRow = {
@@ -36,8 +38,8 @@ export type KeywordRow = {
   tracked: boolean
   /** Issue 35: where the keyword's newest post stands; null when the keyword has no post. */
   post: PostProgress | null
-  /** Issue 36: the optional columns' cells (only those shown), computed by the loader (metricCells). */
-  cells: MetricCells
+  /** Issue 36: the raw fields of the shown optional columns (pickMetrics); cells are computed here (metricCells). */
+  metrics: ShownMetrics
 }
 
 /** What each optional column's header tooltip says. */
@@ -57,9 +59,8 @@ const NA = <span className="text-slate-500">N/A</span>
  * One optional cell: plain markup, no component or hook per row (issue 39: the page renders up to 1,000 rows). Each
  * value says its meaning and source in its title (hover); the model's values carry a visible 'Estimate'.
  */
-function optionalCell(column: KeywordColumn, k: KeywordRow) {
+function optionalCell(column: KeywordColumn, c: MetricCells) {
   const label = KEYWORD_COLUMN_LABELS[column]
-  const c = k.cells
   let body
   if (column === 'intent') {
     const v = c.intent
@@ -124,6 +125,13 @@ function optionalCell(column: KeywordColumn, k: KeywordRow) {
       {body}
     </td>
   )
+}
+
+/** The shown optional cells of a row, computed once per row. */
+function optionalCells(columns: readonly KeywordColumn[], metrics: ShownMetrics) {
+  if (columns.length === 0) return null
+  const cells = metricCells(metrics, columns)
+  return columns.map((column) => optionalCell(column, cells))
 }
 
 // Below the `sm` breakpoint the table is restyled as stacked rows (one card per keyword, every cell labelled by its
@@ -353,7 +361,7 @@ export function KeywordTable({
                       </button>
                     </div>
                   </td>
-                  {columns.map((column) => optionalCell(column, k))}
+                  {optionalCells(columns, k.metrics)}
                 </tr>
               ))
             )}
