@@ -168,7 +168,7 @@ describe('metricCells', () => {
       source: row.source,
       cpc: 1.2,
       cpcCurrency: null,
-      monthlySearches: row.monthlySearches,
+      monthlySearches: [100, 123],
     })
     expect(metricCells(shown, ['cpc', 'trend'])).toEqual(metricCells(row, ['cpc', 'trend']))
     expect(pickMetrics(row, [])).toEqual({ source: row.source })

@@ -136,15 +136,22 @@ export function cleanMonthly(v: unknown): MonthlySearches {
   return out.slice(-12)
 }
 
+/** The monthly counts alone, oldest first (what the trend and the sparkline are drawn from). */
+function searchesOf(monthly: MonthlySearches | readonly number[] | null | undefined): number[] {
+  if (!monthly) return []
+  return monthly.map((m) => (typeof m === 'number' ? m : m.searches))
+}
+
 /**
  * The trend in words: 'up 23% over 12 months', 'down 8% over 12 months', 'steady over 12 months' (within 5%), from
  * the first month to the last; null with fewer than two months.
  */
-export function trendSummary(monthly: MonthlySearches | null | undefined): string | null {
-  if (!monthly || monthly.length < 2) return null
-  const first = monthly[0]!.searches
-  const last = monthly[monthly.length - 1]!.searches
-  const span = `${monthly.length} months`
+export function trendSummary(monthly: MonthlySearches | readonly number[] | null | undefined): string | null {
+  const values = searchesOf(monthly)
+  if (values.length < 2) return null
+  const first = values[0]!
+  const last = values[values.length - 1]!
+  const span = `${values.length} months`
   if (first === 0) return last === 0 ? `steady over ${span}` : `up from none over ${span}`
   const change = Math.round(((last - first) / first) * 100)
   if (Math.abs(change) < 5) return `steady over ${span}`
@@ -155,12 +162,12 @@ export const SPARKLINE = { width: 72, height: 20 } as const
 
 /** The polyline points of a sparkline ('x,y x,y …', y down, 1px inset); '' with fewer than two months. */
 export function sparklinePoints(
-  monthly: MonthlySearches | null | undefined,
+  monthly: MonthlySearches | readonly number[] | null | undefined,
   width: number = SPARKLINE.width,
   height: number = SPARKLINE.height,
 ): string {
-  if (!monthly || monthly.length < 2) return ''
-  const values = monthly.map((m) => m.searches)
+  const values = searchesOf(monthly)
+  if (values.length < 2) return ''
   const min = Math.min(...values)
   const max = Math.max(...values)
   const inset = 1
@@ -264,7 +271,7 @@ export type MetricCells = {
   position?: { text: string; url: string | null; title: string } | null
 }
 
-const NO_METRICS: Omit<MetricRow, 'source'> = {
+const NO_METRICS: Omit<ShownMetrics, 'source'> & Omit<MetricRow, 'source' | 'monthlySearches'> = {
   intent: null,
   intentSource: null,
   cpc: null,
@@ -290,12 +297,17 @@ const COLUMN_FIELDS: Record<KeywordColumn, ReadonlyArray<keyof MetricRow>> = {
   position: ['rankedPosition', 'rankedUrl', 'competitorDomain', 'competitorPosition', 'competitorUrl'],
 }
 
-/** What a row sends to the page: its source and the raw fields of the shown columns only (the page computes cells). */
-export type ShownMetrics = Partial<MetricRow> & Pick<MetricRow, 'source'>
+/**
+ * What a row sends to the page: its source and the raw fields of the shown columns only (the page computes cells);
+ * the trend as its monthly counts alone.
+ */
+export type ShownMetrics = Partial<Omit<MetricRow, 'monthlySearches'>> &
+  Pick<MetricRow, 'source'> & { monthlySearches?: number[] | MonthlySearches | null }
 
 export function pickMetrics(row: MetricRow, columns: readonly KeywordColumn[]): ShownMetrics {
   const out: Record<string, unknown> = { source: row.source }
   for (const column of columns) for (const field of COLUMN_FIELDS[column]) out[field] = row[field]
+  if ('monthlySearches' in out) out.monthlySearches = row.monthlySearches ? searchesOf(row.monthlySearches) : null
   return out as ShownMetrics
 }
 
@@ -303,8 +315,8 @@ export function pickMetrics(row: MetricRow, columns: readonly KeywordColumn[]): 
  * The cells of the shown columns, computed where the page renders (from `pickMetrics`' raw fields, so the loader data
  * carries numbers, not sentences). Each title names the value's source; the column's header says what it means.
  */
-export function metricCells(shown: ShownMetrics, columns: readonly KeywordColumn[]): MetricCells {
-  const row: MetricRow = { ...NO_METRICS, ...shown }
+export function metricCells(shown: ShownMetrics | MetricRow, columns: readonly KeywordColumn[]): MetricCells {
+  const row = { ...NO_METRICS, ...shown }
   const cells: MetricCells = {}
   const source = sourceNote(row.source)
   for (const column of columns) {

@@ -104,7 +104,7 @@ function optionalCell(column: KeywordColumn, c: MetricCells) {
       v.labels.length ? (
         <span title={v.title} className="inline-flex flex-wrap gap-1">
           {v.labels.map((f) => (
-            <span key={f} className="rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-semibold text-slate-700">
+            <span key={f} className="metric-badge">
               {f}
             </span>
           ))}
@@ -121,7 +121,7 @@ function optionalCell(column: KeywordColumn, c: MetricCells) {
     body = c.position ? <span title={c.position.title}>{c.position.text}</span> : NA
   }
   return (
-    <td key={column} className={`${td} tabular-nums max-sm:order-4`} data-label={label} data-column={column}>
+    <td key={column} className={`${td} metric-td`} data-label={label} data-column={column}>
       {body}
     </td>
   )
