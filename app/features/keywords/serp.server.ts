@@ -13,8 +13,7 @@ import {
 } from './serp'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv, services } from '#app/platform/env.server'
-import { isRetryableStatus, retryAfterMs } from '#app/platform/http/http-retry'
-import { fetchJson, withRetries, type Outcome } from '#app/features/keywords/providers/http.server'
+import { dataForSeoLiveTask } from '#app/features/keywords/providers/dataforseo-task.server'
 import { KeywordProviderError } from '#app/features/keywords/providers/types'
 
 /**
@@ -84,12 +83,6 @@ type WireItem = {
   timestamp?: unknown
   items?: unknown
 }
-type Envelope = {
-  status_code?: number
-  status_message?: string
-  tasks?: Array<{ status_code?: number; status_message?: string; result?: unknown[] | null }> | null
-}
-
 const text = (v: unknown) => (typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : '')
 
 /**
@@ -157,55 +150,18 @@ export async function dataForSeoTask(
   opts: { budgetMs: number; attemptTimeoutMs?: number },
 ): Promise<Record<string, unknown>> {
   const env = getEnv()
-  const base = env.DATAFORSEO_API_URL.replace(/\/+$/, '')
-  const auth = `Basic ${Buffer.from(`${env.DATAFORSEO_LOGIN}:${env.DATAFORSEO_PASSWORD}`).toString('base64')}`
-  return withRetries(
-    'dataforseo',
-    async (signal): Promise<Outcome<Record<string, unknown>>> => {
-      const res = await fetchJson(
-        `${base}/${path.replace(/^\/+/, '')}`,
-        {
-          method: 'POST',
-          headers: { Authorization: auth, 'Content-Type': 'application/json' },
-          body: JSON.stringify([task]),
-        },
-        signal,
-      )
-      const envl = (res.body && typeof res.body === 'object' ? res.body : null) as Envelope | null
-      if (res.status < 200 || res.status >= 300)
-        return {
-          ok: false,
-          retryable: isRetryableStatus(res.status),
-          status: res.status,
-          retryAfterMs: retryAfterMs(res.headers),
-          message: `HTTP ${res.status} ${envl?.status_message ?? ''}`.trim(),
-        }
-      if (!envl) return { ok: false, retryable: true, message: 'the answer is not JSON' }
-      if (envl.status_code !== 20000) {
-        const code = envl.status_code ?? 0
-        return {
-          ok: false,
-          retryable: code === 40202 || code >= 50000,
-          message: `${code} ${envl.status_message ?? 'unexpected answer'}`,
-        }
-      }
-      const first = envl.tasks?.[0]
-      if (!first) return { ok: false, retryable: false, message: 'the answer has no task' }
-      if (first.status_code !== 20000) {
-        const code = first.status_code ?? 0
-        return {
-          ok: false,
-          retryable: code === 40202 || code >= 50000,
-          message: `task ${code} ${first.status_message ?? ''}`.trim(),
-        }
-      }
-      const result = (first.result?.[0] ?? null) as Record<string, unknown> | null
-      if (!result || typeof result !== 'object')
-        return { ok: false, retryable: false, message: 'the task has no result' }
-      return { ok: true, value: result }
-    },
-    { budgetMs: opts.budgetMs, attemptTimeoutMs: opts.attemptTimeoutMs ?? Math.min(8_000, opts.budgetMs) },
-  )
+  const liveTask = dataForSeoLiveTask({
+    apiUrl: env.DATAFORSEO_API_URL,
+    login: env.DATAFORSEO_LOGIN ?? '',
+    password: env.DATAFORSEO_PASSWORD ?? '',
+  })
+  const result = await liveTask(path, task, {
+    budgetMs: opts.budgetMs,
+    attemptTimeoutMs: opts.attemptTimeoutMs ?? Math.min(8_000, opts.budgetMs),
+  })
+  const first = result[0]
+  if (!first || typeof first !== 'object') throw new KeywordProviderError('the task has no result', 'dataforseo')
+  return first as Record<string, unknown>
 }
 
 async function callDataForSeo(

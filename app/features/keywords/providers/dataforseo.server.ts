@@ -1,5 +1,4 @@
 import { languageIso } from '#app/platform/markets/markets'
-import { isRetryableStatus, retryAfterMs } from '#app/platform/http/http-retry'
 import {
   cleanMonthly,
   competitionLevelOf,
@@ -7,7 +6,7 @@ import {
   serpFeaturesOf,
   type KeywordIntent,
 } from '#app/features/keywords/keyword-metrics'
-import { fetchJson, withRetries, type Outcome } from './http.server'
+import { dataForSeoLiveTask } from './dataforseo-task.server'
 import {
   IDEAS_PER_SEARCH,
   INTENT_UNAVAILABLE_NOTE,
@@ -31,12 +30,6 @@ import {
  */
 type Config = { apiUrl: string; login: string; password: string }
 
-type Envelope = {
-  status_code?: number
-  status_message?: string
-  tasks?: Array<{ status_code?: number; status_message?: string; result?: unknown[] | null }> | null
-}
-
 type KeywordDataInfo = {
   keyword?: unknown
   keyword_info?: {
@@ -55,9 +48,6 @@ type SearchIntentItem = { keyword?: unknown; keyword_intent?: { label?: unknown;
 
 /** At most this many keywords in one search_intent task. */
 const INTENT_BATCH = 1000
-
-/** Task and envelope codes worth another try: rate limits and DataForSEO's internal errors. */
-const retryableCode = (code: number) => code === 40202 || (code >= 50000 && code < 60000)
 
 const intOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.max(0, Math.round(v)) : null)
 
@@ -89,53 +79,8 @@ function toIdea(item: KeywordDataInfo | null | undefined): KeywordIdea | null {
 }
 
 export function dataForSeoProvider(config: Config): KeywordProvider {
-  const base = config.apiUrl.replace(/\/+$/, '')
-  const auth = `Basic ${Buffer.from(`${config.login}:${config.password}`).toString('base64')}`
-
   /** One live task; resolves to the task's `result` array. */
-  function liveTask(path: string, task: Record<string, unknown>, opts?: { maxAttempts?: number; budgetMs?: number }) {
-    return withRetries(
-      'dataforseo',
-      async (signal): Promise<Outcome<unknown[]>> => {
-        const res = await fetchJson(
-          `${base}${path}`,
-          {
-            method: 'POST',
-            headers: { Authorization: auth, 'Content-Type': 'application/json' },
-            body: JSON.stringify([task]),
-          },
-          signal,
-        )
-        const env = (res.body && typeof res.body === 'object' ? res.body : {}) as Envelope
-        if (res.status < 200 || res.status >= 300) {
-          return {
-            ok: false,
-            retryable: isRetryableStatus(res.status),
-            status: res.status,
-            retryAfterMs: retryAfterMs(res.headers),
-            message: `HTTP ${res.status} ${env.status_message ?? ''}`.trim(),
-          }
-        }
-        if (env.status_code !== 20000) {
-          const code = env.status_code ?? 0
-          return {
-            ok: false,
-            retryable: retryableCode(code),
-            status: res.status,
-            message: `${code} ${env.status_message ?? 'unexpected answer'}`,
-          }
-        }
-        const t = env.tasks?.[0]
-        if (!t) return { ok: false, retryable: false, message: 'the answer has no task' }
-        if (t.status_code !== 20000) {
-          const code = t.status_code ?? 0
-          return { ok: false, retryable: retryableCode(code), message: `task ${code} ${t.status_message ?? ''}`.trim() }
-        }
-        return { ok: true, value: t.result ?? [] }
-      },
-      opts,
-    )
-  }
+  const liveTask = dataForSeoLiveTask(config)
 
   function market(q: ProviderQuery) {
     const iso = languageIso(q.languageCode)
