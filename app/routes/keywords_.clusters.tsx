@@ -1,5 +1,20 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ClientActionFunctionArgs,
+} from '@remix-run/react'
+import {
+  clientFailureOf,
+  failureMessage,
+  guardServerAction,
+  revalidateUnlessFailed,
+  withoutFailure,
+} from '#app/ui/client-failure'
+import { FormMessage } from '#app/ui/form-message'
 import { KeywordViews } from '#app/features/keywords/components/keyword-views'
 import {
   CLUSTER_KEYWORD_CAP,
@@ -153,19 +168,34 @@ type Data = ReturnType<typeof useLoaderData<typeof loader>>
 type List = NonNullable<Data['list']>
 type Run = NonNullable<Data['run']>
 
+/**
+ * With JavaScript: a submission whose request fails in the browser (no answer, a 5xx, a proxy's page) keeps the page
+ * and what was typed, and says so above the forms.
+ */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
+
 export default function KeywordClustersPage() {
   const data = useLoaderData<typeof loader>()
-  const answer = useActionData<typeof action>() as OverlapAnswer | undefined
+  const raw = useActionData<typeof clientAction>()
+  const failure = clientFailureOf(raw)
+  const answer = withoutFailure(raw) as OverlapAnswer | undefined
   const running = data.run?.status === 'queued' || data.run?.status === 'running'
   const writing = data.list?.clusters.some((c) => c.post?.progress.state === 'writing') ?? false
   useRefreshWhileWaiting(running ? RUN_REFRESH_MS : writing ? WRITING_REFRESH_MS : null)
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
-      <KeywordViews />
       <PageHeader
         title="Keyword Clusters"
         subtitle={`Your keyword ideas grouped by topic: searches whose Google top 10 share at least ${CLUSTER_MIN_SHARED_URLS} pages can rank with one post.`}
       />
+      <KeywordViews />
+      {failure ? (
+        <FormMessage
+          message={failureMessage(failure, 'The request could not be sent. Check your connection and try again.')}
+          tone="error"
+        />
+      ) : null}
       {answer?.overlap ? <OverlapChoice answer={answer} /> : null}
       {data.market && data.list ? (
         <>

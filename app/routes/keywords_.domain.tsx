@@ -1,5 +1,19 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ClientActionFunctionArgs,
+} from '@remix-run/react'
+import {
+  clientFailureOf,
+  failureMessage,
+  guardServerAction,
+  revalidateUnlessFailed,
+  withoutFailure,
+} from '#app/ui/client-failure'
 import { requireUser } from '#app/features/accounts/session.server'
 import { CreatePostButton, usePageKey } from '#app/features/content/components/create-post-button'
 import { KeywordViews } from '#app/features/keywords/components/keyword-views'
@@ -166,9 +180,18 @@ const statusOf = (reason: string) =>
 
 type Row = DomainKeywordRow & { post: PostProgress | null }
 
+/**
+ * With JavaScript: a submission whose request fails in the browser (no answer, a 5xx, a proxy's page) keeps the page
+ * and what was typed, and says so above the forms.
+ */
+export const clientAction = (args: ClientActionFunctionArgs) => guardServerAction<typeof action>(args)
+export const shouldRevalidate = revalidateUnlessFailed
+
 export default function DomainKeywordsPage() {
   const data = useLoaderData<typeof loader>()
-  const answer = useActionData<typeof action>() as ActionAnswer | undefined
+  const raw = useActionData<typeof clientAction>()
+  const failure = clientFailureOf(raw)
+  const answer = withoutFailure(raw) as ActionAnswer | undefined
   const pageKey = usePageKey()
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : null
@@ -179,6 +202,12 @@ export default function DomainKeywordsPage() {
         subtitle="The keywords your site already ranks for, the quickest wins among them, and what a competitor ranks for that you do not."
       />
       <KeywordViews />
+      {failure ? (
+        <FormMessage
+          message={failureMessage(failure, 'The lookup could not be sent. Check your connection and try again.')}
+          tone="error"
+        />
+      ) : null}
 
       <section aria-labelledby="rankings-title" className="card mb-8">
         <h2 id="rankings-title" className="text-lg font-semibold text-slate-900">
