@@ -259,6 +259,18 @@ test.describe('when the request fails', () => {
       for (const label of t.fields) await expect(page.getByLabel(label, { exact: true })).toHaveValue(`typed ${label}`)
     })
   }
+
+  failureTest('competitor gap (issue 36): the message above the forms, the typed domain kept', async (page, mode) => {
+    await signedIn(page)
+    await open(page, '/keywords/domain')
+    await breakRequests(page, '/keywords/domain', mode)
+    await page.getByLabel('Competitor’s domain').fill('rival-example.com')
+    await page.getByRole('button', { name: 'Find their keywords' }).click()
+    await expect(page.getByText('The lookup could not be sent. Check your connection and try again.')).toBeVisible()
+    await pageStillThere(page)
+    await expect(page.getByLabel('Competitor’s domain')).toHaveValue('rival-example.com')
+    await expect(page.getByRole('button', { name: 'Find their keywords' })).toBeEnabled()
+  })
 })
 
 test('profile save: a failed answer that carries a message shows that message', async ({ page }) => {
