@@ -80,7 +80,19 @@ export default async function keywords(ctx: BenchContext) {
     for (let i = 0; i < 5; i++) await search(`warm up ${word()}`)
     const before = (await dataforseo.requests({ path: '/keyword_ideas/' })).length
     const times: number[] = []
-    for (let i = 0; i < SEARCHES; i++) times.push(await search(`bench keyword ${word()}`))
+    // Issue 36: a search whose ideas lack an intent makes a second, sequential provider round trip (search_intent):
+    // the overhead is what is left after the provider's latency times the search's own sequential round trips.
+    const overheads: number[] = []
+    let intentCalls = (await dataforseo.requests({ path: '/search_intent/' })).length
+    for (let i = 0; i < SEARCHES; i++) {
+      const took = await search(`bench keyword ${word()}`)
+      const nowIntent = (await dataforseo.requests({ path: '/search_intent/' })).length
+      const rounds = nowIntent > intentCalls ? 2 : 1
+      intentCalls = nowIntent
+      times.push(took)
+      overheads.push(took - rounds * PROVIDER_LATENCY_MS)
+    }
+    overheads.sort((a, b) => a - b)
     const calls = (await dataforseo.requests({ path: '/keyword_ideas/' })).length - before
     const cachedTimes: number[] = []
     const repeated = `bench keyword ${word()}`
@@ -96,7 +108,7 @@ export default async function keywords(ctx: BenchContext) {
       `  round trip     p50 ${f(percentile(times, 50))} ms   p90 ${f(percentile(times, 90))} ms   max ${f(times.at(-1)!)} ms`,
     )
     console.log(
-      `  overhead       p50 ${f(percentile(times, 50) - PROVIDER_LATENCY_MS)} ms   p90 ${f(percentile(times, 90) - PROVIDER_LATENCY_MS)} ms   (target: p50 under 50 ms)`,
+      `  overhead       p50 ${f(percentile(overheads, 50))} ms   p90 ${f(percentile(overheads, 90))} ms   (beyond the provider's latency per sequential round trip; target: p50 under 50 ms)`,
     )
     console.log(
       `  cached repeat  p50 ${f(percentile(cachedTimes, 50))} ms   p90 ${f(percentile(cachedTimes, 90))} ms   (no provider call)`,
