@@ -313,6 +313,14 @@ const rowColumns = {
   cpcCurrency: t.cpcCurrency,
 }
 
+/** The user's own (not Auto Pilot's) saved keywords of the market: the rows both lists read. */
+const inMarket = (userId: string, market: DomainMarketInput) => [
+  eq(t.userId, userId),
+  eq(t.searchedViaAutoPilot, false),
+  eq(t.countryCode, market.countryCode),
+  eq(t.languageCode, market.languageCode),
+]
+
 const strikingFirst = sql`case when ${t.rankedPosition} between ${STRIKING_DISTANCE.from} and ${STRIKING_DISTANCE.to} then 0 else 1 end`
 
 /** The saved keywords the user's `domain` ranks for in the market (its latest lookup), striking distance first. */
@@ -324,16 +332,7 @@ export async function savedRanked(
   const rows = await db
     .select({ ...rowColumns, position: t.rankedPosition, url: t.rankedUrl })
     .from(t)
-    .where(
-      and(
-        eq(t.userId, userId),
-        eq(t.searchedViaAutoPilot, false),
-        eq(t.countryCode, market.countryCode),
-        eq(t.languageCode, market.languageCode),
-        eq(t.rankedDomain, domain),
-        isNotNull(t.rankedPosition),
-      ),
-    )
+    .where(and(...inMarket(userId, market), eq(t.rankedDomain, domain), isNotNull(t.rankedPosition)))
     .orderBy(strikingFirst, t.rankedPosition, sql`${t.avgMonthlySearches} desc nulls last`, t.keyword)
     .limit(DOMAIN_KEYWORDS_LIMIT)
   return rows.map((r) => ({ ...r, strikingDistance: isStrikingDistance(r.position) }))
@@ -348,15 +347,7 @@ export async function savedGap(
   const rows = await db
     .select({ ...rowColumns, position: t.competitorPosition, url: t.competitorUrl })
     .from(t)
-    .where(
-      and(
-        eq(t.userId, userId),
-        eq(t.searchedViaAutoPilot, false),
-        eq(t.countryCode, market.countryCode),
-        eq(t.languageCode, market.languageCode),
-        eq(t.competitorDomain, competitor),
-      ),
-    )
+    .where(and(...inMarket(userId, market), eq(t.competitorDomain, competitor)))
     .orderBy(sql`${t.avgMonthlySearches} desc nulls last`, t.competitorPosition, t.keyword)
     .limit(DOMAIN_KEYWORDS_LIMIT)
   return rows.map((r) => ({ ...r, strikingDistance: false }))
