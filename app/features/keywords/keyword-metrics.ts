@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { KeywordSource } from './keywords'
+import { SERP_FEATURE_IDS, type SerpFeatureId } from './serp'
 
 /**
  * Issue 36, "more per keyword": search intent, cost per click, competition, the 12-month trend, the SERP features and
@@ -30,8 +31,9 @@ export function isKeywordIntent(v: unknown): v is KeywordIntent {
   return typeof v === 'string' && (KEYWORD_INTENTS as readonly string[]).includes(v)
 }
 
-export const SERP_FEATURES = ['ai_overview', 'people_also_ask', 'video', 'local_pack'] as const
-export type SerpFeature = (typeof SERP_FEATURES)[number]
+/** The SERP features a row records: the same ids the results page reads from Google's answer (serp.ts). */
+export const SERP_FEATURES = SERP_FEATURE_IDS
+export type SerpFeature = SerpFeatureId
 export const SERP_FEATURE_LABELS: Record<SerpFeature, string> = {
   ai_overview: 'AI Overview',
   people_also_ask: 'People also ask',

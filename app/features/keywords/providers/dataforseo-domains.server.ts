@@ -1,4 +1,5 @@
 import { languageIso } from '#app/platform/markets/markets'
+import { safeHttpUrl } from '#app/features/keywords/serp-view'
 import { dataForSeoLiveTask, type DataForSeoConfig } from './dataforseo-task.server'
 
 /**
@@ -74,15 +75,8 @@ function monthly(v: unknown): DomainKeyword['monthlySearches'] {
   return rows.length > 0 ? rows : null
 }
 
-function httpUrl(v: unknown): string | null {
-  if (typeof v !== 'string' || v.length > 2000) return null
-  try {
-    const u = new URL(v)
-    return u.protocol === 'https:' || u.protocol === 'http:' ? u.toString() : null
-  } catch {
-    return null
-  }
-}
+/** The result's page, when it is an absolute http(s) address (without credentials) of a sane length. */
+const pageUrl = (v: unknown) => (typeof v === 'string' && v.length <= 2000 ? safeHttpUrl(v) : null)
 
 function toKeyword(data: KeywordData | null | undefined, element: SerpElement): DomainKeyword | null {
   if (!data || typeof data.keyword !== 'string' || !data.keyword.trim()) return null
@@ -100,7 +94,7 @@ function toKeyword(data: KeywordData | null | undefined, element: SerpElement): 
     competitionLevel: level === 'low' || level === 'medium' || level === 'high' ? level : null,
     monthlySearches: monthly(info.monthly_searches),
     position: position && position > 0 ? position : null,
-    url: httpUrl(element?.url),
+    url: pageUrl(element?.url),
   }
 }
 
