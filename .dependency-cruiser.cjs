@@ -5,8 +5,9 @@
 //      │                    │   ▲
 //      └─► ui ◄─────────────┘   │  one direction only:
 //                               │  accounts ◄ billing ◄ keywords ◄ content ◄ autopilot/settings ◄ publishing ◄ autopilot
-//   worker (entry + registry) ──┘                                content ◄ rankings ◄ autopilot
+//   worker (entry + registry) ──┘                   content ◄ visibility ◄ rankings ◄ autopilot
 //                                  marketing uses accounts, billing, keywords and content
+//                                  developers (OpenAPI, MCP) uses every capability; only routes use it
 //
 // Auto Pilot is two layers: its settings, schedule and webhook (app/features/autopilot/settings/) below publishing,
 // which may pause it; the run (the rest of app/features/autopilot/) above publishing and rankings.
@@ -22,9 +23,11 @@ const layers = {
   content: '^app/features/content/',
   'autopilot-settings': '^app/features/autopilot/settings/',
   publishing: '^app/features/publishing/',
+  visibility: '^app/features/visibility/',
   rankings: '^app/features/rankings/',
   autopilot: '^app/features/autopilot/(?!settings/)',
   marketing: '^app/features/marketing/',
+  developers: '^app/features/developers/',
 }
 
 /** Which layers each layer may import (besides itself, app/platform and app/ui). */
@@ -35,9 +38,32 @@ const allowed = {
   content: ['accounts', 'billing', 'keywords'],
   'autopilot-settings': ['accounts', 'billing', 'keywords', 'content'],
   publishing: ['accounts', 'billing', 'keywords', 'content', 'autopilot-settings'],
-  rankings: ['accounts', 'billing', 'keywords', 'content'],
-  autopilot: ['accounts', 'billing', 'keywords', 'content', 'autopilot-settings', 'publishing', 'rankings'],
+  visibility: ['accounts', 'billing', 'keywords', 'content'],
+  rankings: ['accounts', 'billing', 'keywords', 'content', 'visibility'],
+  autopilot: [
+    'accounts',
+    'billing',
+    'keywords',
+    'content',
+    'autopilot-settings',
+    'publishing',
+    'visibility',
+    'rankings',
+  ],
   marketing: ['accounts', 'billing', 'keywords', 'content'],
+  // The API's description and the MCP server sit on top: they may use every capability, and only routes use them.
+  developers: [
+    'accounts',
+    'billing',
+    'keywords',
+    'content',
+    'autopilot-settings',
+    'publishing',
+    'visibility',
+    'rankings',
+    'autopilot',
+    'marketing',
+  ],
 }
 
 const featureRules = Object.keys(layers).map((layer) => ({

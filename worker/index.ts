@@ -112,6 +112,7 @@ const concurrency: Record<QueueName, number> = {
   [QUEUES.rankings]: 2,
   [QUEUES.publishing]: 4,
   [QUEUES.keywords]: 2,
+  [QUEUES.visibility]: 2,
 }
 
 /**

@@ -20,6 +20,8 @@ export const QUEUES = {
   publishing: 'publishing',
   /** Issue 36: keyword research's background lookups (a clustering run reading each keyword's results page). */
   keywords: 'keywords',
+  /** Issue 37: AI search visibility's daily checks (AI Overviews, AI Mode, the assistants' answers). */
+  visibility: 'ai-visibility',
 } as const
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]
 

@@ -133,3 +133,26 @@ export const recoveryCodes = pgTable(
   },
   (t) => [uniqueIndex('recovery_codes_user_code_idx').on(t.userId, t.codeHash)],
 )
+
+/**
+ * Personal API keys (issue 38): `Authorization: Bearer <key>` beside session tokens. Only the SHA-256 of the whole key
+ * is stored (keys are long random strings, so a fast hash is enough); `prefix` is the public start shown on /profile.
+ * Scopes: 'read' | 'write' | 'publish'. A revoked key is refused at once (revoked_at set; the row is kept for the list).
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: id(),
+    userId: ownerId(),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** The last caller's IP as a prefix (/24 or /48), as sessions keep it. */
+    lastUsedIpPrefix: text('last_used_ip_prefix'),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('api_keys_secret_idx').on(t.secretHash), index('api_keys_user_idx').on(t.userId)],
+)
