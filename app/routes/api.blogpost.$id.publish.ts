@@ -9,7 +9,8 @@ import { approvePost, rejectPost } from '#app/features/publishing/review.server'
  * GET /api/blogpost/:id/publish → {data: [publication]} (status, remote URL, last error per destination).
  * POST {action: 'publish', targets: [destinationId | 'webhook'], publishAt?, confirmRecreate?} → 202
  * {scheduled, publicationIds}; {action: 'unpublish', target} → 202; {action: 'approve', publishAt?} and
- * {action: 'reject'} for a draft waiting for review → 200 {message}.
+ * {action: 'reject'} for a draft waiting for review → 200 {message}. Every POST needs a personal API key's 'publish'
+ * scope (decision 0380): publishing and approving stay with the person who allowed it.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireApiUserId(request)
@@ -19,7 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
-  const userId = await requireApiUserId(request)
+  const userId = await requireApiUserId(request, { scope: 'publish' })
   const postId = params.id ?? ''
   if (!isUuid(postId)) return apiError(404, 'No blog post found.')
   const input = await parseJson(request, publishActionSchema)

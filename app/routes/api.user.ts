@@ -29,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   // Issue 34: with two-step sign-in on, a current code (or a recovery code) as `code`.
   const gate = await secondFactorRefusal(request, user.id, input.code)
   if (gate) return apiError(gate.status, gate.message, { errors: { code: [gate.message] } })
-  const result = await deleteAccount(user, await findSession(sessionId), input, {
+  const result = await deleteAccount(user, sessionId ? await findSession(sessionId) : null, input, {
     cancelSubscription: cancelSubscriptionNow,
     revokeSearchConsole: revokeSearchConsoleGrant,
   })
