@@ -1,5 +1,14 @@
 import { z } from 'zod'
-import { apiLoginSchema, apiDeleteAccountSchema, forgotPasswordSchema, onboardingSchema, profileSchema, resetPasswordSchema, signUpSchema } from '#app/features/accounts/account-schemas'
+import {
+  apiLoginSchema,
+  apiDeleteAccountSchema,
+  forgotPasswordSchema,
+  onboardingSchema,
+  profileSchema,
+  resetPasswordSchema,
+  signUpSchema,
+} from '#app/features/accounts/account-schemas'
+import type { ApiScope } from '#app/features/accounts/api-keys'
 import { autopilotToggleSchema, webhookUrlForm } from '#app/features/autopilot/settings/autopilot'
 import { checkoutSchema } from '#app/features/billing/billing'
 import { contentSettingsSchema } from '#app/features/content/content-settings'
@@ -25,7 +34,7 @@ import { historyQuerySchema } from '#app/features/rankings/rankings'
  */
 
 /** What a personal API key must allow (sessions and the sign-in token hold every scope). */
-export type Scope = 'read' | 'write' | 'publish'
+export type Scope = ApiScope
 
 /**
  * Who may call: `user` (a personal API key, the token `POST /api/login` returns, or the browser's session cookie),
@@ -233,7 +242,11 @@ export const API_OPERATIONS: ApiOperation[] = [
       example: { name: 'Ada Founder', email: 'ada@example.com', password: 'a long and unusual passphrase' },
     },
     responses: [{ status: 201, description: 'Signed up.', example: { token: 'eyJhbGciOi…', message: 'Welcome!' } }],
-    errors: { 400: ERROR_MEANINGS[400], 409: 'An account with this address exists.', 429: 'Too many sign-ups from this network.' },
+    errors: {
+      400: ERROR_MEANINGS[400],
+      409: 'An account with this address exists.',
+      429: 'Too many sign-ups from this network.',
+    },
     rateLimit: 'Per network address: a few sign-ups an hour.',
   },
   {
@@ -254,7 +267,11 @@ export const API_OPERATIONS: ApiOperation[] = [
         example: { token: 'eyJhbGciOi…', onboardingComplete: true, message: 'Signed in.' },
       },
     ],
-    errors: { 400: ERROR_MEANINGS[400], 401: 'Wrong e-mail or password, or a second-factor code is needed.', 429: 'Too many attempts.' },
+    errors: {
+      400: ERROR_MEANINGS[400],
+      401: 'Wrong e-mail or password, or a second-factor code is needed.',
+      429: 'Too many attempts.',
+    },
     rateLimit: 'Per address and per network: repeated failures are slowed down, then refused for a while (429).',
   },
   {
@@ -359,7 +376,11 @@ export const API_OPERATIONS: ApiOperation[] = [
     scope: 'write',
     body: { schema: apiDeleteAccountSchema, example: { password: 'correct-horse-battery' } },
     responses: [{ status: 200, description: 'Deleted.', example: { message: 'Your account has been deleted.' } }],
-    errors: { ...USER_ERRORS, 400: 'A wrong password, or a missing code.', 401: 'A wrong second-factor code, or no key.' },
+    errors: {
+      ...USER_ERRORS,
+      400: 'A wrong password, or a missing code.',
+      401: 'A wrong second-factor code, or no key.',
+    },
   },
   {
     operationId: 'updateProfile',
@@ -492,7 +513,13 @@ export const API_OPERATIONS: ApiOperation[] = [
       example: { query: 'email marketing', countryCode: '2840', languageCode: '1000' },
     },
     responses: [{ status: 200, description: 'The keywords found.', example: { data: [keywordExample] } }],
-    errors: { ...USER_ERRORS, 400: ERROR_MEANINGS[400], 402: ERROR_MEANINGS[402], 502: ERROR_MEANINGS[502], 503: ERROR_MEANINGS[503] },
+    errors: {
+      ...USER_ERRORS,
+      400: ERROR_MEANINGS[400],
+      402: ERROR_MEANINGS[402],
+      502: ERROR_MEANINGS[502],
+      503: ERROR_MEANINGS[503],
+    },
     rateLimit: 'The plan’s monthly keyword searches.',
     mcpTool: 'search_keywords',
   },
@@ -507,7 +534,10 @@ export const API_OPERATIONS: ApiOperation[] = [
       'The keywords searched by hand (not Auto Pilot’s), newest first then higher volume; searched, filtered and sorted like the Keywords screen.',
     auth: 'user',
     scope: 'read',
-    query: { schema: keywordListSchema, example: { q: 'email', difficulty: 'easy', sort: 'volume', order: 'desc', limit: '50' } },
+    query: {
+      schema: keywordListSchema,
+      example: { q: 'email', difficulty: 'easy', sort: 'volume', order: 'desc', limit: '50' },
+    },
     responses: [
       {
         status: 200,
@@ -575,7 +605,13 @@ export const API_OPERATIONS: ApiOperation[] = [
         },
       },
     ],
-    errors: { ...USER_ERRORS, 402: ERROR_MEANINGS[402], 404: ERROR_MEANINGS[404], 502: ERROR_MEANINGS[502], 503: ERROR_MEANINGS[503] },
+    errors: {
+      ...USER_ERRORS,
+      402: ERROR_MEANINGS[402],
+      404: ERROR_MEANINGS[404],
+      502: ERROR_MEANINGS[502],
+      503: ERROR_MEANINGS[503],
+    },
   },
   {
     operationId: 'domainKeywords',
@@ -713,7 +749,13 @@ export const API_OPERATIONS: ApiOperation[] = [
       {
         status: 200,
         description: 'A repeated request (same Idempotency-Key): the same post, with its real status.',
-        example: { message: 'This post is already written.', _id: POST_ID, post_id: POST_ID, status: 'completed', created: false },
+        example: {
+          message: 'This post is already written.',
+          _id: POST_ID,
+          post_id: POST_ID,
+          status: 'completed',
+          created: false,
+        },
       },
     ],
     errors: {
@@ -744,7 +786,16 @@ export const API_OPERATIONS: ApiOperation[] = [
         status: 200,
         description: 'One page.',
         example: {
-          data: [{ _id: POST_ID, post_id: POST_ID, title: postExample.title, content: postExample.content, createdAt: CREATED, status: 'completed' }],
+          data: [
+            {
+              _id: POST_ID,
+              post_id: POST_ID,
+              title: postExample.title,
+              content: postExample.content,
+              createdAt: CREATED,
+              status: 'completed',
+            },
+          ],
           total: 1,
           nextCursor: null,
         },
@@ -782,7 +833,9 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: 'user',
     scope: 'write',
     pathParams: idParam('post'),
-    queryParams: { copies: { description: 'unpublish, delete or leave: one choice for every live copy.', example: 'leave' } },
+    queryParams: {
+      copies: { description: 'unpublish, delete or leave: one choice for every live copy.', example: 'leave' },
+    },
     body: { schema: deletePostSchema, example: { copies: { [DESTINATION_ID]: 'leave' } } },
     responses: [
       { status: 200, description: 'Deleted.', example: { message: 'Post deleted.', _id: POST_ID } },
@@ -792,7 +845,11 @@ export const API_OPERATIONS: ApiOperation[] = [
         example: { message: 'Deleting…', _id: POST_ID, copies: [] },
       },
     ],
-    errors: { ...USER_ERRORS, 400: 'Bad fields, or live copies need a choice (`copies` lists them).', 404: ERROR_MEANINGS[404] },
+    errors: {
+      ...USER_ERRORS,
+      400: 'Bad fields, or live copies need a choice (`copies` lists them).',
+      404: ERROR_MEANINGS[404],
+    },
   },
   {
     operationId: 'getLinkSuggestions',
@@ -829,7 +886,12 @@ export const API_OPERATIONS: ApiOperation[] = [
         example: { message: 'Link added.', alreadyLinked: false, fromPostId: '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a' },
       },
     ],
-    errors: { ...USER_ERRORS, 400: ERROR_MEANINGS[400], 404: ERROR_MEANINGS[404], 409: 'This post has no live URL yet.' },
+    errors: {
+      ...USER_ERRORS,
+      400: ERROR_MEANINGS[400],
+      404: ERROR_MEANINGS[404],
+      409: 'This post has no live URL yet.',
+    },
   },
   // ----- Publishing ----------------------------------------------------------------------------------------------
   {
@@ -906,7 +968,15 @@ export const API_OPERATIONS: ApiOperation[] = [
         status: 200,
         description: 'The entries.',
         example: {
-          data: [{ day: '2026-12-02', postId: POST_ID, title: postExample.title, state: 'scheduled', destinations: ['Company blog'] }],
+          data: [
+            {
+              day: '2026-12-02',
+              postId: POST_ID,
+              title: postExample.title,
+              state: 'scheduled',
+              destinations: ['Company blog'],
+            },
+          ],
         },
       },
     ],
@@ -937,9 +1007,17 @@ export const API_OPERATIONS: ApiOperation[] = [
     scope: 'write',
     body: { schema: destinationForm, example: destinationBody },
     responses: [
-      { status: 201, description: 'Added.', example: { destination: destinationExample, message: 'Destination saved.' } },
+      {
+        status: 201,
+        description: 'Added.',
+        example: { destination: destinationExample, message: 'Destination saved.' },
+      },
     ],
-    errors: { ...USER_ERRORS, 400: 'Bad fields, or the connection test failed.', 429: 'More than 20 connection tests a minute.' },
+    errors: {
+      ...USER_ERRORS,
+      400: 'Bad fields, or the connection test failed.',
+      429: 'More than 20 connection tests a minute.',
+    },
     rateLimit: '20 connection tests a minute per account.',
   },
   {
@@ -969,9 +1047,18 @@ export const API_OPERATIONS: ApiOperation[] = [
     pathParams: idParam('destination', DESTINATION_ID),
     body: { schema: destinationForm, example: { ...destinationBody, appPassword: '' } },
     responses: [
-      { status: 200, description: 'Saved.', example: { destination: destinationExample, message: 'Destination saved.' } },
+      {
+        status: 200,
+        description: 'Saved.',
+        example: { destination: destinationExample, message: 'Destination saved.' },
+      },
     ],
-    errors: { ...USER_ERRORS, 400: 'Bad fields, or the connection test failed.', 404: ERROR_MEANINGS[404], 429: 'More than 20 connection tests a minute.' },
+    errors: {
+      ...USER_ERRORS,
+      400: 'Bad fields, or the connection test failed.',
+      404: ERROR_MEANINGS[404],
+      429: 'More than 20 connection tests a minute.',
+    },
     rateLimit: '20 connection tests a minute per account.',
   },
   {
@@ -987,7 +1074,12 @@ export const API_OPERATIONS: ApiOperation[] = [
     pathParams: idParam('destination', DESTINATION_ID),
     queryParams: { test: { description: 'Present (empty): test the connection.', example: '', required: true } },
     responses: [{ status: 200, description: 'It works.', example: { ok: true, message: 'Connected.' } }],
-    errors: { ...USER_ERRORS, 400: 'The connection failed (`message` says why).', 404: ERROR_MEANINGS[404], 429: 'More than 20 connection tests a minute.' },
+    errors: {
+      ...USER_ERRORS,
+      400: 'The connection failed (`message` says why).',
+      404: ERROR_MEANINGS[404],
+      429: 'More than 20 connection tests a minute.',
+    },
     rateLimit: '20 connection tests a minute per account.',
   },
   {
@@ -1043,8 +1135,24 @@ export const API_OPERATIONS: ApiOperation[] = [
         status: 200,
         description: 'The history.',
         example: {
-          keyword: { id: KEYWORD_ID, keyword: 'email marketing for saas', countryCode: '2840', languageCode: '1000', starred: true, postId: POST_ID, savedKeywordId: KEYWORD_ID, best: 7 },
-          data: [{ day: '2026-11-28', status: 'ranked', position: 8, url: 'https://example.com/blog/email-marketing-for-saas' }],
+          keyword: {
+            id: KEYWORD_ID,
+            keyword: 'email marketing for saas',
+            countryCode: '2840',
+            languageCode: '1000',
+            starred: true,
+            postId: POST_ID,
+            savedKeywordId: KEYWORD_ID,
+            best: 7,
+          },
+          data: [
+            {
+              day: '2026-11-28',
+              status: 'ranked',
+              position: 8,
+              url: 'https://example.com/blog/email-marketing-for-saas',
+            },
+          ],
         },
       },
     ],
@@ -1062,9 +1170,18 @@ export const API_OPERATIONS: ApiOperation[] = [
     scope: 'write',
     pathParams: { keywordId: { description: 'A saved keyword’s id.', example: KEYWORD_ID } },
     responses: [
-      { status: 201, description: 'Tracked.', example: { id: KEYWORD_ID, tracked: true, message: 'Tracking this keyword.' } },
+      {
+        status: 201,
+        description: 'Tracked.',
+        example: { id: KEYWORD_ID, tracked: true, message: 'Tracking this keyword.' },
+      },
     ],
-    errors: { ...USER_ERRORS, 400: 'Not a keyword id.', 403: 'Over the plan’s tracked keywords (`limit`), or the key lacks the scope.', 404: ERROR_MEANINGS[404] },
+    errors: {
+      ...USER_ERRORS,
+      400: 'Not a keyword id.',
+      403: 'Over the plan’s tracked keywords (`limit`), or the key lacks the scope.',
+      404: ERROR_MEANINGS[404],
+    },
   },
   {
     operationId: 'untrackKeyword',
@@ -1095,7 +1212,16 @@ export const API_OPERATIONS: ApiOperation[] = [
       {
         status: 200,
         description: 'The list.',
-        example: { data: [{ keyword: 'email marketing for saas', avgMonthlySearches: 1900, difficultyScore: 34, blogPost: { _id: POST_ID } }] },
+        example: {
+          data: [
+            {
+              keyword: 'email marketing for saas',
+              avgMonthlySearches: 1900,
+              difficultyScore: 34,
+              blogPost: { _id: POST_ID },
+            },
+          ],
+        },
       },
     ],
     errors: { ...USER_ERRORS, 500: ERROR_MEANINGS[500] },
@@ -1114,7 +1240,13 @@ export const API_OPERATIONS: ApiOperation[] = [
     responses: [
       { status: 200, description: 'Changed.', example: { autoPilotEnabled: false, message: 'Auto Pilot is off.' } },
     ],
-    errors: { ...USER_ERRORS, 400: ERROR_MEANINGS[400], 402: 'The plan has no Auto Pilot.', 409: 'Verify your e-mail address first.', 503: ERROR_MEANINGS[503] },
+    errors: {
+      ...USER_ERRORS,
+      400: ERROR_MEANINGS[400],
+      402: 'The plan has no Auto Pilot.',
+      409: 'Verify your e-mail address first.',
+      503: ERROR_MEANINGS[503],
+    },
   },
   {
     operationId: 'saveAutopilotWebhook',
@@ -1128,7 +1260,11 @@ export const API_OPERATIONS: ApiOperation[] = [
     scope: 'write',
     body: { schema: webhookUrlForm, example: { webhookUrl: 'https://hooks.example.com/rankwell' } },
     responses: [
-      { status: 200, description: 'Saved.', example: { webhookUrl: 'https://hooks.example.com/rankwell', message: 'Webhook saved.' } },
+      {
+        status: 200,
+        description: 'Saved.',
+        example: { webhookUrl: 'https://hooks.example.com/rankwell', message: 'Webhook saved.' },
+      },
     ],
     errors: { ...USER_ERRORS, 400: ERROR_MEANINGS[400], 500: ERROR_MEANINGS[500] },
   },
@@ -1145,9 +1281,19 @@ export const API_OPERATIONS: ApiOperation[] = [
     scope: 'write',
     body: { schema: checkoutSchema, example: { priceId: 'price_1QStarterMonthly' } },
     responses: [
-      { status: 200, description: 'The session.', example: { sessionId: 'cs_test_a1b2c3', url: 'https://checkout.stripe.com/c/pay/cs_test_a1b2c3' } },
+      {
+        status: 200,
+        description: 'The session.',
+        example: { sessionId: 'cs_test_a1b2c3', url: 'https://checkout.stripe.com/c/pay/cs_test_a1b2c3' },
+      },
     ],
-    errors: { ...USER_ERRORS, 400: 'Bad fields, or a price that is not one of our plans.', 409: 'Already subscribed.', 502: ERROR_MEANINGS[502], 503: ERROR_MEANINGS[503] },
+    errors: {
+      ...USER_ERRORS,
+      400: 'Bad fields, or a price that is not one of our plans.',
+      409: 'Already subscribed.',
+      502: ERROR_MEANINGS[502],
+      503: ERROR_MEANINGS[503],
+    },
   },
   {
     operationId: 'customerPortal',
@@ -1159,7 +1305,9 @@ export const API_OPERATIONS: ApiOperation[] = [
     description: 'The client sends the person to `url`.',
     auth: 'user',
     scope: 'read',
-    responses: [{ status: 200, description: 'The session.', example: { url: 'https://billing.stripe.com/p/session/test_a1b2' } }],
+    responses: [
+      { status: 200, description: 'The session.', example: { url: 'https://billing.stripe.com/p/session/test_a1b2' } },
+    ],
     errors: { ...USER_ERRORS, 400: 'No billing account yet.', 502: ERROR_MEANINGS[502], 503: ERROR_MEANINGS[503] },
   },
   {
@@ -1176,7 +1324,11 @@ export const API_OPERATIONS: ApiOperation[] = [
       {
         status: 200,
         description: 'Cancelled at the period’s end.',
-        example: { message: 'Your plan ends on Dec 20, 2026.', cancelAtPeriodEnd: true, endsAt: '2026-12-20T00:00:00.000Z' },
+        example: {
+          message: 'Your plan ends on Dec 20, 2026.',
+          cancelAtPeriodEnd: true,
+          endsAt: '2026-12-20T00:00:00.000Z',
+        },
       },
     ],
     errors: { ...USER_ERRORS, 400: 'Nothing to cancel.', 502: ERROR_MEANINGS[502], 503: ERROR_MEANINGS[503] },
@@ -1197,27 +1349,53 @@ export const API_OPERATIONS: ApiOperation[] = [
   // ----- Free tools and site ---------------------------------------------------------------------------------------
   ...(
     [
-      ['generateKeywords', 'generate-keywords', 'Keyword ideas for a topic', keywordsInput, { topic: 'email marketing' }, { keywords: [{ keyword: 'email marketing for saas', intent: 'commercial' }] }],
-      ['generateTitles', 'generate-titles', 'Title ideas for a keyword', titlesInput, { keyword: 'email marketing for saas' }, { titles: ['Email marketing for SaaS: a practical guide'] }],
-      ['generateOutline', 'generate-outline', 'An outline for a topic', outlineInput, { keyword: 'email marketing for saas' }, { outline: [{ heading: 'Why e-mail still works', points: ['…'] }] }],
-      ['generateSeoStrategy', 'generate-seo-strategy', 'An SEO strategy for a business', strategyInput, { business: 'email marketing software', segment: 'Indie SaaS founders' }, { strategy: [{ title: 'Own the comparison pages', detail: '…' }] }],
+      [
+        'generateKeywords',
+        'generate-keywords',
+        'Keyword ideas for a topic',
+        keywordsInput,
+        { topic: 'email marketing' },
+        { keywords: [{ keyword: 'email marketing for saas', intent: 'commercial' }] },
+      ],
+      [
+        'generateTitles',
+        'generate-titles',
+        'Title ideas for a keyword',
+        titlesInput,
+        { keyword: 'email marketing for saas' },
+        { titles: ['Email marketing for SaaS: a practical guide'] },
+      ],
+      [
+        'generateOutline',
+        'generate-outline',
+        'An outline for a topic',
+        outlineInput,
+        { keyword: 'email marketing for saas' },
+        { outline: [{ heading: 'Why e-mail still works', points: ['…'] }] },
+      ],
+      [
+        'generateSeoStrategy',
+        'generate-seo-strategy',
+        'An SEO strategy for a business',
+        strategyInput,
+        { business: 'email marketing software', segment: 'Indie SaaS founders' },
+        { strategy: [{ title: 'Own the comparison pages', detail: '…' }] },
+      ],
     ] as const
-  ).map(
-    ([operationId, slug, summary, schema, example, answer]): ApiOperation => ({
-      operationId,
-      method: 'post',
-      path: `/api/public/${slug}`,
-      route: `api.public.${slug}.ts`,
-      tag: 'Free tools',
-      summary: `${summary} (free tool)`,
-      description: 'The free tool of the public site, as JSON. No sign-in.',
-      auth: 'public',
-      body: { schema, example },
-      responses: [{ status: 200, description: 'The answer.', example: answer }],
-      errors: { 400: ERROR_MEANINGS[400], 429: 'Too many requests from this network today.', 503: ERROR_MEANINGS[503] },
-      rateLimit: 'Per network address, a few a day; and a daily budget for the whole site.',
-    }),
-  ),
+  ).map(([operationId, slug, summary, schema, example, answer]): ApiOperation => ({
+    operationId,
+    method: 'post',
+    path: `/api/public/${slug}`,
+    route: `api.public.${slug}.ts`,
+    tag: 'Free tools',
+    summary: `${summary} (free tool)`,
+    description: 'The free tool of the public site, as JSON. No sign-in.',
+    auth: 'public',
+    body: { schema, example },
+    responses: [{ status: 200, description: 'The answer.', example: answer }],
+    errors: { 400: ERROR_MEANINGS[400], 429: 'Too many requests from this network today.', 503: ERROR_MEANINGS[503] },
+    rateLimit: 'Per network address, a few a day; and a daily budget for the whole site.',
+  })),
   {
     operationId: 'captureLead',
     method: 'post',
@@ -1288,7 +1466,11 @@ export const API_OPERATIONS: ApiOperation[] = [
     internal: true,
     queryParams: { id: { description: 'The ping’s id.', example: POST_ID, required: true } },
     responses: [
-      { status: 200, description: 'The ping.', example: { id: POST_ID, processedAt: CREATED, processedBy: 'worker-1' } },
+      {
+        status: 200,
+        description: 'The ping.',
+        example: { id: POST_ID, processedAt: CREATED, processedBy: 'worker-1' },
+      },
     ],
     errors: { ...USER_ERRORS, 400: 'No id.', 404: ERROR_MEANINGS[404] },
   },

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { zodToJsonSchema } from 'zod-to-json-schema'
+import { API_KEY_RATE_LIMIT } from '#app/features/accounts/api-auth.server'
 import { API_OPERATIONS, ERROR_MEANINGS, type ApiOperation, type ErrorStatus } from './api-routes'
 
 /**
@@ -17,6 +18,7 @@ export const API_INTRO = [
   'The JSON API of Rankwell: keyword research, posts written with their sources and SEO checklist, publishing and rankings.',
   'Authenticate with a personal API key (create one on /profile: name it and choose its scopes; it is shown once) sent as `Authorization: Bearer rwk_…`, or with the token `POST /api/login` answers.',
   'Scopes: `read` for GET requests, `write` for changes, `publish` to publish, unpublish, approve or reject (a person’s decision; give it to an agent’s key only on purpose). A key without the scope needed gets 403.',
+  `Rate limits: ${API_KEY_RATE_LIMIT.limit} requests a minute per key (429 with \`Retry-After\` beyond), besides the plan’s quotas (402) and the limits some operations state.`,
   'Errors are JSON `{message, errors?}`: `message` for a person, `errors` by field name for a 400.',
   'Agents can use the MCP server at /mcp with the same key (see /developers).',
 ].join('\n\n')
@@ -63,7 +65,14 @@ const ERROR_SCHEMA: JsonSchema = {
 function parameters(op: ApiOperation) {
   const list: JsonSchema[] = []
   for (const [name, p] of Object.entries(op.pathParams ?? {}))
-    list.push({ name, in: 'path', required: true, description: p.description, schema: { type: 'string' }, example: p.example })
+    list.push({
+      name,
+      in: 'path',
+      required: true,
+      description: p.description,
+      schema: { type: 'string' },
+      example: p.example,
+    })
   if (op.query) {
     const schema = jsonSchemaOf(op.query.schema)
     const props = (schema.properties ?? {}) as Record<string, JsonSchema>
@@ -105,7 +114,9 @@ function describe(op: ApiOperation) {
   if (op.rateLimit) notes.push(`**Rate limit:** ${op.rateLimit}`)
   if (op.idempotent) notes.push('**Idempotent:** send an `Idempotency-Key` header to retry safely.')
   if (op.paginated)
-    notes.push('**Pagination:** `limit` (1-500) and `cursor` (the previous page’s `nextCursor`; null on the last page).')
+    notes.push(
+      '**Pagination:** `limit` (1-500) and `cursor` (the previous page’s `nextCursor`; null on the last page).',
+    )
   if (op.mcpTool) notes.push(`**MCP tool:** \`${op.mcpTool}\`.`)
   return notes.join('\n\n')
 }
