@@ -44,7 +44,7 @@ function urlPathOf(file: string) {
         s
           .replace(/_$/, '')
           .replace(/^\$(.+)$/, '{$1}')
-          .replace(/\u0000/g, '.'),
+          .replace(/~/g, '.'),
       )
       .join('/')
   )
