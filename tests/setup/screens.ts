@@ -21,6 +21,7 @@ export const PUBLIC_SCREENS = [
   '/free-blog-outline',
   '/free-seo-strategy',
   '/seo-guide-ebook',
+  '/developers',
   '/ebook',
   '/blog',
   '/blog/search-intent-for-founders',
