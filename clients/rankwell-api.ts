@@ -5809,6 +5809,15 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
+      /** @description Stripe webhooks are not configured on this server. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
     }
   }
   readPing: {

@@ -1344,7 +1344,11 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: 'stripe',
     internal: true,
     responses: [{ status: 200, description: 'Applied (or already applied).', example: { received: true } }],
-    errors: { 400: 'A bad or stale signature (nothing changed).', 500: 'Not processed: Stripe retries.' },
+    errors: {
+      400: 'A bad or stale signature (nothing changed).',
+      500: 'Not processed: Stripe retries.',
+      503: 'Stripe webhooks are not configured on this server.',
+    },
   },
   // ----- Free tools and site ---------------------------------------------------------------------------------------
   ...(
