@@ -152,19 +152,20 @@ describe('personal API keys', () => {
       expect([path, res.status, res.body]).toEqual([path, 403, missing('write')])
     }
     expect((await db.select().from(schema.users).where(eq(schema.users.id, user.id))).length).toBe(1)
-    // 'publish' passes the scope check (the post does not exist: 404 after it).
+    // 'publish' passes the scope check (the post is not waiting for review: refused after it).
+    const notWaiting = { message: 'This draft is not waiting for review.' }
     const publish = await api(`/api/blogpost/${crypto.randomUUID()}/publish`, {
       ...withKey(publisher, ip, { method: 'POST' }),
       json: { action: 'reject' },
     })
-    expect(publish.status).toBe(404)
+    expect([publish.status, publish.body]).toEqual([400, notWaiting])
     // A session token holds every scope.
     const viaToken = await api(`/api/blogpost/${crypto.randomUUID()}/publish`, {
       method: 'POST',
       as: user,
       json: { action: 'reject' },
     })
-    expect(viaToken.status).toBe(404)
+    expect([viaToken.status, viaToken.body]).toEqual([400, notWaiting])
     // Unknown (well-formed), malformed and truncated keys: 401, the same message.
     for (const bad of [formatApiKey(crypto.randomBytes(32)), 'rwk_notakey', reader.slice(0, -1), `${reader}0`]) {
       const res = await api('/api/saved-keywords', withKey(bad, ip))

@@ -155,7 +155,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
   return (
     <li className="py-3 text-sm" data-testid="api-key-row">
       <p className="font-medium text-slate-900 [overflow-wrap:anywhere]">{apiKey.name}</p>
-      <p className="font-mono text-xs text-slate-600">{apiKey.prefix}…</p>
+      <p className="font-mono text-xs text-slate-600">{`${apiKey.prefix}…`}</p>
       <p className="text-slate-600">
         Scopes: {apiKey.scopes.map((s) => API_SCOPE_LABELS[s].label.toLowerCase()).join(', ')}
       </p>
