@@ -61,12 +61,9 @@ function NewKey({ created }: { created: Extract<Answer, { intent: 'api-key-creat
       <p className="mt-1 text-xs text-amber-900">
         Send it as <code>Authorization: Bearer &lt;key&gt;</code>. Keep it secret, like a password.
       </p>
-      <label htmlFor="new-api-key-value" className="mt-3 block text-xs font-medium text-slate-700">
-        Key “{created.name}”
-      </label>
+      <p className="mt-3 text-xs font-medium text-slate-700">Key “{created.name}”</p>
       <div className="mt-1 flex items-start gap-2">
         <code
-          id="new-api-key-value"
           className="block min-w-0 flex-1 select-all break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900"
           data-testid="new-api-key-value"
         >
