@@ -32,6 +32,11 @@ export interface SerpFakeState {
   placements: Map<string, Placement[]>
   pagesBaseUrl: string | null
   latencyMs: number
+  /**
+   * Issue 37: a scripted `ai_overview` item for a keyword (./dataforseo-ai.ts, engine 'google_ai_overview'):
+   * `{ absent: true }` shows none, `{ item }` shows that one; null keeps the fake's own.
+   */
+  aiOverview?: (keyword: string) => { absent: true } | { absent: false; item: Record<string, unknown> } | null
 }
 
 export function newSerpState(pagesBaseUrl: string | null = null): SerpFakeState {
@@ -196,6 +201,17 @@ export function serpTask(state: SerpFakeState, task: Record<string, unknown>): u
   let absolute = 0
   const words = keyword
   const features = empty ? { aiOverview: false, video: false, localPack: false } : serpFeaturesFor(keyword)
+  const scripted = state.aiOverview?.(keyword) ?? null
+  if (scripted) features.aiOverview = false
+  if (scripted && !scripted.absent) {
+    absolute++
+    // Asked with load_async_ai_overview, the element comes with its content whatever the flag says.
+    items.push({
+      ...scripted.item,
+      rank_absolute: absolute,
+      asynchronous_ai_overview: task.load_async_ai_overview === true,
+    })
+  }
   if (features.aiOverview) {
     absolute++
     const refs = organic.slice(0, 3).map((o) => ({
