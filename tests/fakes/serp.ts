@@ -23,6 +23,10 @@
  *   POST   /__control/serp/latency { ms } — extra latency of the SERP endpoint only.
  * Failures use the generic /__control/enqueue with path '/serp/' (500s, { hang: true } for a timeout, a string
  * body for junk). A keyword containing "emptyresult" has no organic results.
+ *
+ * Issue 37: a test scripts a keyword's `ai_overview` item (its text and references, none at all, a task error…) over
+ * the AI controls of ./dataforseo-ai.ts (engine 'google_ai_overview'); a task asking `load_async_ai_overview` gets
+ * the scripted element with `asynchronous_ai_overview: true` and its content, as DataForSEO answers such a task.
  */
 import { hash32, rngFrom, slugify, titleCase } from './text'
 
