@@ -60,7 +60,7 @@ const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|authorization|cookie|se
 const CONTENT_KEY = /^(content|content_?markdown|content_?html|markdown|html|body|text|brief|claims|prompt)$/i
 const FILTERED = '[Filtered]'
 /**
- * Secrets that show up inside strings (URLs, messages): bearer tokens, our API tokens, Stripe keys, Standard Webhooks
+ * Secrets that show up inside strings (URLs, messages): bearer tokens, our API tokens and personal API keys, Stripe keys, Standard Webhooks
  * signing secrets (`whsec_` and base64), JWTs (three base64url parts, the first a JSON header: `eyJ…`), Google OAuth
  * access tokens (`ya29.…`) and refresh tokens (`1//…`), raw or URL-encoded (a query string), key=value pairs,
  * passwords in URLs.
@@ -69,6 +69,8 @@ const SECRET_IN_TEXT: Array<[RegExp, string]> = [
   [/(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, `$1${FILTERED}`],
   [/\bwhsec_(?:[A-Za-z0-9+/=_-]|%2[BF]|%3D){6,}/gi, FILTERED],
   [/\b(rw_|sk_|pk_|rk_)[A-Za-z0-9_]{6,}/g, FILTERED],
+  // Personal API keys (issue 38: `rwk_` + 49 base62 characters), whole or cut short.
+  [/\brwk_[A-Za-z0-9]{6,}/g, FILTERED],
   [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, FILTERED],
   [/\bya29\.[A-Za-z0-9._-]+/g, FILTERED],
   [/\b1(?:\/\/|%2F%2F)[A-Za-z0-9._-]{8,}/gi, FILTERED],
