@@ -11,7 +11,7 @@ import { cookieName } from '#app/platform/http/cookies.server'
 import { fakeControl, webControl } from '#tests/fakes/client'
 import { appUrl, createTestUser, uniqueIp, waitFor } from '#tests/setup/app'
 import { freePort, runUntilExit, startWeb, type WebProcess } from '#tests/setup/processes'
-import { workerEntry } from '../../scripts/lib/app'
+import { webArgs, workerEntry } from '../../scripts/lib/app'
 
 /**
  * Issue 34 (platform): bounded metrics and a private, token-guarded /metrics; `Origin: null` refused for cookie
@@ -220,7 +220,7 @@ describe('metrics cannot be used to exhaust memory', () => {
       WORKER_METRICS_PORT: String(await freePort()),
     }
     const [web, worker] = await Promise.all([
-      runUntilExit(['--import', 'tsx', 'server.ts'], env),
+      runUntilExit(webArgs(env), env),
       runUntilExit(['--enable-source-maps', workerEntry(env)], env),
     ])
     const line = (name: string) =>
