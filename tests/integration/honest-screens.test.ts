@@ -41,7 +41,9 @@ const FORBIDDEN: RegExp[] = [
   /DataForSEO/i,
   /\bOpenAI\b/i,
   /\bSMTP\b/i,
-  /\bAPI key\b/i,
+  // Personal API keys (issue 38) are the customer's own: what must not show is a service's key being missing.
+  /\b(?:no|missing|provider'?s?|service'?s?) API key\b/i,
+  /\bAPI key (?:is |was )?(?:missing|not set|required)\b/i,
   /\b(?:not |is |was )?configured\b/i,
   /\bon this server\b/i,
   /\benvironment variable/i,

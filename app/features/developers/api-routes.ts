@@ -94,7 +94,7 @@ export const ERROR_MEANINGS: Record<ErrorStatus, string> = {
   429: 'Too many requests: wait the seconds in `Retry-After`.',
   500: 'An unexpected failure on our side.',
   502: 'A provider we depend on failed; nothing was charged.',
-  503: 'Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`.',
+  503: 'Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`.',
 }
 
 /** Every operation answers these when it applies; listed once per operation by openapi.server.ts. */
