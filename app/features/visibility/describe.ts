@@ -6,9 +6,9 @@ import type { Change, Rate } from './wilson'
 const pct = (v: number) => Math.round(v * 100)
 
 /** A rate as a sentence: 'Mentioned in 4 of 9 answers this week (19–73%)'; a gap says so, never 0%. */
-export function rateSentence(rate: Rate, what: string, when: string) {
-  if (rate.total === 0 || rate.low === null || rate.high === null) return `${what}: no answers ${when}`
-  return `${what} in ${rate.hits} of ${rate.total} ${rate.total === 1 ? 'answer' : 'answers'} ${when} (${pct(rate.low)}–${pct(rate.high)}%)`
+export function rateSentence(rate: Rate, what: string, when: string, noun: [string, string] = ['answer', 'answers']) {
+  if (rate.total === 0 || rate.low === null || rate.high === null) return `${what}: no ${noun[1]} ${when}`
+  return `${what} in ${rate.hits} of ${rate.total} ${rate.total === 1 ? noun[0] : noun[1]} ${when} (${pct(rate.low)}–${pct(rate.high)}%)`
 }
 
 /** The change rule in words (decision 0371): a change is only called one when the two weeks' intervals do not overlap. */

@@ -379,3 +379,26 @@ export async function aiRefreshReason(userId: string, trackedKeywordId: string, 
   if (present === 0 || cited > 0 || competitors.length === 0) return null
   return { kind: 'ai_competitors' as const, competitors: competitors.slice(0, 5), count: competitors.length }
 }
+
+/** A subject as the JSON API answers it (the same figures as the page). */
+export function toApiSubject(subject: SubjectView) {
+  return {
+    id: subject.id,
+    kind: subject.kind,
+    [subject.kind === 'keyword' ? 'keyword' : 'prompt']: subject.label,
+    engines: subject.engines.map((e) => ({
+      engine: e.engine,
+      label: e.label,
+      week: e.latest.week,
+      answers: e.latest.answers,
+      gaps: e.latest.gaps,
+      present: e.latest.present,
+      mentioned: e.latest.mentioned,
+      cited: e.latest.cited,
+      change: e.change,
+      citedPages: e.citedPages,
+      competitors: e.competitors,
+      history: e.history,
+    })),
+  }
+}

@@ -127,11 +127,8 @@ export function looksLikeEmail(text: string) {
 
 /** A prompt as stored: NFKC, spaces collapsed, no control characters. */
 export function cleanPrompt(value: string) {
-  return value
-    .normalize('NFKC')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
+  const controls = /[\p{Cc}\p{Cf}\u2028\u2029]/gu
+  return value.normalize('NFKC').replace(controls, ' ').replace(/\s+/g, ' ').trim()
 }
 
 /** The prompt form (and POST /api/ai-prompts): a question a buyer would ask, bounded, with no secrets. */
