@@ -107,9 +107,9 @@ const SECRET_PATTERNS = [
   /\bBearer\s+[A-Za-z0-9._~+/-]{16,}/,
 ]
 
-/** A run of 24+ key-like characters mixing letters and digits (no word is like that). */
+/** A run of 24+ key-like characters mixing letters and digits (no word, path or hyphenated phrase is like that). */
 function hasRandomRun(text: string) {
-  for (const run of text.match(/[A-Za-z0-9_+/=-]{24,}/g) ?? []) {
+  for (const run of text.match(/[A-Za-z0-9_+=]{24,}/g) ?? []) {
     const letters = (run.match(/[A-Za-z]/g) ?? []).length
     const digits = (run.match(/[0-9]/g) ?? []).length
     if (letters >= 4 && digits >= 4) return true

@@ -32,7 +32,7 @@ function RateLine({
 
 /** One engine's figures for a keyword or prompt: the week's rates with their intervals, the trend, pages, competitors. */
 function EngineBlock({ kind, view, current }: { kind: 'keyword' | 'prompt'; view: EngineView; current: string }) {
-  const noun: [string, string] = kind === 'keyword' ? ['check', 'checks'] : ['answer', 'answers']
+  const noun: [string, string] = ['answer', 'answers']
   const main = kind === 'keyword' ? view.latest.cited : view.latest.mentioned
   const mainChange = kind === 'keyword' ? view.change.cited : view.change.mentioned
   const hasAny = view.history.some((w) => w.answers > 0)
