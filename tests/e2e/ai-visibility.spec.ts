@@ -59,7 +59,7 @@ test('AI visibility: rates, prompts and settings at phone width @no-js', async (
   await page.getByLabel("Competitors' domains").fill('https://www.Rival.com/\nother.io')
   await page.getByLabel('Answers per prompt and day').selectOption('5')
   await page.getByRole('button', { name: 'Save settings' }).click()
-  await expect(page.getByText('AI visibility settings saved.')).toBeVisible()
+  await expect(page.locator('[data-toast]').filter({ hasText: 'AI visibility settings saved.' })).toBeVisible()
   await expect(page.getByLabel("Competitors' domains")).toHaveValue('rival.com\nother.io')
   await expect(page.getByLabel('Answers per prompt and day')).toHaveValue('5')
   await expectFitsTheScreen(page, '/rankings/ai after saving')
