@@ -28,13 +28,14 @@ export async function action({ request }: ActionFunctionArgs) {
     request,
     z.record(z.unknown(), { invalid_type_error: 'The body must be a JSON object.' }),
   )
-  const limit = await hit(`ai-prompt:${userId}`, { limit: 10, windowSeconds: 60, failOpen: true })
-  if (!limit.allowed) return apiError(429, `Too many prompts added. Try again in ${limit.retryAfterSeconds} seconds.`)
   const parsed = promptSchema.safeParse(body)
   if (!parsed.success) {
     const { message, errors } = apiErrors(parsed.error)
     return apiError(400, message, { errors })
   }
+  // Counted once the prompt is valid (the same bucket as the page's form).
+  const limit = await hit(`ai-prompt:${userId}`, { limit: 10, windowSeconds: 60, failOpen: true })
+  if (!limit.allowed) return apiError(429, `Too many prompts added. Try again in ${limit.retryAfterSeconds} seconds.`)
   const added = await addPrompt(userId, parsed.data)
   if (!added.ok) return apiError(added.status, added.message, { errors: { prompt: [added.message] } })
   return json({ prompt: added.prompt, message: PROMPT_MESSAGES.added }, { status: 201 })

@@ -87,12 +87,13 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === 'add-prompt') {
     const submission = parseSubmission(form, promptSchema)
+    if (submission.status !== 'success') return json<Answer>({ intent, result: submission.reply() }, { status: 400 })
+    // Counted once the prompt is valid (the same bucket as POST /api/ai-prompts).
     const limit = await hit(`ai-prompt:${user.id}`, { limit: ADDS_PER_MINUTE, windowSeconds: 60, failOpen: true })
     if (!limit.allowed) {
       const message = `Too many prompts added. Try again in ${limit.retryAfterSeconds} seconds.`
       return json<Answer>({ intent, result: submission.reply({ formErrors: [message] }) }, { status: 429 })
     }
-    if (submission.status !== 'success') return json<Answer>({ intent, result: submission.reply() }, { status: 400 })
     const added = await addPrompt(user.id, submission.value)
     if (!added.ok)
       return json<Answer>(
