@@ -54,6 +54,8 @@ import {
   processSearchConsoleAll,
   processSearchConsolePull,
 } from '#app/features/rankings/jobs/rankings.processor'
+import { scheduleVisibility, visibilityJobs } from '#app/features/visibility/jobs/visibility.server'
+import { processAiVisibilityTick } from '#app/features/visibility/jobs/visibility.processor'
 
 /**
  * The worker process: one BullMQ worker per queue. Handlers are registered by job name in ./registry
@@ -74,6 +76,7 @@ registry.register(rankingsJobs.searchConsoleAll, processSearchConsoleAll)
 registry.register(rankingsJobs.searchConsolePull, processSearchConsolePull)
 registry.register(rankingsJobs.weekly, processRankingsWeekly)
 registry.register(rankingsJobs.refreshPost, processRefreshPost)
+registry.register(visibilityJobs.tick, processAiVisibilityTick)
 registry.register(publicationJob, processPublicationJob)
 registry.register(publishingSweepJob, processPublishingSweep)
 registry.register(pruneAnalyticsJob, processPruneAnalytics)
@@ -211,6 +214,7 @@ const keepSchedules = setInterval(() => {
     scheduleStalePostReconciliation(),
     startPublishingSweep(),
     scheduleRankings(),
+    scheduleVisibility(),
     schedulePruneAnalytics(),
   ]).catch((error: Error) => log('could not renew the schedules', { error: error.message }))
 }, env.POST_RECONCILE_EVERY_MS)
@@ -220,6 +224,12 @@ keepSchedules.unref()
 scheduleRankings().then(
   () => log('rankings schedules set'),
   (error: Error) => log('could not set the rankings schedules', { error: error.message }),
+)
+
+// AI search visibility (issue 37): the hourly tick of the day's AI checks.
+scheduleVisibility().then(
+  () => log('ai visibility schedule set'),
+  (error: Error) => log('could not set the ai visibility schedule', { error: error.message }),
 )
 
 // Page-view events older than ANALYTICS_RETENTION_DAYS are deleted once a day (issue 34).

@@ -8,7 +8,9 @@
  *   POST /v3/keywords_data/google_ads/keywords_for_keywords/live
  *   POST /v3/keywords_data/google_ads/search_volume/live
  *   POST /v3/serp/google/organic/live/advanced (see ./serp.ts, with its /__control/serp/* routes)
- *   and the issue-36 endpoints of ./dataforseo-labs.ts (search_intent), -domains.ts and -backlinks.ts.
+ *   and the issue-36 endpoints of ./dataforseo-labs.ts (search_intent), -domains.ts and -backlinks.ts;
+ *   and the issue-37 endpoints of ./dataforseo-ai.ts (AI Mode SERP, the LLM Responses of ChatGPT, Claude, Gemini,
+ *   Perplexity) with its /__control/ai/* routes (scripted answers, failures, latency, calls per unit).
  * A seed containing "emptyresult" yields zero items. keyword_ideas answers serp_info when asked include_serp_info;
  * about one keyword in five comes without search_intent_info (and every keyword containing "intentfail").
  */
@@ -16,6 +18,7 @@ import { randomBytes } from 'node:crypto'
 import {
   basicCredentials,
   isRecord,
+  sendHtml,
   sendJson,
   startFakeServer,
   type FakeHandle,
@@ -42,6 +45,15 @@ import { LABS_ENDPOINTS } from './dataforseo-labs'
 import { DOMAIN_ENDPOINTS } from './dataforseo-domains'
 import { BACKLINKS_ENDPOINTS } from './dataforseo-backlinks'
 import { newSerpState, serpControl, serpTask, SerpTaskError } from './serp'
+import {
+  aiControlRoute,
+  aiEndpoints,
+  aiPreflight,
+  newAiState,
+  organicTaskFailure,
+  resetAiState,
+  scriptedOverview,
+} from './dataforseo-ai'
 import { generateIdeas, isEmptySeed, keywordMetrics, normalizeKeyword, type KeywordIdea } from './keywords'
 
 export interface DataForSeoOptions extends FakeOptions {
@@ -298,8 +310,11 @@ const SERP_PATH = '/v3/serp/google/organic/live/advanced'
 
 export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<DataForSeoFakeHandle> {
   const serp = newSerpState(opts.pagesBaseUrl ?? null)
+  const ai = newAiState()
+  serp.aiOverview = (keyword) => scriptedOverview(ai, keyword)
   const endpoints: Record<string, Endpoint> = {
     ...ENDPOINTS,
+    ...aiEndpoints(ai),
     ...LABS_ENDPOINTS,
     ...DOMAIN_ENDPOINTS,
     ...BACKLINKS_ENDPOINTS,
@@ -309,6 +324,7 @@ export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<Dat
       se: { se: 'google', se_type: 'organic' },
       run: (task) => {
         try {
+          organicTaskFailure(ai, task)
           return serpTask(serp, task)
         } catch (error) {
           if (error instanceof SerpTaskError) throw new TaskError(error.code, error.message)
@@ -378,7 +394,7 @@ export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<Dat
     {
       name: 'dataforseo',
       control: (ctx, sub) => {
-        const answer = serpControl(serp, ctx.method, sub, ctx.body)
+        const answer = serpControl(serp, ctx.method, sub, ctx.body) ?? aiControlRoute(ai, ctx.method, sub, ctx.body)
         if (!answer) return false
         sendJson(ctx.res, answer.status, answer.body)
         return true
@@ -388,6 +404,7 @@ export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<Dat
         serp.placements = fresh.placements
         serp.pagesBaseUrl = fresh.pagesBaseUrl
         serp.latencyMs = 0
+        resetAiState(ai)
       },
       defaultErrorBody: (status) => ({
         version: VERSION,
@@ -427,6 +444,15 @@ export async function startDataForSeo(opts: DataForSeoOptions = {}): Promise<Dat
         }
         const ep = endpoints[path]
         if (path === SERP_PATH && serp.latencyMs > 0) await sleep(serp.latencyMs)
+        const failure = ctx.method === 'POST' ? await aiPreflight(ai, path, ctx.body) : null
+        if (failure?.html !== undefined) {
+          sendHtml(ctx.res, failure.status, failure.html)
+          return
+        }
+        if (failure) {
+          sendJson(ctx.res, failure.status, failure.json)
+          return
+        }
         if (!ep || ctx.method !== 'POST') {
           sendJson(ctx.res, 404, {
             version: VERSION,

@@ -24,6 +24,7 @@ import {
 } from './claims'
 import { clearSmtp, countChatCompletions, fakeControl, googleOAuthControl, smtpMessages, stripeControl } from './client'
 import { startFakes, type RunningFakes } from './index'
+import { aiControl } from './dataforseo-ai'
 import { parseMail } from './mime'
 import { signStripePayload } from './stripe'
 import { INJECTED_INSTRUCTIONS, MISBEHAVING_HANG_MS } from './web'
@@ -460,6 +461,69 @@ describe('dataforseo fake', () => {
       await post('/keywords_data/google_ads/search_volume/live', [{ keywords: ['seo tools'], location_code: 2840 }])
     ).json()) as Envelope
     expect(sv.tasks[0].result?.[0]).toMatchObject({ keyword: 'seo tools' })
+  })
+
+  it('answers the AI endpoints (issue 37) in their shapes, as scripted: failures, partial results, calls per unit', async () => {
+    const ai = aiControl(env)
+    await ai.script(
+      'crm for teams',
+      { text: 'Acme leads.', references: [{ url: 'https://acme.example/a' }] },
+      'chatgpt',
+    )
+    await ai.script('crm for teams', { partial: true }, 'gemini')
+    await ai.script('crm for teams', { fail: 50000, failTimes: 1 }, 'claude')
+    await ai.script('seo tools', { fail: 'html', failTimes: 1 }, 'google_ai_mode')
+    const llm = async (platform: string, task: Record<string, unknown>) =>
+      (await (await post(`/ai_optimization/${platform}/llm_responses/live`, [task])).json()) as Envelope
+    const chat = await llm('chat_gpt', { user_prompt: 'CRM for teams', model_name: 'gpt-4.1-mini', web_search: true })
+    expect(chat.tasks[0].result?.[0]).toMatchObject({
+      web_search: true,
+      items: [
+        {
+          type: 'message',
+          sections: [{ type: 'text', text: 'Acme leads.', annotations: [{ url: 'https://acme.example/a' }] }],
+        },
+      ],
+    })
+    // Without web_search, no sources (annotations null), as DataForSEO answers.
+    const plain = await llm('chat_gpt', { user_prompt: 'CRM for teams', model_name: 'gpt-4.1-mini' })
+    expect(
+      (plain.tasks[0].result?.[0] as { items: Array<{ sections: Array<{ annotations: unknown }> }> }).items[0]!
+        .sections[0]!.annotations,
+    ).toBeNull()
+    const partial = await llm('gemini', { user_prompt: 'CRM for teams', model_name: 'gemini-2.5-flash' })
+    expect(partial.tasks[0].result?.[0]).toMatchObject({
+      items: [{ type: 'reasoning' }, { type: 'message', sections: [] }],
+    })
+    const failed = await llm('claude', { user_prompt: 'CRM for teams', model_name: 'claude-sonnet-4-0' })
+    expect(failed.tasks[0]).toMatchObject({ status_code: 50000, result: null })
+    expect((await llm('claude', { user_prompt: 'CRM for teams', model_name: 'x' })).tasks[0].status_code).toBe(20000)
+    expect((await llm('perplexity', { model_name: 'sonar' })).tasks[0].status_code).toBe(40501)
+
+    const mode = () =>
+      post('/serp/google/ai_mode/live/advanced', [{ keyword: 'SEO tools', location_code: 2840, language_code: 'en' }])
+    const page = await mode()
+    expect([page.status, (await page.text()).startsWith('<!DOCTYPE html>')]).toEqual([502, true])
+    const answer = (await (await mode()).json()) as Envelope
+    expect(answer.tasks[0].result?.[0]).toMatchObject({
+      type: 'ai_mode',
+      items: [
+        {
+          type: 'ai_overview',
+          references: expect.arrayContaining([expect.objectContaining({ type: 'ai_overview_reference' })]),
+        },
+      ],
+    })
+    const { calls } = await ai.calls()
+    // A task the fake cannot tie to a unit (no prompt) is not counted.
+    expect(calls).toEqual({
+      'chatgpt|crm for teams||': 2,
+      'gemini|crm for teams||': 1,
+      'claude|crm for teams||': 2,
+      'google_ai_mode|seo tools|2840|en': 2,
+    })
+    await ai.clearScripts()
+    await ai.resetCalls()
   })
 })
 

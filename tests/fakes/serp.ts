@@ -23,6 +23,10 @@
  *   POST   /__control/serp/latency { ms } — extra latency of the SERP endpoint only.
  * Failures use the generic /__control/enqueue with path '/serp/' (500s, { hang: true } for a timeout, a string
  * body for junk). A keyword containing "emptyresult" has no organic results.
+ *
+ * Issue 37: a test scripts a keyword's `ai_overview` item (its text and references, none at all, a task error…) over
+ * the AI controls of ./dataforseo-ai.ts (engine 'google_ai_overview'); a task asking `load_async_ai_overview` gets
+ * the scripted element with `asynchronous_ai_overview: true` and its content, as DataForSEO answers such a task.
  */
 import { hash32, rngFrom, slugify, titleCase } from './text'
 
@@ -32,6 +36,11 @@ export interface SerpFakeState {
   placements: Map<string, Placement[]>
   pagesBaseUrl: string | null
   latencyMs: number
+  /**
+   * Issue 37: a scripted `ai_overview` item for a keyword (./dataforseo-ai.ts, engine 'google_ai_overview'):
+   * `{ absent: true }` shows none, `{ item }` shows that one; null keeps the fake's own.
+   */
+  aiOverview?: (keyword: string) => { absent: true } | { absent: false; item: Record<string, unknown> } | null
 }
 
 export function newSerpState(pagesBaseUrl: string | null = null): SerpFakeState {
@@ -196,6 +205,17 @@ export function serpTask(state: SerpFakeState, task: Record<string, unknown>): u
   let absolute = 0
   const words = keyword
   const features = empty ? { aiOverview: false, video: false, localPack: false } : serpFeaturesFor(keyword)
+  const scripted = state.aiOverview?.(keyword) ?? null
+  if (scripted) features.aiOverview = false
+  if (scripted && !scripted.absent) {
+    absolute++
+    // Asked with load_async_ai_overview, the element comes with its content whatever the flag says.
+    items.push({
+      ...scripted.item,
+      rank_absolute: absolute,
+      asynchronous_ai_overview: task.load_async_ai_overview === true,
+    })
+  }
   if (features.aiOverview) {
     absolute++
     const refs = organic.slice(0, 3).map((o) => ({

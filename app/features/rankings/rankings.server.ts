@@ -16,6 +16,7 @@ import { db, schema, sqlClient } from '#app/platform/db/client.server'
 import { getEnv, services } from '#app/platform/env.server'
 import { redis } from '#app/platform/redis.server'
 import { getSerp } from '#app/features/keywords/serp.server'
+import { hourlyShare, retryAt, STALE_CLAIM_MS } from '#app/platform/work/daily-units'
 
 /**
  * Rank tracking: which keywords a user tracks (published posts' keywords and starred saved keywords, within the
@@ -28,8 +29,6 @@ const kp = schema.keywordPositions
 
 /** Attempts of one check within its day before the day is recorded as a gap. */
 export const MAX_CHECK_ATTEMPTS = 4
-/** A claim older than this belongs to a worker that died: the check is claimed again. */
-const STALE_CLAIM_MS = 10 * 60_000
 
 export async function trackingLimit(userId: string): Promise<number> {
   const [sub] = await db
@@ -400,9 +399,9 @@ export async function runRankChecks(opts: { day: string; now: Date; max: number 
       await recordGap(check.keyword_norm, check.country_code, check.language_code, check.day)
       result.failed++
     } else {
-      const retryAt = new Date(opts.now.getTime() + 30 * 60_000 * 2 ** (check.attempts - 1)).toISOString()
+      const next = retryAt(opts.now, check.attempts).toISOString()
       await db.execute(
-        sql`update rank_checks set status = 'pending', error = ${answer.reason}, next_attempt_at = ${retryAt} where ${key}`,
+        sql`update rank_checks set status = 'pending', error = ${answer.reason}, next_attempt_at = ${next} where ${key}`,
       )
       result.retrying++
     }
@@ -421,8 +420,7 @@ export async function rankingsTick(now: Date) {
   const planned = await planDay(day)
   const [open] = await sqlClient()<{ n: number }[]>`
     select count(*)::int as n from rank_checks where day = ${day} and status in ('pending', 'running')`
-  const hoursLeft = 24 - now.getUTCHours()
-  const max = Math.ceil((open?.n ?? 0) / hoursLeft)
+  const max = hourlyShare(open?.n ?? 0, now)
   const run = await runRankChecks({ day, now, max })
   return { day, ...closed, ...planned, open: open?.n ?? 0, ...run }
 }
