@@ -1,15 +1,9 @@
 import { sqlClient } from '#app/platform/db/client.server'
 import { comparableUrl } from '#app/features/keywords/serp'
-import {
-  aiVisibilityLimits,
-  ENGINE_LABELS,
-  isoWeek,
-  KEYWORD_ENGINES,
-  PROMPT_ENGINES,
-  type AiEngine,
-} from './visibility'
+import { ENGINE_LABELS, isoWeek, KEYWORD_ENGINES, PROMPT_ENGINES, type AiEngine } from './visibility'
 import { change, wilson, type Change, type Rate } from './wilson'
 import { rateSentence } from './describe'
+import { aiCheckUsage } from './usage.server'
 
 /**
  * What the AI visibility screens, the API, the digest and the refresh suggestions read (issue 37, decision 0371):
@@ -169,14 +163,9 @@ async function weeklyRows(userId: string, firstWeek: string, filter: { keywordId
         or (subject_kind = 'prompt' and subject_id = any(${promptIds}::uuid[])))`
 }
 
-/** This month's AI checks against the plan's bound (ai_check_usage, as the checks charge it). */
-export async function aiChecksThisMonth(userId: string, now: Date = new Date()) {
-  const month = now.toISOString().slice(0, 7)
-  const [row] = await sqlClient()<{ used: number | null; status: string | null }[]>`
-    select (select used from ai_check_usage where user_id = ${userId} and month = ${month}) as used,
-      (select status from subscriptions where user_id = ${userId} limit 1) as status`
-  const limit = aiVisibilityLimits(row?.status).checksPerMonth
-  return { used: row?.used ?? 0, limit, month }
+/** This month's AI checks against the plan's bound (the checks' own count, `aiCheckUsage`). */
+export function aiChecksThisMonth(userId: string, now: Date = new Date()) {
+  return aiCheckUsage(userId, undefined, now)
 }
 
 export type AiOverview = {
