@@ -40,6 +40,7 @@ import {
   suggestPrompts,
 } from '#app/features/visibility/prompts.server'
 import { aiVisibilityOverview } from '#app/features/visibility/read.server'
+import { toPageSubject } from '#app/features/visibility/page-view'
 import { AiSubject } from '#app/features/visibility/components/ai-subject'
 
 export const meta: MetaFunction = () => [{ title: 'AI visibility · Rankwell' }, { name: 'robots', content: 'noindex' }]
@@ -58,7 +59,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ])
   return json(
     {
-      overview,
+      // Only what the page shows (the API keeps every week's full figures): a compact trend per engine.
+      overview: {
+        ...overview,
+        keywords: overview.keywords.map(toPageSubject),
+        prompts: overview.prompts.map(toPageSubject),
+      },
       suggested: prompts.suggested,
       promptLimit: prompts.limit,
       activePrompts: prompts.active.length,
@@ -116,8 +122,13 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === 'suggest-prompts') {
     const suggested = await suggestPrompts(user.id)
+    // The model unavailable or failing is no fault of the request: the page answers the message (200), not a 5xx,
+    // and stays usable (prompts can be written by hand meanwhile).
     if (!suggested.ok)
-      return json<Answer>({ intent: 'prompt-list', message: suggested.message }, { status: suggested.status })
+      return json<Answer>(
+        { intent: 'prompt-list', message: suggested.message },
+        { status: suggested.status >= 500 ? 200 : suggested.status },
+      )
     return done(
       suggested.added === 0
         ? 'No new suggestions this time.'
@@ -191,7 +202,7 @@ export default function AiVisibilityPage() {
         ) : (
           <div className="space-y-4">
             {overview.keywords.map((k) => (
-              <AiSubject key={k.id} subject={k} current={data.currentWeek} />
+              <AiSubject key={k.id} subject={k} weeks={overview.weeks} current={data.currentWeek} />
             ))}
           </div>
         )}
@@ -233,6 +244,7 @@ export default function AiVisibilityPage() {
               <AiSubject
                 key={p.id}
                 subject={p}
+                weeks={overview.weeks}
                 current={data.currentWeek}
                 actions={
                   <Form method="post">

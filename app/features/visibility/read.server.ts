@@ -38,6 +38,9 @@ export type EngineView = {
   citedPages: Array<{ url: string; count: number }>
   /** Competitors named or cited over the window, most often first. */
   competitors: Array<{ domain: string; count: number }>
+  /** How many distinct pages and competitors there were in all (the lists above stop at 10). */
+  citedPageCount: number
+  competitorCount: number
 }
 
 export type SubjectView = {
@@ -120,6 +123,8 @@ function engineView(engine: AiEngine, weeks: string[], rows: WeeklyRow[]): Engin
     competitors: ranked(competitors)
       .slice(0, 10)
       .map(([domain, count]) => ({ domain, count })),
+    citedPageCount: pages.size,
+    competitorCount: competitors.size,
   }
 }
 

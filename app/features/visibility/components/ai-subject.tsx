@@ -1,4 +1,4 @@
-import type { EngineView, SubjectView } from '#app/features/visibility/read.server'
+import type { PageEngine, PageSubject } from '#app/features/visibility/page-view'
 import { CHANGE_LABELS, rateSentence } from '#app/features/visibility/describe'
 import type { Rate } from '#app/features/visibility/wilson'
 import { AiTrend } from './ai-trend'
@@ -31,11 +31,20 @@ function RateLine({
 }
 
 /** One engine's figures for a keyword or prompt: the week's rates with their intervals, the trend, pages, competitors. */
-function EngineBlock({ kind, view, current }: { kind: 'keyword' | 'prompt'; view: EngineView; current: string }) {
+function EngineBlock({
+  kind,
+  view,
+  weeks,
+  current,
+}: {
+  kind: 'keyword' | 'prompt'
+  view: PageEngine
+  weeks: string[]
+  current: string
+}) {
   const noun: [string, string] = ['answer', 'answers']
   const main = kind === 'keyword' ? view.latest.cited : view.latest.mentioned
-  const mainChange = kind === 'keyword' ? view.change.cited : view.change.mentioned
-  const hasAny = view.history.some((w) => w.answers > 0)
+  const hasAny = view.trend.some((p) => p !== null)
   return (
     <div className="rounded-md border border-slate-200 p-3" data-testid="ai-engine" data-engine={view.engine}>
       <h4 className="text-sm font-semibold text-slate-900">{view.label}</h4>
@@ -77,10 +86,11 @@ function EngineBlock({ kind, view, current }: { kind: 'keyword' | 'prompt'; view
         <>
           <AiTrend
             what={`${kind === 'keyword' ? 'Site cited' : 'Mentioned'} by ${view.label}`}
-            points={view.history.map((w) => ({ week: w.week, rate: kind === 'keyword' ? w.cited : w.mentioned }))}
+            weeks={weeks}
+            points={view.trend}
           />
-          <p className="text-xs text-slate-600" data-testid="ai-change" data-change={mainChange}>
-            {main.total > 0 ? CHANGE_LABELS[mainChange] : 'No answers yet this week.'}
+          <p className="text-xs text-slate-600" data-testid="ai-change" data-change={view.change}>
+            {main.total > 0 ? CHANGE_LABELS[view.change] : 'No answers yet this week.'}
           </p>
         </>
       ) : (
@@ -95,6 +105,7 @@ function EngineBlock({ kind, view, current }: { kind: 'keyword' | 'prompt'; view
                 {p.url} ({p.count})
               </li>
             ))}
+            {view.morePages > 0 ? <li>and {view.morePages} more</li> : null}
           </ul>
         </div>
       ) : null}
@@ -107,6 +118,7 @@ function EngineBlock({ kind, view, current }: { kind: 'keyword' | 'prompt'; view
                 {c.domain} ({c.count})
               </li>
             ))}
+            {view.moreCompetitors > 0 ? <li>and {view.moreCompetitors} more</li> : null}
           </ul>
         </div>
       ) : null}
@@ -117,10 +129,12 @@ function EngineBlock({ kind, view, current }: { kind: 'keyword' | 'prompt'; view
 /** A keyword or prompt with each of its engines. Text is React text (escaped): plain text, never markup. */
 export function AiSubject({
   subject,
+  weeks,
   current,
   actions,
 }: {
-  subject: SubjectView
+  subject: PageSubject
+  weeks: string[]
   current: string
   actions?: React.ReactNode
 }) {
@@ -132,7 +146,7 @@ export function AiSubject({
       </div>
       <div className="mt-3 grid gap-3 sm:grid-cols-2">
         {subject.engines.map((e) => (
-          <EngineBlock key={e.engine} kind={subject.kind} view={e} current={current} />
+          <EngineBlock key={e.engine} kind={subject.kind} view={e} weeks={weeks} current={current} />
         ))}
       </div>
     </article>
