@@ -37,7 +37,7 @@ describe('toPageSubject', () => {
     const [engine] = toPageSubject(subject).engines
     expect(engine!.latest).toEqual(history[2])
     expect(engine!.change).toBe('up')
-    expect(engine!.trend).toEqual([[0.444, 0.189, 0.733], null, [1, 0.439, 1]])
+    expect(engine!.trend).toEqual([[44, 19, 73], null, [100, 44, 100]])
     expect(engine!.citedPages).toEqual(pages.slice(0, PAGE_LIST_SIZE))
     expect(engine!.morePages).toBe(14 - PAGE_LIST_SIZE)
     expect(engine!.competitors).toEqual([{ domain: 'rival.com', count: 2 }])
@@ -66,6 +66,6 @@ describe('toPageSubject', () => {
       ],
     }).engines
     expect(engine!.change).toBe('down')
-    expect(engine!.trend).toEqual([[0.5, 0.15, 0.85]])
+    expect(engine!.trend).toEqual([[50, 15, 85]])
   })
 })

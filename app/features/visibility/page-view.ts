@@ -1,7 +1,7 @@
 /**
  * What /rankings/ai sends to the browser (pure; issue 37, decision 0371): only what the page shows. The API keeps
  * the full figures (`toApiSubject`); the page gets, per engine, the latest week's full rates, the change of the
- * measure it charts, a compact trend (that measure per week: rate, low, high, rounded; null for a week without
+ * measure it charts, a compact trend (that measure per week: rate, low, high in whole percent; null for a week without
  * answers) and a few cited pages and competitors with a count of the rest.
  */
 import type { AiEngine } from './visibility'
@@ -11,7 +11,10 @@ import type { EngineView, SubjectView, WeekFigures } from './read.server'
 /** Cited pages and competitors listed per engine on the page; the rest are counted ('and 4 more'). */
 export const PAGE_LIST_SIZE = 3
 
-/** One week of the charted rate: [rate, low, high] (0–1, three decimals), or null without answers (a gap). */
+/**
+ * One week of the charted rate: [rate, low, high] in whole percent, rounded as the page's words round them (so the
+ * chart's description says what the text says), or null without answers (a gap).
+ */
 export type TrendPoint = [number, number, number] | null
 
 export type PageEngine = {
@@ -30,11 +33,11 @@ export type PageEngine = {
 
 export type PageSubject = { kind: 'keyword' | 'prompt'; id: string; label: string; engines: PageEngine[] }
 
-const round3 = (v: number) => Math.round(v * 1000) / 1000
+const percent = (v: number) => Math.round(v * 100)
 
 function point(rate: Rate): TrendPoint {
   if (rate.total === 0 || rate.rate === null || rate.low === null || rate.high === null) return null
-  return [round3(rate.rate), round3(rate.low), round3(rate.high)]
+  return [percent(rate.rate), percent(rate.low), percent(rate.high)]
 }
 
 /** The measure a subject's trend charts: whether the site is cited (keywords) or the brand named (prompts). */

@@ -13,7 +13,7 @@ import { aiCheckUsage } from './usage.server'
 
 export const WEEKS = { min: 1, max: 52, default: 12 } as const
 /** Keywords per page of /rankings/ai (prompts are few: all of them). */
-export const AI_KEYWORDS_PAGE_SIZE = 25
+export const AI_KEYWORDS_PAGE_SIZE = 10
 
 export type WeekFigures = {
   week: string

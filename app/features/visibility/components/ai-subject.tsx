@@ -77,8 +77,7 @@ function EngineBlock({
         />
         {view.latest.gaps > 0 ? (
           <li className="text-amber-800" data-testid="ai-gaps">
-            {view.latest.gaps} {view.latest.gaps === 1 ? 'check' : 'checks'} failed this week: left out, not counted as
-            zero.
+            {`${view.latest.gaps} ${view.latest.gaps === 1 ? 'check' : 'checks'} failed this week: left out, not counted as zero.`}
           </li>
         ) : null}
       </ul>
@@ -102,10 +101,10 @@ function EngineBlock({
           <ul className="list-disc pl-5" data-testid="ai-cited-pages">
             {view.citedPages.map((p) => (
               <li key={p.url} className="break-all">
-                {p.url} ({p.count})
+                {`${p.url} (${p.count})`}
               </li>
             ))}
-            {view.morePages > 0 ? <li>and {view.morePages} more</li> : null}
+            {view.morePages > 0 ? <li>{`and ${view.morePages} more`}</li> : null}
           </ul>
         </div>
       ) : null}
@@ -115,10 +114,10 @@ function EngineBlock({
           <ul className="list-disc pl-5" data-testid="ai-competitors">
             {view.competitors.map((c) => (
               <li key={c.domain} className="break-all">
-                {c.domain} ({c.count})
+                {`${c.domain} (${c.count})`}
               </li>
             ))}
-            {view.moreCompetitors > 0 ? <li>and {view.moreCompetitors} more</li> : null}
+            {view.moreCompetitors > 0 ? <li>{`and ${view.moreCompetitors} more`}</li> : null}
           </ul>
         </div>
       ) : null}

@@ -4,7 +4,7 @@ const W = 240
 const H = 64
 const M = { top: 6, right: 6, bottom: 6, left: 6 }
 
-const pct = (v: number) => `${Math.round(v * 100)}%`
+const pct = (v: number) => `${v}%`
 /** SVG coordinates to a tenth of a unit (the picture is 240 wide): smaller markup, the same drawing. */
 const c = (v: number) => Math.round(v * 10) / 10
 
@@ -30,7 +30,12 @@ export function AiTrend({ what, weeks, points }: { what: string; weeks: string[]
   const n = points.length
   const step = n > 1 ? (W - M.left - M.right) / (n - 1) : 0
   const x = (i: number) => c(n > 1 ? M.left + i * step : W / 2)
-  const y = (v: number) => c(M.top + (1 - v) * (H - M.top - M.bottom))
+  const y = (percent: number) => c(M.top + (1 - percent / 100) * (H - M.top - M.bottom))
+  // One path per kind of mark (a page shows 100+ of these charts): the interval bars, the dots (zero-length strokes
+  // with round caps), and the gaps' hollow ticks (a grey dot with a white one inside).
+  const bars = points.map((p, i) => (p ? `M${x(i)} ${y(p[1])}V${y(p[2])}` : '')).join('')
+  const dots = points.map((p, i) => (p ? `M${x(i)} ${y(p[0])}h0` : '')).join('')
+  const gaps = points.map((p, i) => (p ? '' : `M${x(i)} ${y(0)}h0`)).join('')
   return (
     <svg
       viewBox={`0 0 ${W} ${H}`}
@@ -39,18 +44,16 @@ export function AiTrend({ what, weeks, points }: { what: string; weeks: string[]
       aria-label={describeTrend(what, weeks, points)}
       preserveAspectRatio="none"
     >
-      <line x1={M.left} x2={W - M.right} y1={y(0)} y2={y(0)} stroke="#cbd5e1" strokeWidth={1} />
-      <line x1={M.left} x2={W - M.right} y1={y(1)} y2={y(1)} stroke="#e2e8f0" strokeWidth={1} strokeDasharray="2 3" />
-      {points.map((p, i) =>
-        p === null ? (
-          <circle key={i} cx={x(i)} cy={y(0)} r={2.5} fill="white" stroke="#94a3b8" strokeWidth={1} />
-        ) : (
-          <g key={i}>
-            <line x1={x(i)} x2={x(i)} y1={y(p[1])} y2={y(p[2])} stroke="#93c5fd" strokeWidth={4} />
-            <circle cx={x(i)} cy={y(p[0])} r={3} fill="#1d4ed8" />
-          </g>
-        ),
-      )}
+      <path d={`M${M.left} ${y(0)}H${W - M.right}`} stroke="#cbd5e1" strokeWidth={1} />
+      <path d={`M${M.left} ${y(100)}H${W - M.right}`} stroke="#e2e8f0" strokeWidth={1} strokeDasharray="2 3" />
+      {bars ? <path d={bars} stroke="#93c5fd" strokeWidth={4} /> : null}
+      {dots ? <path d={dots} stroke="#1d4ed8" strokeWidth={6} strokeLinecap="round" /> : null}
+      {gaps ? (
+        <>
+          <path d={gaps} stroke="#94a3b8" strokeWidth={6} strokeLinecap="round" />
+          <path d={gaps} stroke="white" strokeWidth={4} strokeLinecap="round" />
+        </>
+      ) : null}
     </svg>
   )
 }
