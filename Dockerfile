@@ -30,6 +30,6 @@ COPY --from=build /app/scripts ./scripts
 COPY --from=build /app/public ./public
 USER node
 EXPOSE 3000
-# The web process; fly.toml runs the worker from the same image as built JavaScript (`npm run build` writes
-# build/worker/index.js): `node --enable-source-maps build/worker/index.js`, like `npm run worker`.
-CMD ["node", "--import", "tsx", "server.ts"]
+# The web process as built JavaScript (`npm run build` writes build/web/server.js; issue 39), like `npm start`;
+# fly.toml runs the worker from the same image, also built: `node --enable-source-maps build/worker/index.js`.
+CMD ["node", "--enable-source-maps", "build/web/server.js"]

@@ -36,7 +36,7 @@ installGlobals({ nativeFetch: true })
 const env = startupEnv('web')
 // Issue 20: error reports when SENTRY_DSN is set, request ids on every log line, /metrics on METRICS_PORT.
 const { initSentry, flushSentry } = await import('#app/platform/observability/sentry.server')
-initSentry('web')
+await initSentry('web')
 installRequestIdLogging()
 const metricsServer = startMetricsServer({
   port: env.METRICS_PORT,

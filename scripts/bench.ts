@@ -17,6 +17,9 @@ async function main() {
     SESSION_SECRET: 'bench-secret',
     ENCRYPTION_KEY: 'bench-encryption-key',
     QUEUE_PREFIX: 'rankwell-bench',
+    // No proxy to tell: the web process exits at once on SIGTERM, within stopProcess's wait (so that a CPU profile,
+    // WEB_CPU_PROF_DIR, is written: the default 10 s drain ended in a SIGKILL).
+    SHUTDOWN_DRAIN_DELAY_MS: '0',
     // The three private-network switches (the fakes are on loopback) and METRICS_TOKEN come with appEnv.
   })
   Object.assign(process.env, env)

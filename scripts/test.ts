@@ -302,6 +302,8 @@ async function main() {
         }),
       // The migrations check (issue 31 item 4): `npm run db:generate` would write nothing (drizzle/ agrees with the schema).
       () => stage('migrations', (exec) => exec(bin('tsx'), ['scripts/check-migrations.ts']), { sideBySide: true }),
+      // Issue 38: clients/rankwell-api.ts is what `npm run api:client` generates from the OpenAPI document.
+      () => stage('api client', (exec) => exec(bin('tsx'), ['scripts/api-client.ts', '--check']), { sideBySide: true }),
       // The import boundaries (issue 31 item 2): .dependency-cruiser.cjs, the picture in docs/contracts.md.
       () => stage('boundaries', (exec) => exec(bin('depcruise'), DEPCRUISE_ARGS), { sideBySide: true }),
     )

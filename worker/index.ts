@@ -89,7 +89,7 @@ const log = (msg: string, extra?: Record<string, unknown>) =>
 
 // Issue 20: error reports when SENTRY_DSN is set; a job enqueued during a request runs and logs under that request's
 // id; /metrics (queue depths, job durations and failures, provider calls) on WORKER_METRICS_PORT.
-initSentry('worker')
+await initSentry('worker')
 installRequestIdLogging()
 // Decision 0353: which provider each capability uses, and which variable would switch on a missing one.
 for (const line of capabilityReport('worker')) log(line)

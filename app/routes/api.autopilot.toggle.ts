@@ -1,16 +1,9 @@
 import { ACCOUNT_MESSAGES } from '#app/features/accounts/account-schemas'
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { z } from 'zod'
 import { AUTOPILOT_MESSAGES } from '#app/features/autopilot/autopilot.server'
 import { setAutopilotEnabled } from '#app/features/autopilot/settings/settings.server'
+import { autopilotToggleSchema } from '#app/features/autopilot/settings/autopilot'
 import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
-
-const toggleSchema = z.object({
-  enabled: z.boolean({
-    required_error: 'enabled must be true or false.',
-    invalid_type_error: 'enabled must be true or false.',
-  }),
-})
 
 /**
  * POST /api/autopilot/toggle {enabled} → {autoPilotEnabled, message}; a bad body: 400 {message, errors: {enabled}}.
@@ -20,7 +13,7 @@ const toggleSchema = z.object({
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
   const userId = await requireApiUserId(request)
-  const { enabled } = await parseJson(request, toggleSchema)
+  const { enabled } = await parseJson(request, autopilotToggleSchema)
   const result = await setAutopilotEnabled(userId, enabled)
   if (result.ok) {
     return json({

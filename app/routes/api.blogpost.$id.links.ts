@@ -1,13 +1,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { z } from 'zod'
 import { isUuid } from '#app/platform/security/ids'
-import { POST_MESSAGES } from '#app/features/content/posts'
+import { addLinkSchema, POST_MESSAGES } from '#app/features/content/posts'
 import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
 import { addLinkFrom, linkSuggestions } from '#app/features/content/link-suggestions.server'
-
-const body = z.object({
-  fromPostId: z.string({ required_error: 'fromPostId is required.' }).uuid('fromPostId must be a post id.'),
-})
 
 /**
  * GET /api/blogpost/:id/links → {ready, target?, data: [suggestion]}: the user's older related posts that could link
@@ -28,7 +23,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
   const userId = await requireApiUserId(request)
   if (!isUuid(params.id ?? '')) return apiError(404, POST_MESSAGES.notFound)
-  const input = await parseJson(request, body)
+  const input = await parseJson(request, addLinkSchema)
   const result = await addLinkFrom(userId, params.id!, input.fromPostId)
   if (!result.ok) return apiError(result.status, result.message)
   return json({ message: result.message, alreadyLinked: result.alreadyLinked, fromPostId: result.from.id })

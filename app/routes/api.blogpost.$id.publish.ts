@@ -1,27 +1,16 @@
 import { isUuid } from '#app/platform/security/ids'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { z } from 'zod'
-import { approveForm, publishForm } from '#app/features/publishing/publishing'
+import { publishActionSchema } from '#app/features/publishing/publishing'
 import { apiError, parseJson, requireApiUserId } from '#app/features/accounts/api-auth.server'
 import { listPublications, requestPublish, requestUnpublish } from '#app/features/publishing/publications.server'
 import { approvePost, rejectPost } from '#app/features/publishing/review.server'
 
 /**
- * The schemas of the 'Publish to…' page's forms (publishForm, approveForm) with the action named: a bad body answers
- * 400 {message, errors} under the forms' field names (`targets`, `targets[0]`, `publishAt`).
- */
-const body = z.discriminatedUnion('action', [
-  publishForm.extend({ action: z.literal('publish'), confirmRecreate: z.boolean().optional() }),
-  z.object({ action: z.literal('unpublish'), target: z.union([z.string().uuid(), z.literal('webhook')]) }),
-  approveForm.extend({ action: z.literal('approve') }),
-  z.object({ action: z.literal('reject') }),
-])
-
-/**
  * GET /api/blogpost/:id/publish → {data: [publication]} (status, remote URL, last error per destination).
  * POST {action: 'publish', targets: [destinationId | 'webhook'], publishAt?, confirmRecreate?} → 202
  * {scheduled, publicationIds}; {action: 'unpublish', target} → 202; {action: 'approve', publishAt?} and
- * {action: 'reject'} for a draft waiting for review → 200 {message}.
+ * {action: 'reject'} for a draft waiting for review → 200 {message}. Every POST needs a personal API key's 'publish'
+ * scope (decision 0380): publishing and approving stay with the person who allowed it.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireApiUserId(request)
@@ -31,10 +20,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
-  const userId = await requireApiUserId(request)
+  const userId = await requireApiUserId(request, { scope: 'publish' })
   const postId = params.id ?? ''
   if (!isUuid(postId)) return apiError(404, 'No blog post found.')
-  const input = await parseJson(request, body)
+  const input = await parseJson(request, publishActionSchema)
   switch (input.action) {
     case 'publish': {
       const result = await requestPublish(userId, postId, input.targets, {

@@ -1,7 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { z } from 'zod'
 import { apiError, parseJson, requireApiUser } from '#app/features/accounts/api-auth.server'
-import { COPY_CHOICES, DELETION_MESSAGES, type CopyChoice, type LiveCopy } from '#app/features/publishing/deletion'
+import {
+  copyChoiceSchema as choice,
+  deletePostSchema as deleteBody,
+  DELETION_MESSAGES,
+  type CopyChoice,
+  type LiveCopy,
+} from '#app/features/publishing/deletion'
 import { deletePostWithCopies, liveCopiesOf } from '#app/features/publishing/deletion.server'
 import { getPost, POST_MESSAGES } from '#app/features/content/posts.server'
 
@@ -26,10 +31,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ...(post.status === 'failed' ? { failure_reason: post.failureReason } : {}),
   })
 }
-
-const choice = z.enum(COPY_CHOICES, { errorMap: () => ({ message: 'Choose unpublish, delete or leave.' }) })
-/** The body of a DELETE: the choice per live copy, by destination id (or one for all in `?copies=`). */
-const deleteBody = z.object({ copies: z.record(z.string().uuid('Unknown destination.'), choice).optional() }).strict()
 
 const copyJson = (c: LiveCopy) => ({
   destination_id: c.destinationId,

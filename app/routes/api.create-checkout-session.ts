@@ -1,19 +1,14 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { json } from '@remix-run/node'
-import { z } from 'zod'
 import { apiError, parseJson, requireApiUser } from '#app/features/accounts/api-auth.server'
 import { BillingError, createCheckoutSession, planForPriceId } from '#app/features/billing/billing.server'
-import { safeText } from '#app/platform/security/safe-text'
-
-const body = z.object({
-  priceId: safeText({ required_error: 'priceId is required.' }).trim().min(1, 'priceId is required.'),
-})
+import { checkoutSchema } from '#app/features/billing/billing'
 
 /** POST /api/create-checkout-session {priceId} → {sessionId, url}: a Stripe Checkout session for one of our plans. */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed.')
   const user = await requireApiUser(request)
-  const { priceId } = await parseJson(request, body)
+  const { priceId } = await parseJson(request, checkoutSchema)
   const plan = planForPriceId(priceId)
   if (!plan)
     return apiError(400, 'Unknown price. Choose one of the plans on the pricing page.', {

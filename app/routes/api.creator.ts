@@ -1,20 +1,9 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { z } from 'zod'
 import { apiError, parseJson, requireApiUser } from '#app/features/accounts/api-auth.server'
 import { overlapMessage } from '#app/features/content/cannibalisation.server'
 import { quotaRefusal } from '#app/features/billing/quota.server'
-import type { PostStatus } from '#app/features/content/posts'
+import { createPostSchema, type PostStatus } from '#app/features/content/posts'
 import { createPost, POST_MESSAGES } from '#app/features/content/posts.server'
-import { safeText } from '#app/platform/security/safe-text'
-
-const bodySchema = z.object({
-  keywordId: z
-    .string({ required_error: 'keywordId is required', invalid_type_error: 'keywordId must be a string' })
-    .trim()
-    .min(1, 'keywordId is required'),
-  requestKey: safeText().trim().min(1).max(200).optional(),
-  force: z.boolean({ invalid_type_error: 'force must be true or false' }).optional(),
-})
 
 /**
  * POST /api/creator {keywordId}: starts writing a post from a saved keyword (202).
@@ -27,7 +16,7 @@ const bodySchema = z.object({
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed')
   const user = await requireApiUser(request)
-  const body = await parseJson(request, bodySchema)
+  const body = await parseJson(request, createPostSchema)
   const requestKey =
     body.requestKey ?? request.headers.get('Idempotency-Key')?.trim().slice(0, 200) ?? crypto.randomUUID()
   const result = await createPost({

@@ -1,7 +1,6 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { z } from 'zod'
 import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
-import { domainSchema, MARKET_MESSAGES } from '#app/features/keywords/domains'
+import { domainLookupSchema, MARKET_MESSAGES } from '#app/features/keywords/domains'
 import {
   keywordGap,
   ownDomain,
@@ -12,21 +11,6 @@ import {
   type DomainLookupResult,
 } from '#app/features/keywords/domain-keywords.server'
 import { parseParams } from '#app/platform/lists/list-params'
-import { findCountry, findLanguage } from '#app/platform/markets/markets'
-
-const paramsSchema = z.object({
-  domain: domainSchema,
-  country: z
-    .string()
-    .trim()
-    .refine((c) => Boolean(findCountry(c)), MARKET_MESSAGES.country)
-    .optional(),
-  language: z
-    .string()
-    .trim()
-    .refine((c) => Boolean(findLanguage(c)), MARKET_MESSAGES.language)
-    .optional(),
-})
 
 const STATUS = { invalid: 400, no_website: 400, quota: 402, provider_error: 502, unavailable: 503 } as const
 
@@ -41,7 +25,7 @@ const STATUS = { invalid: 400, no_website: 400, quota: 402, provider_error: 502,
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireApiUserId(request)
-  const parsed = parseParams(paramsSchema, new URL(request.url).searchParams)
+  const parsed = parseParams(domainLookupSchema, new URL(request.url).searchParams)
   if (!parsed.ok) {
     const first = Object.values(parsed.errors)[0] ?? 'Invalid query parameters.'
     return apiError(400, first, { errors: parsed.errors })

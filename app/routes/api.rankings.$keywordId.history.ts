@@ -1,15 +1,13 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { z } from 'zod'
 import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
 import { keywordHistory } from '#app/features/rankings/rankings.server'
+import { historyQuerySchema } from '#app/features/rankings/rankings'
 import { apiErrors } from '#app/platform/forms/submission'
-
-const query = z.object({ days: z.coerce.number().int().min(1).max(3650).default(365) })
 
 /** GET /api/rankings/:keywordId/history[?days=365] → {keyword, data: [{day, status, position, url}]}, oldest first. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireApiUserId(request)
-  const parsed = query.safeParse(Object.fromEntries(new URL(request.url).searchParams))
+  const parsed = historyQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams))
   if (!parsed.success)
     throw apiError(400, 'days must be a whole number from 1 to 3650.', { errors: apiErrors(parsed.error).errors })
   const history = await keywordHistory(userId, params.keywordId ?? '', { days: parsed.data.days })

@@ -1,5 +1,4 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { z } from 'zod'
 import { apiUser } from '#app/features/billing/api-user.server'
 import { deleteAccount } from '#app/features/accounts/account-data.server'
 import { apiError, parseJson, requireApiSession, requireApiUser } from '#app/features/accounts/api-auth.server'
@@ -7,7 +6,7 @@ import { findSession } from '#app/features/accounts/session.server'
 import { findUserById } from '#app/features/accounts/users.server'
 import { cancelSubscriptionNow } from '#app/features/billing/billing.server'
 import { revokeSearchConsoleGrant } from '#app/features/rankings/search-console.server'
-import { safeText } from '#app/platform/security/safe-text'
+import { apiDeleteAccountSchema } from '#app/features/accounts/account-schemas'
 import { secondFactorRefusal } from '#app/features/accounts/second-factor-gates.server'
 
 /** GET /api/user → the signed-in user's fields (profile, subscription, usage, Auto Pilot, onboarding). */
@@ -15,11 +14,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request)
   return json(await apiUser(user), { headers: { 'Cache-Control': 'no-store' } })
 }
-
-const deleteSchema = z.object({
-  password: safeText({ invalid_type_error: 'Password must be text.' }).max(200).optional(),
-  code: safeText({ invalid_type_error: 'The code must be text.' }).max(40).optional(),
-})
 
 /**
  * DELETE /api/user {password} → 200: the account is deleted (a Stripe subscription is cancelled at once, every
@@ -29,13 +23,13 @@ const deleteSchema = z.object({
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'DELETE') return apiError(405, 'Method not allowed.')
   const { userId, sessionId } = await requireApiSession(request)
-  const input = await parseJson(request, deleteSchema)
+  const input = await parseJson(request, apiDeleteAccountSchema)
   const user = await findUserById(userId)
   if (!user) return apiError(403, 'User not found.')
   // Issue 34: with two-step sign-in on, a current code (or a recovery code) as `code`.
   const gate = await secondFactorRefusal(request, user.id, input.code)
   if (gate) return apiError(gate.status, gate.message, { errors: { code: [gate.message] } })
-  const result = await deleteAccount(user, await findSession(sessionId), input, {
+  const result = await deleteAccount(user, sessionId ? await findSession(sessionId) : null, input, {
     cancelSubscription: cancelSubscriptionNow,
     revokeSearchConsole: revokeSearchConsoleGrant,
   })

@@ -42,6 +42,9 @@ import { SecondFactorCard, type SecondFactorAnswers } from '#app/features/accoun
 import { TOAST_MS, toast } from '#app/platform/http/toast.server'
 import { gettingStartedProgress } from '#app/features/autopilot/getting-started.server'
 import { GettingStartedCard, ShowGettingStarted } from '#app/features/autopilot/components/getting-started'
+import { listApiKeys } from '#app/features/accounts/api-keys.server'
+import { apiKeyAction, isApiKeyIntent } from '#app/features/accounts/api-key-actions.server'
+import { ApiKeysCard } from '#app/features/accounts/components/api-keys-card'
 
 export const meta: MetaFunction = () => [{ title: 'Profile | Rankwell' }, { name: 'robots', content: 'noindex' }]
 
@@ -53,6 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const secondFactor = await secondFactorState(user) // issue 34
   // Issue 35: the 'Get started' checklist (after onboarding, until every step is done).
   const started = await gettingStartedProgress(user.id)
+  const apiKeys = await listApiKeys(user.id) // issue 38
   return json(
     {
       profile: profileFields(user),
@@ -62,6 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       aiChecks: page.aiChecks,
       editing: new URL(request.url).searchParams.get('edit') === '1',
       gettingStarted: started && started.done < started.total ? started : null,
+      apiKeys,
     },
     // The key of a second factor being set up is on the page: never kept by a cache.
     secondFactor.status === 'pending' ? { headers: { 'Cache-Control': 'no-store' } } : undefined,
@@ -84,6 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const intent = form.get('intent')
   if (isSecondFactorIntent(intent)) return secondFactorAction(request, user, intent, form)
+  if (isApiKeyIntent(intent)) return apiKeyAction(request, user, intent, form) // issue 38
   if (SECURITY_INTENTS.includes(intent as SecurityIntent))
     return securityAction(request, user, intent as SecurityIntent, form, {
       cancelSubscription: cancelSubscriptionNow,
@@ -190,7 +196,8 @@ function ProfileForm({
 }
 
 export default function Profile() {
-  const { profile, security, summary, editing, rankings, aiChecks, gettingStarted } = useLoaderData<typeof loader>()
+  const { profile, security, summary, editing, rankings, aiChecks, gettingStarted, apiKeys } =
+    useLoaderData<typeof loader>()
   const response = useActionData<typeof clientAction>()
   const failure = clientFailureOf(response)
   const answer = withoutFailure(response)
@@ -288,6 +295,7 @@ export default function Profile() {
             hasPassword={security.hasPassword}
             answers={secondFactorAnswers}
           />
+          <ApiKeysCard keys={apiKeys} secondFactor={security.secondFactor.status === 'on'} answer={answer} />
           <PasswordCard
             hasPassword={security.hasPassword}
             secondFactor={security.secondFactor.status === 'on'}

@@ -178,11 +178,24 @@ export function buildApp(
   return exec('npm', ['run', 'build', '--silent'], env)
 }
 
-/** The production web process (server.ts), stopped at cleanup. Wait for it with `waitForApp`. */
+/**
+ * The web process's built entry in the build folder (REMIX_BUILD_DIR, else build/): server.ts as plain JavaScript,
+ * which `npm run build` writes (vite.server.config.ts; issue 39) and `npm start` runs.
+ */
+export function webEntry(env: NodeJS.ProcessEnv) {
+  return path.resolve(env.REMIX_BUILD_DIR ?? 'build', 'web', 'server.js')
+}
+
+/** The node arguments that start the built web process (`npm start`), after any of node's own options. */
+export function webArgs(env: NodeJS.ProcessEnv) {
+  return ['--enable-source-maps', webEntry(env)]
+}
+
+/** The production web process (the built server.ts), stopped at cleanup. Wait for it with `waitForApp`. */
 export function startWeb(env: NodeJS.ProcessEnv, opts: { quiet: boolean; cleanups: Cleanups; logFile?: string }) {
   // WEB_CPU_PROF_DIR (a folder): the web process writes a V8 CPU profile there when it exits, for `npm run bench`.
   const profile = process.env.WEB_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.WEB_CPU_PROF_DIR}`] : []
-  const web = startProcess('web', process.execPath, [...profile, '--import', 'tsx', 'server.ts'], env, {
+  const web = startProcess('web', process.execPath, [...profile, ...webArgs(env)], env, {
     quiet: opts.quiet,
     logFile: opts.logFile,
   })

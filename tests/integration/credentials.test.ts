@@ -22,7 +22,7 @@ import {
   type WebProcess,
   type WorkerProcess,
 } from '#tests/setup/processes'
-import { workerEntry } from '../../scripts/lib/app'
+import { webArgs, workerEntry } from '../../scripts/lib/app'
 import { addGhost, makePost } from './publishing-helpers'
 
 type Recorded = { method: string; path: string; authorization?: string }
@@ -330,7 +330,7 @@ describe('settings that cannot be half there', () => {
       WORKER_METRICS_PORT: '0',
     }
     const [web, worker] = await Promise.all([
-      runUntilExit(['--import', 'tsx', 'server.ts'], env),
+      runUntilExit(webArgs(env), env),
       runUntilExit(['--enable-source-maps', workerEntry(env)], env),
     ])
     expect(web.code).toBe(1)

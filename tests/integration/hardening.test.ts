@@ -4,13 +4,14 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
+import { formatApiKey } from '#app/features/accounts/api-keys'
 import { CONTENT_SETTINGS_MESSAGES } from '#app/features/content/content-settings'
 import { db, schema } from '#app/platform/db/client.server'
 import { cookieName } from '#app/platform/http/cookies.server'
 import { fakeControl, webControl } from '#tests/fakes/client'
 import { appUrl, createTestUser, uniqueIp, waitFor } from '#tests/setup/app'
 import { freePort, runUntilExit, startWeb, type WebProcess } from '#tests/setup/processes'
-import { workerEntry } from '../../scripts/lib/app'
+import { webArgs, workerEntry } from '../../scripts/lib/app'
 
 /**
  * Issue 34 (platform): bounded metrics and a private, token-guarded /metrics; `Origin: null` refused for cookie
@@ -219,7 +220,7 @@ describe('metrics cannot be used to exhaust memory', () => {
       WORKER_METRICS_PORT: String(await freePort()),
     }
     const [web, worker] = await Promise.all([
-      runUntilExit(['--import', 'tsx', 'server.ts'], env),
+      runUntilExit(webArgs(env), env),
       runUntilExit(['--enable-source-maps', workerEntry(env)], env),
     ])
     const line = (name: string) =>
@@ -301,7 +302,7 @@ describe('cookie-authenticated writes and cookie names', () => {
 })
 
 describe('Sentry scrubbing', () => {
-  it('sends none of a webhook secret, a JWT, a Google access token or refresh token, wherever they appear', async () => {
+  it('sends none of a webhook secret, a JWT, a personal API key, a Google access token or refresh token, wherever they appear', async () => {
     const b64 = (n: number) => crypto.randomBytes(n).toString('base64')
     const b64url = (n: number) => crypto.randomBytes(n).toString('base64url')
     const jwtPart = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
@@ -310,6 +311,7 @@ describe('Sentry scrubbing', () => {
       jwt: `${jwtPart({ alg: 'HS256', typ: 'JWT' })}.${jwtPart({ sub: tag(), exp: 2_000_000_000 })}.${b64url(32)}`,
       access: `ya29.a0${b64url(90)}`,
       refresh: `1//0g${b64url(60)}`,
+      apiKey: formatApiKey(crypto.randomBytes(32)),
     }
     const marker = `scrub-${tag()}`
     const sentry = process.env.FAKE_SENTRY_URL!

@@ -30,7 +30,8 @@ export class Browser {
     if (sameSite) this.remember(res)
     return res
   }
-  async postForm(url: string, fields: Record<string, string>) {
+  /** `fields` as pairs when a name repeats (checkboxes). */
+  async postForm(url: string, fields: Record<string, string> | Array<[string, string]>) {
     const sameSite = url.startsWith(appUrl())
     const res = await fetch(url, {
       method: 'POST',

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import { workerEntry } from '../../scripts/lib/app'
+import { webArgs, workerEntry } from '../../scripts/lib/app'
 import { freePort, waitForHttp } from '../../scripts/lib/services'
 import { waitFor } from '#tests/setup/app'
 
@@ -67,7 +67,7 @@ export type WebProcess = {
 }
 
 /**
- * Another web process of the built app (server.ts) on a free port. Resolves once `ready` (default /healthz)
+ * Another web process of the built app (server.ts as built JavaScript, like `npm start`) on a free port. Resolves once `ready` (default /healthz)
  * answers 2xx; use `ready: '/'` when the override makes /healthz fail on purpose.
  * `ownAppUrl` sets APP_URL to this process's own address (for links and redirects it builds).
  */
@@ -77,7 +77,7 @@ export async function startWeb(
 ): Promise<WebProcess> {
   const port = await freePort()
   const url = `http://${opts.host ?? '127.0.0.1'}:${port}`
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  const child = spawn(process.execPath, webArgs(process.env), {
     env: {
       ...process.env,
       ...NO_METRICS,

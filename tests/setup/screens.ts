@@ -21,6 +21,7 @@ export const PUBLIC_SCREENS = [
   '/free-blog-outline',
   '/free-seo-strategy',
   '/seo-guide-ebook',
+  '/developers',
   '/ebook',
   '/blog',
   '/blog/search-intent-for-founders',
@@ -144,6 +145,16 @@ export async function seedAccount(opts: { name?: string } = {}): Promise<SeededA
       target: schema.autopilotSettings.userId,
       set: { enabled: true, webhookUrl: `https://hooks.example.com/${LONG_WORD}`, webhookSecret: 'whsec_c2VjcmV0' },
     })
+  // Issue 38: a personal API key with the longest name allowed, so that /profile lists one (used a moment ago).
+  await db.insert(schema.apiKeys).values({
+    userId: user.id,
+    name: LONG_WORD.slice(0, 60),
+    prefix: 'rwk_seedKey0',
+    secretHash: crypto.randomBytes(32).toString('hex'),
+    scopes: ['read', 'write', 'publish'],
+    lastUsedAt: now,
+    lastUsedIpPrefix: '10.0.0.x',
+  })
   await db.insert(schema.autopilotRuns).values({
     userId: user.id,
     slot: `seed-${now.getTime()}`,

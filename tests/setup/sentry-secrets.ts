@@ -13,7 +13,7 @@ const marker = process.env.SENTRY_MARKER ?? 'no-marker'
 const all = secrets.join(' ')
 const query = secrets.map((s, i) => `v${i}=${encodeURIComponent(s)}`).join('&')
 
-if (!initSentry('worker')) throw new Error('SENTRY_DSN is not set')
+if (!(await initSentry('worker'))) throw new Error('SENTRY_DSN is not set')
 Sentry.addBreadcrumb({
   category: 'http',
   message: `GET https://api.example/resource?${query} answered 500 for ${all}`,

@@ -1,6 +1,7 @@
 import { eq, getTableColumns } from 'drizzle-orm'
 import { ACCOUNT_MESSAGES } from './account-schemas'
 import { endSessions } from './account-security.server'
+import { listApiKeys } from './api-keys.server'
 import { db, schema } from '#app/platform/db/client.server'
 import { sendMail } from '#app/platform/mail/mail.server'
 import { verifyPassword } from '#app/platform/security/password.server'
@@ -10,7 +11,8 @@ import { hit } from '#app/platform/security/rate-limit.server'
  * 'Download my data' and 'Delete account' (issue 13). The export holds what the account owns, never a secret
  * (password hash, second factor, webhook secret, CMS credentials, Search Console tokens, session ids). Issue 34
  * added the destinations (their settings, never their credentials), publications, post versions, content settings,
- * rankings (tracked keywords and their daily positions) and Search Console (the connection's state and the stats).
+ * rankings (tracked keywords and their daily positions) and Search Console (the connection's state and the stats);
+ * issue 38 the personal API keys (never their secret).
  * The tables are read straight from the schema (app/platform/db), which every capability may read: accounts imports
  * no capability above it.
  */
@@ -178,6 +180,8 @@ export async function exportAccount(user: UserRow) {
     },
     searchConsole: { connection: searchConsole[0] ?? null, stats },
     sessions,
+    // Issue 38: every personal API key, revoked ones too: name, public start, scopes, dates, never the secret's hash.
+    apiKeys: await listApiKeys(uid, { includeRevoked: true }),
   }
 }
 

@@ -367,3 +367,9 @@ export const totpDisableSchema = z.object({
 
 /** POST /api/login: the sign-in's fields, and the code when the account has two-step sign-in. */
 export const apiLoginSchema = signInSchema.extend({ code: optionalSecondFactorCode })
+
+/** DELETE /api/user's body: the password (and, with two-step sign-in on, a code). */
+export const apiDeleteAccountSchema = z.object({
+  password: safeText({ invalid_type_error: 'Password must be text.' }).max(200).optional(),
+  code: safeText({ invalid_type_error: 'The code must be text.' }).max(40).optional(),
+})

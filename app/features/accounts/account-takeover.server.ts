@@ -6,7 +6,7 @@ import type { ReclaimedSettings } from './account-schemas'
  * Issue 34: a reclaimed account is the owner's alone. When the owner of an address takes over an account nobody had
  * verified (a used reset link, or Google's verified e-mail: account-security.server.ts `resetPassword`,
  * google-auth.server.ts `findOrCreateGoogleUser`), whoever created it may have been someone else. Besides the
- * password, every session, API token and link, what they set up goes, in the takeover's transaction: their second
+ * password, every session, API token, personal API key and link, what they set up goes, in the takeover's transaction: their second
  * factor, the business details, and what the capabilities above accounts hold (content settings, publishing
  * destinations, the Auto Pilot webhook and settings, pending publications). Accounts is the lowest capability, so
  * that part is handed down by the caller (the route), as account deletion receives billing's cancelSubscription.
@@ -33,6 +33,8 @@ export async function reclaimAccount(tx: Tx, userId: string, reclaim: AccountRec
   await tx.delete(schema.sessions).where(eq(schema.sessions.userId, userId))
   await tx.delete(schema.accountTokens).where(eq(schema.accountTokens.userId, userId))
   await tx.delete(schema.oauthCodes).where(eq(schema.oauthCodes.userId, userId))
+  // Personal API keys (issue 38) are whoever created them's too.
+  await tx.delete(schema.apiKeys).where(eq(schema.apiKeys.userId, userId))
   // A second factor set up by someone else would lock the owner out (or let them back in).
   const totp = await tx
     .delete(schema.userTotp)

@@ -4,11 +4,17 @@ import type { z } from 'zod'
 import { apiErrors } from '#app/platform/forms/submission'
 import { getEnv } from '#app/platform/env.server'
 import { readJson } from '#app/platform/http/body.server'
+import { currentRequestScope } from '#app/platform/http/request-scope.server'
+import { hit } from '#app/platform/security/rate-limit.server'
+import { requestIpPrefix } from './account-security.server'
+import { API_KEY_MESSAGES, API_KEY_PREFIX, API_SCOPES, scopeForMethod, type ApiScope } from './api-keys'
+import { authenticateApiKey } from './api-keys.server'
 import { createSession, findSessionUser, getSessionId, SESSION_TTL_MS, type SessionUser } from './session.server'
 
 /**
  * Bearer tokens for API clients: HS256 JWTs carrying userId, onboardingComplete and the id of an API session row,
- * so that they expire and can be revoked. Browser requests to /api fall back to the session cookie.
+ * so that they expire and can be revoked, and personal API keys (`rwk_…`, issue 38). Browser requests to /api fall
+ * back to the session cookie.
  */
 type TokenClaims = { sub: string; sid: string; onboardingComplete: boolean; userId: string; iat: number; exp: number }
 
@@ -69,38 +75,97 @@ function bearer(request: Request) {
   return match ? match[1]!.trim() : null
 }
 
+/** What authenticated an /api request, and what it may do. */
+export type ApiSession = {
+  userId: string
+  user: SessionUser
+  /** The session row (browser cookie or the token of POST /api/login); null for a personal API key. */
+  sessionId: string | null
+  /** The personal API key (issue 38); null for a session. */
+  keyId: string | null
+  /** What the request may do: every scope for a session, the key's own for a key. */
+  scopes: readonly ApiScope[]
+}
+
+export type ApiAuthOptions = {
+  /**
+   * The scope the route needs; by default 'read' for GET/HEAD and 'write' for other methods. Routes that publish or
+   * approve ask for 'publish' (decision 0380).
+   */
+  scope?: ApiScope
+}
+
+/** Requests per minute per API key (decision 0380); a session's requests are limited by each route as before. */
+export const API_KEY_RATE_LIMIT = { limit: 120, windowSeconds: 60 } as const
+
 /**
- * The user id of an /api request: a valid Bearer token, or the browser's session cookie.
- * Throws 401 JSON when missing or bad, 403 when the token's user or session no longer exists.
+ * The user id of an /api request: a valid Bearer token (a session token or a personal API key), or the browser's
+ * session cookie. Throws 401 JSON when missing or bad, 403 when the token's user or session no longer exists or the
+ * key lacks the scope, 429 when the key went over its rate limit.
  */
-export async function requireApiUserId(request: Request): Promise<string> {
-  return (await requireApiSession(request)).userId
+export async function requireApiUserId(request: Request, opts?: ApiAuthOptions): Promise<string> {
+  return (await requireApiSession(request, opts)).userId
+}
+
+const keyError = (status: number, message: string, headers: Record<string, string> = {}) => {
+  const response = apiError(status, message)
+  response.headers.set('Cache-Control', 'no-store')
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
+  return response
 }
 
 /**
- * The user and the session row behind an /api request (the Bearer token's API session, or the browser's cookie
- * session): one statement, the live session joined to its user (as for pages).
+ * Who is behind an /api request and what it may do. A Bearer token starting with `rwk_` is a personal API key
+ * (looked up on every request, so a revoked key is refused at once; rate-limited per key; its scopes checked against
+ * the scope the request needs); any other Bearer token is a session token; no token, the browser's cookie session.
+ * Sessions hold every scope. The session cases are one statement, the live session joined to its user (as for pages).
  */
-export async function requireApiSession(
-  request: Request,
-): Promise<{ userId: string; sessionId: string; user: SessionUser }> {
+export async function requireApiSession(request: Request, opts: ApiAuthOptions = {}): Promise<ApiSession> {
   const token = bearer(request)
   if (!token) {
     const sessionId = await getSessionId(request)
     const user = sessionId ? await findSessionUser(sessionId) : null
-    if (user && sessionId) return { userId: user.id, sessionId, user }
+    if (user && sessionId) return signedIn({ userId: user.id, user, sessionId, keyId: null, scopes: API_SCOPES })
     throw apiError(401, 'No authentication token found. Please log in.')
   }
+  if (token.startsWith(API_KEY_PREFIX)) return keySession(request, token, opts)
   const claims = verifyApiToken(token)
   if (!claims) throw apiError(401, 'Invalid or expired token.')
   // A deleted user's sessions are deleted with it, so both cases end here.
   const user = await findSessionUser(claims.sid)
   if (!user || user.id !== claims.sub) throw apiError(403, 'Session has ended. Please log in again.')
-  return { userId: user.id, sessionId: claims.sid, user }
+  return signedIn({ userId: user.id, user, sessionId: claims.sid, keyId: null, scopes: API_SCOPES })
 }
 
-export async function requireApiUser(request: Request): Promise<SessionUser> {
-  return (await requireApiSession(request)).user
+async function keySession(request: Request, token: string, opts: ApiAuthOptions): Promise<ApiSession> {
+  const found = await authenticateApiKey(token, requestIpPrefix(request))
+  if (!found) throw keyError(401, API_KEY_MESSAGES.invalidKey, { 'WWW-Authenticate': 'Bearer error="invalid_token"' })
+  const limited = await hit(`api-key:${found.keyId}`, { ...API_KEY_RATE_LIMIT, failOpen: true })
+  if (!limited.allowed)
+    throw keyError(429, API_KEY_MESSAGES.rateLimited, { 'Retry-After': String(limited.retryAfterSeconds) })
+  const needed = opts.scope ?? scopeForMethod(request.method)
+  if (!found.scopes.includes(needed))
+    throw keyError(403, API_KEY_MESSAGES.missingScope(needed), {
+      'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${needed}"`,
+    })
+  return signedIn({
+    userId: found.user.id,
+    user: found.user,
+    sessionId: null,
+    keyId: found.keyId,
+    scopes: found.scopes,
+  })
+}
+
+/** Error reports name the user of the request (issue 20), as for pages. */
+function signedIn(session: ApiSession): ApiSession {
+  const scope = currentRequestScope()
+  if (scope) scope.userId = session.userId
+  return session
+}
+
+export async function requireApiUser(request: Request, opts?: ApiAuthOptions): Promise<SessionUser> {
+  return (await requireApiSession(request, opts)).user
 }
 
 /**

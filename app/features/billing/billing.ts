@@ -1,3 +1,5 @@
+import { z } from 'zod'
+import { safeText } from '#app/platform/security/safe-text'
 import { LIMITS, QUOTA_MESSAGES, type QuotaKind } from './plans'
 
 /**
@@ -121,3 +123,8 @@ export function profileQuotaNote(
   const noun = kind === 'keywordSearches' ? 'keyword searches' : 'blog posts'
   return `You have used the ${LIMITS.trial[kind]} ${noun} of your free trial. Upgrade below to keep going.`
 }
+
+/** POST /api/create-checkout-session's body: the Stripe price of one of our plans. */
+export const checkoutSchema = z.object({
+  priceId: safeText({ required_error: 'priceId is required.' }).trim().min(1, 'priceId is required.'),
+})

@@ -1,4 +1,6 @@
+import { z } from 'zod'
 import { hasHtmlTags } from '#app/platform/markdown/html-tags'
+import { safeText } from '#app/platform/security/safe-text'
 /**
  * Pure helpers for blog posts: display formats (dates, excerpts, status), slugs, titles and the assembly of the
  * generated Markdown article. No I/O; shared by the web app, the worker and the tests.
@@ -204,3 +206,18 @@ export function bodyWithoutTitle(html: string): string {
 export function markdownWithoutTitle(markdown: string): string {
   return markdown.replace(/^\s*#(?!#)[^\n]*\n+/, '')
 }
+
+/** POST /api/creator's body (the route, the API reference and the MCP tool create_post share it). */
+export const createPostSchema = z.object({
+  keywordId: z
+    .string({ required_error: 'keywordId is required', invalid_type_error: 'keywordId must be a string' })
+    .trim()
+    .min(1, 'keywordId is required'),
+  requestKey: safeText().trim().min(1).max(200).optional(),
+  force: z.boolean({ invalid_type_error: 'force must be true or false' }).optional(),
+})
+
+/** POST /api/blogpost/:id/links's body: the older post that is to link to this one. */
+export const addLinkSchema = z.object({
+  fromPostId: z.string({ required_error: 'fromPostId is required.' }).uuid('fromPostId must be a post id.'),
+})

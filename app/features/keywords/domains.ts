@@ -229,3 +229,18 @@ export const rankingsFormSchema = z.object(marketFields)
 
 /** The competitor form: a competitor's domain (the message next to the field) and the market. */
 export const competitorFormSchema = z.object({ competitor: domainSchema, ...marketFields })
+
+/** GET /api/domain-keywords's query: a domain and, optionally, the market (Google Ads ids). */
+export const domainLookupSchema = z.object({
+  domain: domainSchema,
+  country: z
+    .string()
+    .trim()
+    .refine((c) => Boolean(findCountry(c)), MARKET_MESSAGES.country)
+    .optional(),
+  language: z
+    .string()
+    .trim()
+    .refine((c) => Boolean(findLanguage(c)), MARKET_MESSAGES.language)
+    .optional(),
+})

@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { DestinationKind } from './publishing'
 
 /** Deleting a post that has live copies (issue 33): the choices per copy and the screens' copy. Pure: no I/O. */
@@ -51,3 +52,12 @@ export function choicesFromForm(form: { get(name: string): unknown }, copies: Li
   }
   return choices
 }
+
+/** One choice for a live copy (DELETE /api/blogpost/:id, by destination id or for all in `?copies=`). */
+export const copyChoiceSchema = z.enum(COPY_CHOICES, {
+  errorMap: () => ({ message: 'Choose unpublish, delete or leave.' }),
+})
+/** The body of DELETE /api/blogpost/:id: the choice per live copy, by destination id. */
+export const deletePostSchema = z
+  .object({ copies: z.record(z.string().uuid('Unknown destination.'), copyChoiceSchema).optional() })
+  .strict()

@@ -345,3 +345,14 @@ export function httpUrlOrNull(url: string | null | undefined): string | null {
     return null
   }
 }
+
+/**
+ * POST /api/blogpost/:id/publish's body: the schemas of the 'Publish to…' page's forms (publishForm, approveForm)
+ * with the action named, so that a bad body answers 400 {message, errors} under the forms' field names.
+ */
+export const publishActionSchema = z.discriminatedUnion('action', [
+  publishForm.extend({ action: z.literal('publish'), confirmRecreate: z.boolean().optional() }),
+  z.object({ action: z.literal('unpublish'), target: z.union([z.string().uuid(), z.literal('webhook')]) }),
+  approveForm.extend({ action: z.literal('approve') }),
+  z.object({ action: z.literal('reject') }),
+])

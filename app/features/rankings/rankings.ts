@@ -2,6 +2,7 @@
  * Rankings, the parts shared by the server and the screens: day arithmetic, keyword normalisation for the daily
  * check list, domain matching, the table's figures, and plan limits for tracked keywords.
  */
+import { z } from 'zod'
 import { normalizeSerpKeyword } from '#app/features/keywords/serp'
 import { describeAiCompetitors } from '#app/features/visibility/describe'
 
@@ -142,3 +143,6 @@ export function describeReason(reason: SuggestionReason): string {
   if (reason.kind === 'ai_competitors') return describeAiCompetitors(reason.count)
   return `${reason.queries} striking-distance ${reason.queries === 1 ? 'query' : 'queries'} not covered`
 }
+
+/** GET /api/rankings/:keywordId/history's query: how many days back (default a year). */
+export const historyQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(3650).default(365) })

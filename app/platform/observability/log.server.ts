@@ -25,6 +25,14 @@ declare global {
   var __rankwellLogInstalled: boolean | undefined
 }
 
+/** A personal API key (issue 38: `rwk_` + base62) in a log line, whole or cut short. */
+const API_KEY_IN_TEXT = /\brwk_[A-Za-z0-9]{6,}/g
+
+/** A log line without any personal API key in it (a key is never logged, whatever the code logs). */
+export function withoutApiKeys(line: string): string {
+  return line.includes('rwk_') ? line.replace(API_KEY_IN_TEXT, 'rwk_[Filtered]') : line
+}
+
 export function installRequestIdLogging() {
   if (globalThis.__rankwellLogInstalled) return
   globalThis.__rankwellLogInstalled = true
@@ -32,8 +40,8 @@ export function installRequestIdLogging() {
     const original = console[level].bind(console)
     console[level] = (...args: unknown[]) => {
       const requestId = currentRequestId()
-      if (!requestId) return original(...args)
-      original(withRequestId(format(...args), requestId))
+      const line = withoutApiKeys(format(...args))
+      original(requestId ? withRequestId(line, requestId) : line)
     }
   }
 }

@@ -7,6 +7,7 @@ describe('scrubText', () => {
     ['a JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
     ['a Google access token', 'ya29.a0AfH6SMBx-very_long.token-value_123'],
     ['a Google refresh token', '1//0gLw8Xk2-abcDEF_ghiJKLmnoPQRstuVWXyz'],
+    ['a personal API key', 'rwk_0aB3cD4eF5gH6iJ7kL8mN9oP0qR1sT2uV3wX4yZ5abcVWXyz'],
   ])('removes %s from text, whole', (_kind, secret) => {
     const out = scrubText(`failed: ${secret} (url https://x.example/?q=${encodeURIComponent(secret)})`)
     expect(out).not.toContain(secret)

@@ -1,4 +1,4 @@
-import * as Sentry from '@sentry/node'
+import type * as SentrySdk from '@sentry/node'
 import { getEnv } from '#app/platform/env.server'
 import { currentRequestScope } from '#app/platform/http/request-scope.server'
 
@@ -9,12 +9,18 @@ import { currentRequestScope } from '#app/platform/http/request-scope.server'
  * tokens, cookies, authorization headers, post bodies and the secrets `scrubText` knows (issue 34: webhook signing
  * secrets, JWTs, Google tokens) before anything leaves the process.
  */
-// The SDK's client is the flag: server.ts and the Remix server build each load this module, the SDK only once.
-const enabled = () => Boolean(Sentry.getClient())
+// The SDK's client is the flag: server.ts and the Remix server build each load this module, the SDK only once. The
+// SDK is loaded only when SENTRY_DSN is set (issue 39: loading it took a second of every start), and kept on a global
+// so that both copies of this module see it.
+const SDK = Symbol.for('rankwell.sentry-sdk')
+const sdk = () => (globalThis as { [SDK]?: typeof SentrySdk })[SDK]
+const enabled = () => Boolean(sdk()?.getClient())
 
-export function initSentry(processKind: 'web' | 'worker'): boolean {
+export async function initSentry(processKind: 'web' | 'worker'): Promise<boolean> {
   const env = getEnv()
   if (!env.SENTRY_DSN || enabled()) return enabled()
+  const Sentry = await import('@sentry/node')
+  ;(globalThis as { [SDK]?: typeof SentrySdk })[SDK] = Sentry
   Sentry.init({
     dsn: env.SENTRY_DSN,
     environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV,
@@ -38,7 +44,8 @@ export function reportError(
   error: unknown,
   context: { route?: string; method?: string; tags?: Record<string, string | number | undefined> } = {},
 ) {
-  if (!enabled()) return
+  const Sentry = sdk()
+  if (!Sentry?.getClient()) return
   const scope = currentRequestScope()
   Sentry.withScope((s) => {
     if (scope?.requestId) s.setTag('request_id', scope.requestId)
@@ -52,7 +59,8 @@ export function reportError(
 
 /** Waits (at most `ms`) until queued reports are sent: before a process exits. */
 export async function flushSentry(ms = 2_000) {
-  if (enabled()) await Sentry.flush(ms).catch(() => false)
+  const Sentry = sdk()
+  if (Sentry?.getClient()) await Sentry.flush(ms).catch(() => false)
 }
 
 const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|authorization|cookie|session|csrf|signature|dsn|credential/i
@@ -60,7 +68,7 @@ const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|authorization|cookie|se
 const CONTENT_KEY = /^(content|content_?markdown|content_?html|markdown|html|body|text|brief|claims|prompt)$/i
 const FILTERED = '[Filtered]'
 /**
- * Secrets that show up inside strings (URLs, messages): bearer tokens, our API tokens, Stripe keys, Standard Webhooks
+ * Secrets that show up inside strings (URLs, messages): bearer tokens, our API tokens and personal API keys, Stripe keys, Standard Webhooks
  * signing secrets (`whsec_` and base64), JWTs (three base64url parts, the first a JSON header: `eyJ…`), Google OAuth
  * access tokens (`ya29.…`) and refresh tokens (`1//…`), raw or URL-encoded (a query string), key=value pairs,
  * passwords in URLs.
@@ -69,6 +77,8 @@ const SECRET_IN_TEXT: Array<[RegExp, string]> = [
   [/(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, `$1${FILTERED}`],
   [/\bwhsec_(?:[A-Za-z0-9+/=_-]|%2[BF]|%3D){6,}/gi, FILTERED],
   [/\b(rw_|sk_|pk_|rk_)[A-Za-z0-9_]{6,}/g, FILTERED],
+  // Personal API keys (issue 38: `rwk_` + 49 base62 characters), whole or cut short.
+  [/\brwk_[A-Za-z0-9]{6,}/g, FILTERED],
   [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, FILTERED],
   [/\bya29\.[A-Za-z0-9._-]+/g, FILTERED],
   [/\b1(?:\/\/|%2F%2F)[A-Za-z0-9._-]{8,}/gi, FILTERED],
@@ -93,7 +103,7 @@ export function scrubValue(value: unknown, depth = 0): unknown {
   return out
 }
 
-type SentryEvent = Parameters<NonNullable<Parameters<typeof Sentry.init>[0]>['beforeSend'] & object>[0]
+type SentryEvent = Parameters<NonNullable<Parameters<typeof SentrySdk.init>[0]>['beforeSend'] & object>[0]
 
 export function scrubEvent<E extends SentryEvent>(event: E): E {
   if (event.request) {

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module'
 import createDOMPurify, { type DOMPurify } from 'dompurify'
-import { JSDOM } from 'jsdom'
+import type { JSDOM } from 'jsdom'
 import { permitted, permittedImage } from '#app/platform/markdown/links'
 import { postBodySource, SANITIZE_OPTIONS, SANITIZER_VERSION } from '#app/platform/markdown/markdown'
 
@@ -14,12 +15,23 @@ import { postBodySource, SANITIZE_OPTIONS, SANITIZER_VERSION } from '#app/platfo
  * path awaits the database anyway.)
  */
 const WINDOW_USES = 100
+/**
+ * jsdom is loaded at the first sanitization, not when the process starts (issue 39: loading it was half of the web
+ * process's start); `require` keeps the sanitizer synchronous.
+ */
+const require = createRequire(import.meta.url)
 let purifier: { window: JSDOM['window']; purify: DOMPurify; uses: number } | undefined
+
+/** Loads jsdom now (it is otherwise loaded at the first sanitization); tests call it before they time a call. */
+export function loadSanitizer() {
+  currentPurifier()
+}
 
 function currentPurifier() {
   if (!purifier || purifier.uses >= WINDOW_USES) {
     purifier?.window.close()
-    const { window } = new JSDOM('<!DOCTYPE html>')
+    const jsdom = require('jsdom') as { JSDOM: typeof JSDOM }
+    const { window } = new jsdom.JSDOM('<!DOCTYPE html>')
     const purify = createDOMPurify(window)
     purify.addHook('uponSanitizeElement', filterUrls)
     purifier = { window, purify, uses: 0 }

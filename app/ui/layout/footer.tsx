@@ -16,6 +16,9 @@ export function Footer({ supportEmail }: { supportEmail: string }) {
           <SiteLink onClick={follow} to="/seo-guide-ebook" className="hover:text-slate-900">
             Free SEO Ebook
           </SiteLink>
+          <SiteLink onClick={follow} to="/developers" className="hover:text-slate-900">
+            API for developers
+          </SiteLink>
           <a href={`mailto:${supportEmail}`} className="hover:text-slate-900">
             Contact: {supportEmail}
           </a>

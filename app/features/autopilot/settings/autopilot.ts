@@ -201,3 +201,11 @@ export type DeliveryView = {
   nextAttemptAt: string | null
   createdAt: string
 }
+
+/** POST /api/autopilot/toggle's body (the route and the API reference share it). */
+export const autopilotToggleSchema = z.object({
+  enabled: z.boolean({
+    required_error: 'enabled must be true or false.',
+    invalid_type_error: 'enabled must be true or false.',
+  }),
+})

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import type { S3Client } from '@aws-sdk/client-s3'
 import { and, asc, eq } from 'drizzle-orm'
 import { db, schema } from '#app/platform/db/client.server'
 import { getEnv } from '#app/platform/env.server'
@@ -42,11 +42,15 @@ export function s3Config(): S3Config | null {
   }
 }
 
+/** The S3 SDK, loaded at the first bucket operation (issue 39: loading it took a second of every process start). */
+const s3Sdk = () => import('@aws-sdk/client-s3')
+
 const clients = new Map<string, S3Client>()
-function s3Client(config: S3Config): S3Client {
+async function s3Client(config: S3Config): Promise<S3Client> {
   const key = JSON.stringify(config)
   let client = clients.get(key)
   if (!client) {
+    const { S3Client } = await s3Sdk()
     client = new S3Client({
       region: config.region,
       endpoint: config.endpoint,
@@ -101,9 +105,10 @@ export async function readImageFile(
   if (image.storage === 's3') {
     const config = opts.s3 === undefined ? s3Config() : opts.s3
     if (!config) throw new Error(`image ${image.id} is in a bucket but S3_BUCKET is not set`)
-    const out = await s3Client(config).send(
-      new GetObjectCommand({ Bucket: config.bucket, Key: objectKey(image.id, format) }),
-    )
+    const { GetObjectCommand } = await s3Sdk()
+    const out = await (
+      await s3Client(config)
+    ).send(new GetObjectCommand({ Bucket: config.bucket, Key: objectKey(image.id, format) }))
     if (!out.Body) throw new Error(`image ${image.id} has no ${format} file`)
     return Buffer.from(await out.Body.transformToByteArray())
   }
@@ -117,7 +122,8 @@ export async function readImageFile(
 }
 
 async function deleteObjects(config: S3Config, imageId: string) {
-  const client = s3Client(config)
+  const client = await s3Client(config)
+  const { DeleteObjectCommand } = await s3Sdk()
   await Promise.all(
     (['webp', 'jpeg'] as const).map((format) =>
       client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: objectKey(imageId, format) })),
@@ -140,7 +146,8 @@ export async function storeImage(
   const id = crypto.randomUUID()
   const sha256 = crypto.createHash('sha256').update(files.jpeg).digest('hex')
   if (s3) {
-    const client = s3Client(s3)
+    const client = await s3Client(s3)
+    const { PutObjectCommand } = await s3Sdk()
     await Promise.all(
       (['webp', 'jpeg'] as const).map((format) =>
         client.send(

@@ -16,7 +16,7 @@ import {
 import { InfoTip } from './info-tip'
 import { ScrollRegion } from '#app/ui/scroll-region'
 import { PostProgressBadge, type PostProgress } from '#app/ui/post-progress'
-import { SerpLink } from './serp-link'
+import { serpLink, useSerpDialog } from './serp-link'
 import {
   KEYWORD_COLUMN_LABELS,
   SPARKLINE,
@@ -244,8 +244,11 @@ export function KeywordTable({
   const returnTo = withParams('/keywords', new URLSearchParams(list.search), {
     show: shown > KEYWORDS_PAGE_SIZE ? String(shown) : null,
   })
+  // One results dialog, fetcher and click handler for the whole table; the rows' links are plain markup.
+  const { onClick: onSerpClick, dialog: serpDialog } = useSerpDialog()
   return (
     <section aria-labelledby="saved-keywords-heading" className="card p-0">
+      {serpDialog}
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
         <h2 id="saved-keywords-heading" className="text-base font-semibold text-slate-900">
           Your keywords
@@ -267,6 +270,7 @@ export function KeywordTable({
       </div>
       <ScrollRegion label="Saved keywords table" className="sm:overflow-x-auto">
         <table
+          onClick={onSerpClick}
           className={`min-w-full divide-y divide-slate-200 text-sm max-sm:block ${loading ? 'opacity-60' : ''}`}
           aria-busy={loading || undefined}
         >
@@ -325,7 +329,7 @@ export function KeywordTable({
                       </InfoTip>
                     ) : null}
                     {k.market ? <span className="block text-xs text-slate-500">{k.market}</span> : null}
-                    <SerpLink id={k.id} keyword={k.keyword} />
+                    {serpLink(k.id, k.keyword)}
                     {k.post ? (
                       <span className="mt-1 block">
                         <PostProgressBadge progress={k.post} />
