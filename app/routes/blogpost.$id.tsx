@@ -18,6 +18,8 @@ import { imageViews } from '#app/features/content/images/post-images.server'
 import { withPictures } from '#app/features/content/images/images'
 import { FeaturedImage } from '#app/features/content/components/post-images'
 import { postRankings } from '#app/features/rankings/rankings.server'
+import { aiVisibilityForPost } from '#app/features/visibility/read.server'
+import { AiCitations } from '#app/features/visibility/components/ai-citations'
 import { requireUser } from '#app/features/accounts/session.server'
 import { PostNotFound } from '#app/features/content/components/post-not-found'
 import { ClaimsPanel } from '#app/features/content/components/claims-panel'
@@ -39,15 +41,25 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, { onboarded: true })
   const post = await getPost(user.id, params.id ?? '')
-  if (!post) return json({ post: null, rankings: null, outdated: [], claimsFilter: 'all' as const }, { status: 404 })
+  if (!post)
+    return json(
+      { post: null, rankings: null, outdated: [], claimsFilter: 'all' as const, aiCitations: null },
+      { status: 404 },
+    )
   const completed = post.status === 'completed'
-  const [rankings, outdated] = completed
-    ? await Promise.all([postRankings(user.id, post.id), outdatedLiveCopies(user.id, post)])
-    : [null, []]
+  const [rankings, outdated, aiCitations] = completed
+    ? await Promise.all([
+        postRankings(user.id, post.id),
+        outdatedLiveCopies(user.id, post),
+        // Issue 37: which AI answers cite this post (published posts only).
+        post.publishedUrl ? aiVisibilityForPost(user.id, post.id) : null,
+      ])
+    : [null, [], null]
   const images = completed ? await imageViews(post.id) : []
   return json({
     rankings,
     outdated,
+    aiCitations,
     claimsFilter: claimsFilterOf(new URL(request.url).searchParams),
     post: {
       id: post.id,
@@ -185,7 +197,7 @@ function BriefPanel({ brief }: { brief: StoredBrief }) {
 }
 
 export default function BlogPostPage() {
-  const { post, rankings, claimsFilter, outdated } = useLoaderData<typeof loader>()
+  const { post, rankings, claimsFilter, outdated, aiCitations } = useLoaderData<typeof loader>()
   const revalidator = useRevalidator()
   const unfinished = post !== null && (post.status === 'queued' || post.status === 'generating')
   useEffect(() => {
@@ -278,6 +290,7 @@ export default function BlogPostPage() {
           />
         </section>
       ) : null}
+      {aiCitations ? <AiCitations citations={aiCitations.citations} /> : null}
       {post.status === 'completed' ? <FeaturedImage images={post.images} /> : null}
       {post.status === 'completed' ? (
         <div

@@ -63,6 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       security: { sessions: page.sessions, hasPassword: Boolean(user.passwordHash), secondFactor },
       summary,
       rankings: page.rankings,
+      aiChecks: page.aiChecks,
       editing: new URL(request.url).searchParams.get('edit') === '1',
       gettingStarted: started && started.done < started.total ? started : null,
       apiKeys,
@@ -195,7 +196,8 @@ function ProfileForm({
 }
 
 export default function Profile() {
-  const { profile, security, summary, editing, rankings, gettingStarted, apiKeys } = useLoaderData<typeof loader>()
+  const { profile, security, summary, editing, rankings, aiChecks, gettingStarted, apiKeys } =
+    useLoaderData<typeof loader>()
   const response = useActionData<typeof clientAction>()
   const failure = clientFailureOf(response)
   const answer = withoutFailure(response)
@@ -278,7 +280,12 @@ export default function Profile() {
             </ul>
           </section>
           <SubscriptionCard summary={summary} />
-          <RankingsCard tracked={rankings.tracked} limit={rankings.limit} digestEnabled={rankings.digestEnabled} />
+          <RankingsCard
+            tracked={rankings.tracked}
+            limit={rankings.limit}
+            digestEnabled={rankings.digestEnabled}
+            aiChecks={aiChecks}
+          />
           <SessionsCard
             sessions={security.sessions}
             message={answer?.intent === 'end-session' && 'message' in answer ? answer.message : undefined}

@@ -163,6 +163,14 @@ export default function RankingsPage() {
         title="Rankings"
         subtitle={`Where your posts and keywords rank on Google. Tracking ${data.usage.tracked} of ${data.usage.limit} keywords.`}
       />
+      <p className="-mt-2 mb-6 text-sm">
+        <Link to="/rankings/ai" className="font-semibold text-brand-700 hover:underline">
+          AI visibility
+        </Link>
+        <span className="text-slate-600">
+          : are you named or cited in AI Overviews, ChatGPT, Perplexity, Gemini and Claude?
+        </span>
+      </p>
 
       {sc.status === 'disabled' ? (
         <div role="alert" className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">

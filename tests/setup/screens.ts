@@ -51,6 +51,7 @@ export const SIGNED_IN_SCREENS = [
   '/blogpost/:post/publish',
   '/rankings',
   '/rankings?keyword=:tracked',
+  '/rankings/ai',
   '/calendar',
   '/calendar?view=week',
   '/settings/content',

@@ -3,6 +3,7 @@ import { sessionListColumn, toSessionList } from '#app/features/accounts/account
 import { preparedQuery, schema } from '#app/platform/db/client.server'
 import { toUsageSummary, usageSummaryColumns } from '#app/features/billing/quota.server'
 import { rankingsCardColumns, toRankingsCard } from './rankings.server'
+import { aiVisibilityLimits } from '#app/features/visibility/visibility'
 
 /**
  * What /profile shows besides the user itself, in one prepared statement (issue 17: was three, side by side): the
@@ -12,7 +13,15 @@ import { rankingsCardColumns, toRankingsCard } from './rankings.server'
 const profilePageQuery = preparedQuery((d) => {
   const userId = sql.placeholder('userId')
   return d
-    .select({ ...usageSummaryColumns, ...rankingsCardColumns(userId), sessions: sessionListColumn(userId) })
+    .select({
+      ...usageSummaryColumns,
+      ...rankingsCardColumns(userId),
+      // Issue 37: this UTC month's AI checks (ai_check_usage, charged by the checks).
+      aiChecksUsed: sql<number | null>`(select ${schema.aiCheckUsage.used} from ${schema.aiCheckUsage}
+        where ${schema.aiCheckUsage.userId} = ${userId}
+          and ${schema.aiCheckUsage.month} = to_char(now() at time zone 'utc', 'YYYY-MM'))`,
+      sessions: sessionListColumn(userId),
+    })
     .from(schema.subscriptions)
     .where(eq(schema.subscriptions.userId, userId))
     .limit(1)
@@ -25,6 +34,7 @@ export async function profilePageData(userId: string, currentSessionId: string |
   return {
     summary: toUsageSummary(row),
     rankings: toRankingsCard(row, row.sub.status),
+    aiChecks: { used: row.aiChecksUsed ?? 0, limit: aiVisibilityLimits(row.sub.status).checksPerMonth },
     sessions: toSessionList(row.sessions, currentSessionId),
   }
 }

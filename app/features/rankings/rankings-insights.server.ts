@@ -43,6 +43,7 @@ import { failureReason } from '#app/features/content/posts-pipeline.server'
 import { evidenceOf, readUrls, research as runResearch, type Research } from '#app/features/content/research.server'
 import { storedPostBody } from '#app/platform/security/sanitize.server'
 import { allowMarkdownLinks } from '#app/platform/markdown/links'
+import { aiDigestLines, aiRefreshReason } from '#app/features/visibility/read.server'
 
 /**
  * What the rankings data says to do: refresh suggestions (found weekly), the refresh of a post itself, and the
@@ -125,6 +126,9 @@ export async function findRefreshSuggestions(now: Date, userId?: string) {
       .slice(0, STRIKING_MAX_QUERIES)
       .map((c) => ({ query: c.query, impressions: c.impressions, position: Math.round(c.position * 10) / 10 }))
     if (queries.length) reasons.push({ kind: 'striking_distance', queries: queries.length })
+    // Issue 37: AI Overviews cite competitors for the post's keyword and not the user's site.
+    const ai = post.tracked_id ? await aiRefreshReason(post.user_id, post.tracked_id, now) : null
+    if (ai) reasons.push(ai)
     if (reasons.length === 0) continue
     await db
       .insert(schema.refreshSuggestions)
@@ -462,21 +466,34 @@ export async function setDigestEnabled(userId: string, enabled: boolean) {
 }
 
 type DigestData = {
+  /** Issue 37: the AI visibility lines (empty when nothing was checked). */
+  ai?: string[]
   enteredTop10: Array<{ keyword: string; position: number }>
   movers: Array<{ keyword: string; from: number | null; to: number | null; change: number }>
   suggestions: Array<{ title: string; reasons: string[] }>
 }
 
-async function digestData(userId: string): Promise<DigestData> {
+/**
+ * How far back a keyword's own latest check may be for the digest: a week (a keyword no longer checked drops out).
+ */
+const DIGEST_LATEST_DAYS = 7
+
+/**
+ * The digest's figures. Each keyword compares its OWN latest check with its check 7 days before that (decision
+ * 0371): the digest goes out Monday 07:00 while the day's checks are spread over the hours, so one latest day for
+ * all of a user's keywords would drop every keyword not yet checked that morning.
+ */
+export async function digestData(userId: string, now: Date = new Date()): Promise<DigestData> {
   const q = sqlClient()
+  const since = addDays(utcDay(now), -DIGEST_LATEST_DAYS)
   const moves = await q<{ keyword: string; now: number | null; then: number | null }[]>`
-    with last as (
-      select max(p.day) as d from keyword_positions p join tracked_keywords t on t.id = p.tracked_keyword_id
-      where t.user_id = ${userId} and p.status <> 'error')
     select t.keyword, n.position as now, w.position as then
-    from tracked_keywords t cross join last
-    join keyword_positions n on n.tracked_keyword_id = t.id and n.day = last.d and n.status <> 'error'
-    join keyword_positions w on w.tracked_keyword_id = t.id and w.day = to_char(last.d::date - 7, 'YYYY-MM-DD') and w.status <> 'error'
+    from tracked_keywords t
+    join lateral (
+      select p.day, p.position from keyword_positions p
+      where p.tracked_keyword_id = t.id and p.status <> 'error' and p.day >= ${since}
+      order by p.day desc limit 1) n on true
+    join keyword_positions w on w.tracked_keyword_id = t.id and w.day = to_char(n.day::date - 7, 'YYYY-MM-DD') and w.status <> 'error'
     where t.user_id = ${userId}`
   const enteredTop10 = moves
     .filter((m) => m.now !== null && m.now <= 10 && (m.then === null || m.then > 10))
@@ -489,7 +506,7 @@ async function digestData(userId: string): Promise<DigestData> {
   const suggestions = (await listSuggestions(userId))
     .filter((s) => s.status === 'open')
     .map((s) => ({ title: s.title, reasons: s.reasons.map(describeReason) }))
-  return { enteredTop10, movers, suggestions }
+  return { enteredTop10, movers, suggestions, ai: await aiDigestLines(userId, now) }
 }
 
 function esc(s: string) {
@@ -500,6 +517,7 @@ export function renderDigest(name: string, data: DigestData) {
   const appUrl = getEnv().APP_URL
   const rankings = new URL('/rankings', appUrl).toString()
   const profile = new URL('/profile', appUrl).toString()
+  const aiPage = new URL('/rankings/ai', appUrl).toString()
   const fmt = (p: number | null) => (p === null ? 'not in top 100' : `#${p}`)
   const text = [
     `Hi ${name || 'there'},`,
@@ -521,6 +539,9 @@ export function renderDigest(name: string, data: DigestData) {
       ? data.suggestions.map((s) => `- ${s.title}: ${s.reasons.join('; ')}`)
       : ['- nothing to refresh']),
     '',
+    ...(data.ai?.length
+      ? ['AI visibility:', ...data.ai.map((line) => `- ${line}`), `See AI visibility: ${aiPage}`, '']
+      : []),
     `See all rankings: ${rankings}`,
     `Stop these e-mails on your profile: ${profile}`,
   ].join('\n')
@@ -539,6 +560,9 @@ export function renderDigest(name: string, data: DigestData) {
     data.suggestions.length
       ? list(data.suggestions.map((s) => `${esc(s.title)}: ${esc(s.reasons.join('; '))}`))
       : '<p>Nothing to refresh.</p>',
+    ...(data.ai?.length
+      ? ['<h2>AI visibility</h2>', list(data.ai.map(esc)), `<p><a href="${aiPage}">See AI visibility</a></p>`]
+      : []),
     `<p><a href="${rankings}">See all rankings</a></p>`,
     `<p style="font-size:12px;color:#666">You get this weekly summary because you track keywords on Rankwell. <a href="${profile}">Turn it off on your profile</a>.</p>`,
   ].join('\n')
@@ -566,7 +590,7 @@ export async function sendDigests(now: Date) {
       returning user_id, null::text as previous`
     if (!claimed) continue
     try {
-      const message = renderDigest(user.name, await digestData(user.id))
+      const message = renderDigest(user.name, await digestData(user.id, now))
       await sendMail({ to: user.email, ...message })
       sent++
     } catch (error) {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { normalizeSerpKeyword } from '#app/features/keywords/serp'
+import { describeAiCompetitors } from '#app/features/visibility/describe'
 
 export const TRACKED_KEYWORD_LIMITS = { trial: 10, premium: 200 } as const
 
@@ -130,6 +131,8 @@ export type SuggestionReason =
   | { kind: 'slipped'; from: number | null; to: number | null }
   | { kind: 'clicks_down'; before: number; after: number }
   | { kind: 'striking_distance'; queries: number }
+  /** Issue 37: Google's AI Overviews cite competitors for the post's keyword and never the user's site. */
+  | { kind: 'ai_competitors'; count: number; competitors: string[] }
 
 export type StrikingQuery = { query: string; impressions: number; position: number }
 
@@ -137,6 +140,7 @@ export function describeReason(reason: SuggestionReason): string {
   if (reason.kind === 'slipped')
     return `Slipped from position ${reason.from ?? '–'} to ${reason.to ?? 'outside the top 100'} in 28 days`
   if (reason.kind === 'clicks_down') return `Clicks fell from ${reason.before} to ${reason.after} (28 days)`
+  if (reason.kind === 'ai_competitors') return describeAiCompetitors(reason.count)
   return `${reason.queries} striking-distance ${reason.queries === 1 ? 'query' : 'queries'} not covered`
 }
 

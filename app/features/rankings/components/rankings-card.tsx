@@ -7,10 +7,13 @@ export function RankingsCard({
   tracked,
   limit,
   digestEnabled,
+  aiChecks,
 }: {
   tracked: number
   limit: number
   digestEnabled: boolean
+  /** Issue 37: this month's AI checks against the plan's bound. */
+  aiChecks?: { used: number; limit: number }
 }) {
   return (
     <section className="card" aria-labelledby="rankings-title" data-testid="rankings-card">
@@ -20,6 +23,14 @@ export function RankingsCard({
       <p className="mt-1 text-sm text-slate-600" data-testid="tracked-usage">
         Tracked keywords: {tracked} of {limit}
       </p>
+      {aiChecks ? (
+        <p className="mt-1 text-sm text-slate-600" data-testid="ai-checks-usage">
+          AI checks this month: {aiChecks.used} of {aiChecks.limit}{' '}
+          <Link to="/rankings/ai" className="underline">
+            AI visibility
+          </Link>
+        </p>
+      ) : null}
       <p className="mt-1 text-xs text-slate-500">
         Trial: {TRACKED_KEYWORD_LIMITS.trial} tracked keywords. Premium: {TRACKED_KEYWORD_LIMITS.premium}.{' '}
         <Link to="/rankings" className="underline">
