@@ -6,6 +6,82 @@
 /* eslint-disable */
 
 export interface paths {
+  '/api/ai-prompts': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The prompts sent to the assistants
+     * @description The active prompts (asked daily) and the suggestions not yet accepted, with the plan’s limit.
+     *
+     *     **Scope:** `read`.
+     */
+    get: operations['listAiPrompts']
+    put?: never
+    /**
+     * Add a prompt
+     * @description A question a buyer would ask an assistant (10-300 characters). Sent to third parties: a text that looks like a key, a secret or an e-mail address is refused.
+     *
+     *     **Scope:** `write`.
+     *
+     *     **Rate limit:** 10 prompts added a minute per account.
+     */
+    post: operations['addAiPrompt']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/ai-prompts/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Remove a prompt
+     * @description An active prompt or a suggestion, and its figures.
+     *
+     *     **Scope:** `write`.
+     */
+    delete: operations['removeAiPrompt']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/ai-visibility': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Whether AI answers cite you or name you
+     * @description Per tracked keyword (Google AI Overviews, AI Mode) and per active prompt (ChatGPT, Perplexity, Gemini, Claude): each engine’s latest week as rates with their 95% Wilson interval (`{hits, total, rate, low, high}`; null when nothing was counted: a gap, never 0), the change from the week before (`up`/`down` only when the intervals do not overlap), the weekly history, your cited pages and the competitors named or cited.
+     *
+     *     **Scope:** `read`.
+     *
+     *     **MCP tool:** `get_ai_visibility`.
+     */
+    get: operations['aiVisibility']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/auth/google': {
     parameters: {
       query?: never
@@ -1108,6 +1184,435 @@ export interface components {
 }
 export type $defs = Record<string, never>
 export interface operations {
+  listAiPrompts: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The prompts. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d",
+           *           "text": "What is the best email tool for a SaaS startup?",
+           *           "status": "active",
+           *           "createdAt": "2026-11-20T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "suggested": [],
+           *       "limit": 20
+           *     }
+           */
+          'application/json': {
+            data?: {
+              createdAt?: string
+              id?: string
+              status?: string
+              text?: string
+            }[]
+            limit?: number
+            suggested?: unknown[]
+          }
+        }
+      }
+      /** @description No key or token, or a revoked, expired or wrong one. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description The key lacks the scope this needs, or the session has ended. */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Too many requests with this key. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+    }
+  }
+  addAiPrompt: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "prompt": "Which tools help a small SaaS team write SEO articles?"
+         *     }
+         */
+        'application/json': {
+          prompt: string
+        }
+      }
+    }
+    responses: {
+      /** @description Added. */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "prompt": {
+           *         "id": "5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d",
+           *         "text": "Which tools help a small SaaS team write SEO articles?",
+           *         "status": "active",
+           *         "createdAt": "2026-11-20T09:30:00.000Z"
+           *       },
+           *       "message": "Prompt added. Its first answers come with the next daily check."
+           *     }
+           */
+          'application/json': {
+            message?: string
+            prompt?: {
+              createdAt?: string
+              id?: string
+              status?: string
+              text?: string
+            }
+          }
+        }
+      }
+      /** @description The request is not valid: `errors` names each bad field with its message. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description No key or token, or a revoked, expired or wrong one. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Over the plan’s number of prompts. */
+      402: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description The key lacks the scope this needs, or the session has ended. */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description That prompt is already tracked. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description More than 10 prompts added a minute. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+    }
+  }
+  removeAiPrompt: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /**
+         * @description The prompt's id (a UUID).
+         * @example 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+         */
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Removed. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "Prompt removed."
+           *     }
+           */
+          'application/json': {
+            message?: string
+          }
+        }
+      }
+      /** @description No key or token, or a revoked, expired or wrong one. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description The key lacks the scope this needs, or the session has ended. */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description No such record, or it belongs to another account. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Too many requests with this key. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+    }
+  }
+  aiVisibility: {
+    parameters: {
+      query?: {
+        /** @example keyword */
+        kind?: 'keyword' | 'prompt'
+        /** @example 12 */
+        weeks?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The figures. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "weeks": [
+           *         "2026-11-23"
+           *       ],
+           *       "keywords": [
+           *         {
+           *           "id": "7a2e4c1b-5d3f-4e8a-9b6c-1d2e3f4a5b6c",
+           *           "kind": "keyword",
+           *           "keyword": "email marketing for saas",
+           *           "engines": [
+           *             {
+           *               "engine": "google_ai_overview",
+           *               "label": "Google AI Overviews",
+           *               "week": "2026-11-23",
+           *               "answers": 7,
+           *               "gaps": 0,
+           *               "present": {
+           *                 "hits": 7,
+           *                 "total": 7,
+           *                 "rate": 1,
+           *                 "low": 0.646,
+           *                 "high": 1
+           *               },
+           *               "mentioned": {
+           *                 "hits": 2,
+           *                 "total": 7,
+           *                 "rate": 0.286,
+           *                 "low": 0.082,
+           *                 "high": 0.641
+           *               },
+           *               "cited": {
+           *                 "hits": 1,
+           *                 "total": 7,
+           *                 "rate": 0.143,
+           *                 "low": 0.026,
+           *                 "high": 0.513
+           *               },
+           *               "change": {
+           *                 "present": "none",
+           *                 "mentioned": "none",
+           *                 "cited": "unknown"
+           *               },
+           *               "citedPages": [
+           *                 {
+           *                   "url": "https://example.com/blog/email-marketing-for-saas",
+           *                   "count": 1
+           *                 }
+           *               ],
+           *               "competitors": [
+           *                 {
+           *                   "domain": "mailchimp.com",
+           *                   "count": 6
+           *                 }
+           *               ],
+           *               "history": []
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "prompts": [],
+           *       "checksRun": true,
+           *       "usage": {
+           *         "used": 120,
+           *         "limit": 7000,
+           *         "month": "2026-11"
+           *       }
+           *     }
+           */
+          'application/json': {
+            checksRun?: boolean
+            keywords?: {
+              engines?: {
+                answers?: number
+                change?: {
+                  cited?: string
+                  mentioned?: string
+                  present?: string
+                }
+                cited?: {
+                  high?: number
+                  hits?: number
+                  low?: number
+                  rate?: number
+                  total?: number
+                }
+                citedPages?: {
+                  count?: number
+                  url?: string
+                }[]
+                competitors?: {
+                  count?: number
+                  domain?: string
+                }[]
+                engine?: string
+                gaps?: number
+                history?: unknown[]
+                label?: string
+                mentioned?: {
+                  high?: number
+                  hits?: number
+                  low?: number
+                  rate?: number
+                  total?: number
+                }
+                present?: {
+                  high?: number
+                  hits?: number
+                  low?: number
+                  rate?: number
+                  total?: number
+                }
+                week?: string
+              }[]
+              id?: string
+              keyword?: string
+              kind?: string
+            }[]
+            prompts?: unknown[]
+            usage?: {
+              limit?: number
+              month?: string
+              used?: number
+            }
+            weeks?: string[]
+          }
+        }
+      }
+      /** @description The request is not valid: `errors` names each bad field with its message. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description No key or token, or a revoked, expired or wrong one. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description The key lacks the scope this needs, or the session has ended. */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Too many requests with this key. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+    }
+  }
   startGoogleSignIn: {
     parameters: {
       query?: never
@@ -1400,7 +1905,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -2319,7 +2824,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -2553,7 +3058,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -2656,7 +3161,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -2887,7 +3392,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -3714,7 +4219,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -3801,7 +4306,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -3854,7 +4359,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -4000,7 +4505,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -4067,7 +4572,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -4508,7 +5013,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -4584,7 +5089,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -4660,7 +5165,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -4728,7 +5233,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown
@@ -5476,7 +5981,7 @@ export interface operations {
           'application/json': components['schemas']['Error']
         }
       }
-      /** @description Temporarily unavailable (a provider not configured, or the service away a moment): retry after `Retry-After`. */
+      /** @description Temporarily unavailable (a service we depend on is away for a moment): retry after `Retry-After`. */
       503: {
         headers: {
           [name: string]: unknown

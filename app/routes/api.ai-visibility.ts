@@ -1,23 +1,9 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { z } from 'zod'
 import { apiError, requireApiUserId } from '#app/features/accounts/api-auth.server'
 import { parseParams } from '#app/platform/lists/list-params'
 import { wholeJson } from '#app/platform/http/remix-handler.server'
-import { aiVisibilityOverview, toApiSubject, WEEKS } from '#app/features/visibility/read.server'
-
-const WEEKS_MESSAGE = `weeks must be a whole number from ${WEEKS.min} to ${WEEKS.max}.`
-
-const paramsSchema = z.object({
-  weeks: z
-    .string()
-    .optional()
-    .refine(
-      (v) => v === undefined || (/^\d{1,2}$/.test(v) && Number(v) >= WEEKS.min && Number(v) <= WEEKS.max),
-      WEEKS_MESSAGE,
-    )
-    .transform((v) => (v === undefined ? WEEKS.default : Number(v))),
-  kind: z.enum(['keyword', 'prompt'], { errorMap: () => ({ message: 'kind must be keyword or prompt.' }) }).optional(),
-})
+import { aiVisibilityOverview, toApiSubject } from '#app/features/visibility/read.server'
+import { aiVisibilityQuerySchema } from '#app/features/visibility/visibility'
 
 /**
  * GET /api/ai-visibility[?weeks=1-52 (default 12)][&kind=keyword|prompt] → {weeks, keywords: [...], prompts: [...],
@@ -29,7 +15,7 @@ const paramsSchema = z.object({
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireApiUserId(request)
-  const parsed = parseParams(paramsSchema, new URL(request.url).searchParams)
+  const parsed = parseParams(aiVisibilityQuerySchema, new URL(request.url).searchParams)
   if (!parsed.ok) return apiError(400, 'Invalid query parameters.', { errors: parsed.errors })
   const overview = await aiVisibilityOverview(userId, { weeks: parsed.data.weeks, page: 'all' })
   const kind = parsed.data.kind

@@ -62,7 +62,15 @@ describe('MCP server (issue 38)', () => {
     expect(agent.getInstructions()).toMatch(/cannot publish/i)
     const { tools } = await agent.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['create_post', 'get_post', 'get_rankings', 'list_posts', 'list_saved_keywords', 'search_keywords'].sort(),
+      [
+        'create_post',
+        'get_ai_visibility',
+        'get_post',
+        'get_rankings',
+        'list_posts',
+        'list_saved_keywords',
+        'search_keywords',
+      ].sort(),
     )
     expect(tools.some((t) => /publish|approve/i.test(t.name))).toBe(false)
     const createTool = tools.find((t) => t.name === 'create_post')!
@@ -114,6 +122,14 @@ describe('MCP server (issue 38)', () => {
     expect(resource.contents[0]).toMatchObject({ uri: `rankwell://posts/${post.id}.md`, mimeType: 'text/markdown' })
     const rankings = (await agent.callTool({ name: 'get_rankings', arguments: {} })) as ToolAnswer
     expect(rankings.structuredContent).toMatchObject({ data: [], usage: expect.any(Object) })
+    // AI visibility: the same figures as GET /api/ai-visibility (nothing checked yet for a new account: no rates).
+    const visibility = (await agent.callTool({
+      name: 'get_ai_visibility',
+      arguments: { weeks: '4', kind: 'prompt' },
+    })) as ToolAnswer
+    expect(visibility.isError, textOf(visibility)).toBeFalsy()
+    expect(visibility.structuredContent).toMatchObject({ keywords: [], prompts: [], checksRun: false })
+    expect((visibility.structuredContent as { weeks: string[] }).weeks).toHaveLength(4)
 
     // A read-only key reads, but may not write a post.
     const readOnly = await connect(reader.key)
@@ -138,6 +154,8 @@ describe('MCP server (issue 38)', () => {
       ['get_post', { id: '<img src=x onerror=alert(1)>' }],
       ['list_posts', { limit: 'all', status: 'published; drop table posts' }],
       ['get_rankings', { market: { $ne: null } }],
+      ['get_ai_visibility', { weeks: '99' }],
+      ['get_ai_visibility', { kind: 'everything' }],
       ['publish_post', { id: post.id }],
       ['approve_post', { id: post.id }],
     ]

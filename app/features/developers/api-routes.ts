@@ -24,6 +24,8 @@ import { keywordsInput, outlineInput, strategyInput, titlesInput } from '#app/fe
 import { deletePostSchema } from '#app/features/publishing/deletion'
 import { destinationForm, publishActionSchema } from '#app/features/publishing/publishing'
 import { historyQuerySchema } from '#app/features/rankings/rankings'
+import { promptSchema } from '#app/features/visibility/settings'
+import { aiVisibilityQuerySchema } from '#app/features/visibility/visibility'
 
 /**
  * Every /api route (issue 38): method, path, what it does, who may call it, the zod schema the route validates with
@@ -104,6 +106,7 @@ const POST_ID = '3f1c2a4e-8b7d-4c61-9e2f-0a5b6c7d8e9f'
 const KEYWORD_ID = '7a2e4c1b-5d3f-4e8a-9b6c-1d2e3f4a5b6c'
 const DESTINATION_ID = '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'
 const CREATED = '2026-11-20T09:30:00.000Z'
+const PROMPT_ID = '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d'
 
 const keywordExample = {
   _id: KEYWORD_ID,
@@ -1196,6 +1199,137 @@ export const API_OPERATIONS: ApiOperation[] = [
     pathParams: { keywordId: { description: 'A tracked or saved keyword’s id.', example: KEYWORD_ID } },
     responses: [{ status: 200, description: 'Untracked.', example: { tracked: false, message: 'No longer tracked.' } }],
     errors: { ...USER_ERRORS, 400: 'Not a keyword id.', 404: ERROR_MEANINGS[404] },
+  },
+  // ----- AI visibility (issue 37) ---------------------------------------------------------------------------------
+  {
+    operationId: 'aiVisibility',
+    method: 'get',
+    path: '/api/ai-visibility',
+    route: 'api.ai-visibility.ts',
+    tag: 'AI visibility',
+    summary: 'Whether AI answers cite you or name you',
+    description:
+      'Per tracked keyword (Google AI Overviews, AI Mode) and per active prompt (ChatGPT, Perplexity, Gemini, Claude): each engine’s latest week as rates with their 95% Wilson interval (`{hits, total, rate, low, high}`; null when nothing was counted: a gap, never 0), the change from the week before (`up`/`down` only when the intervals do not overlap), the weekly history, your cited pages and the competitors named or cited.',
+    auth: 'user',
+    scope: 'read',
+    query: { schema: aiVisibilityQuerySchema, example: { weeks: '12', kind: 'keyword' } },
+    responses: [
+      {
+        status: 200,
+        description: 'The figures.',
+        example: {
+          weeks: ['2026-11-23'],
+          keywords: [
+            {
+              id: KEYWORD_ID,
+              kind: 'keyword',
+              keyword: 'email marketing for saas',
+              engines: [
+                {
+                  engine: 'google_ai_overview',
+                  label: 'Google AI Overviews',
+                  week: '2026-11-23',
+                  answers: 7,
+                  gaps: 0,
+                  present: { hits: 7, total: 7, rate: 1, low: 0.646, high: 1 },
+                  mentioned: { hits: 2, total: 7, rate: 0.286, low: 0.082, high: 0.641 },
+                  cited: { hits: 1, total: 7, rate: 0.143, low: 0.026, high: 0.513 },
+                  change: { present: 'none', mentioned: 'none', cited: 'unknown' },
+                  citedPages: [{ url: 'https://example.com/blog/email-marketing-for-saas', count: 1 }],
+                  competitors: [{ domain: 'mailchimp.com', count: 6 }],
+                  history: [],
+                },
+              ],
+            },
+          ],
+          prompts: [],
+          checksRun: true,
+          usage: { used: 120, limit: 7000, month: '2026-11' },
+        },
+      },
+    ],
+    errors: { ...USER_ERRORS, 400: ERROR_MEANINGS[400] },
+    mcpTool: 'get_ai_visibility',
+  },
+  {
+    operationId: 'listAiPrompts',
+    method: 'get',
+    path: '/api/ai-prompts',
+    route: 'api.ai-prompts.ts',
+    tag: 'AI visibility',
+    summary: 'The prompts sent to the assistants',
+    description: 'The active prompts (asked daily) and the suggestions not yet accepted, with the plan’s limit.',
+    auth: 'user',
+    scope: 'read',
+    responses: [
+      {
+        status: 200,
+        description: 'The prompts.',
+        example: {
+          data: [
+            {
+              id: PROMPT_ID,
+              text: 'What is the best email tool for a SaaS startup?',
+              status: 'active',
+              createdAt: CREATED,
+            },
+          ],
+          suggested: [],
+          limit: 20,
+        },
+      },
+    ],
+    errors: { ...USER_ERRORS },
+  },
+  {
+    operationId: 'addAiPrompt',
+    method: 'post',
+    path: '/api/ai-prompts',
+    route: 'api.ai-prompts.ts',
+    tag: 'AI visibility',
+    summary: 'Add a prompt',
+    description:
+      'A question a buyer would ask an assistant (10-300 characters). Sent to third parties: a text that looks like a key, a secret or an e-mail address is refused.',
+    auth: 'user',
+    scope: 'write',
+    body: { schema: promptSchema, example: { prompt: 'Which tools help a small SaaS team write SEO articles?' } },
+    responses: [
+      {
+        status: 201,
+        description: 'Added.',
+        example: {
+          prompt: {
+            id: PROMPT_ID,
+            text: 'Which tools help a small SaaS team write SEO articles?',
+            status: 'active',
+            createdAt: CREATED,
+          },
+          message: 'Prompt added. Its first answers come with the next daily check.',
+        },
+      },
+    ],
+    errors: {
+      ...USER_ERRORS,
+      400: ERROR_MEANINGS[400],
+      402: 'Over the plan’s number of prompts.',
+      409: 'That prompt is already tracked.',
+      429: 'More than 10 prompts added a minute.',
+    },
+    rateLimit: '10 prompts added a minute per account.',
+  },
+  {
+    operationId: 'removeAiPrompt',
+    method: 'delete',
+    path: '/api/ai-prompts/{id}',
+    route: 'api.ai-prompts.$id.ts',
+    tag: 'AI visibility',
+    summary: 'Remove a prompt',
+    description: 'An active prompt or a suggestion, and its figures.',
+    auth: 'user',
+    scope: 'write',
+    pathParams: idParam('prompt', PROMPT_ID),
+    responses: [{ status: 200, description: 'Removed.', example: { message: 'Prompt removed.' } }],
+    errors: { ...USER_ERRORS, 404: ERROR_MEANINGS[404] },
   },
   // ----- Auto Pilot ----------------------------------------------------------------------------------------------
   {

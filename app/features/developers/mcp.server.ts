@@ -15,6 +15,8 @@ import { pageKeywords } from '#app/features/keywords/keyword-library.server'
 import { keywordSearchSchema, SEARCH_ERROR_MESSAGE, SEARCH_UNAVAILABLE_MESSAGE } from '#app/features/keywords/keywords'
 import { searchKeywordsWithQuota, toApiKeyword } from '#app/features/keywords/keywords.server'
 import { listRankings, toApiRanking, trackingUsage } from '#app/features/rankings/rankings.server'
+import { aiVisibilityOverview, toApiSubject } from '#app/features/visibility/read.server'
+import { aiVisibilityQuerySchema } from '#app/features/visibility/visibility'
 import { apiErrors } from '#app/platform/forms/submission'
 import { BadCursorError } from '#app/platform/lists/keyset.server'
 import { API_VERSION } from './openapi.server'
@@ -230,6 +232,22 @@ function buildServer(session: ApiSession) {
     async ({ market }) => {
       const [rankings, usage] = await Promise.all([listRankings(userId, { market }), trackingUsage(userId)])
       return text({ data: rankings.rows.map(toApiRanking), asOf: rankings.asOf, usage })
+    },
+    { readOnlyHint: true },
+  )
+
+  tool(
+    'get_ai_visibility',
+    aiVisibilityQuerySchema,
+    async ({ weeks, kind }) => {
+      const overview = await aiVisibilityOverview(userId, { weeks, page: 'all' })
+      return text({
+        weeks: overview.weeks,
+        keywords: kind === 'prompt' ? [] : overview.keywords.map(toApiSubject),
+        prompts: kind === 'keyword' ? [] : overview.prompts.map(toApiSubject),
+        checksRun: overview.anyChecks,
+        usage: overview.usage,
+      })
     },
     { readOnlyHint: true },
   )

@@ -1,6 +1,6 @@
 import { sqlClient } from '#app/platform/db/client.server'
 import { comparableUrl } from '#app/features/keywords/serp'
-import { ENGINE_LABELS, isoWeek, KEYWORD_ENGINES, PROMPT_ENGINES, type AiEngine } from './visibility'
+import { ENGINE_LABELS, isoWeek, KEYWORD_ENGINES, PROMPT_ENGINES, WEEKS, type AiEngine } from './visibility'
 import { change, wilson, type Change, type Rate } from './wilson'
 import { rateSentence } from './describe'
 import { aiCheckUsage } from './usage.server'
@@ -11,7 +11,6 @@ import { aiCheckUsage } from './usage.server'
  * a rate with its 95% interval; a week without answers is a gap (rate null), never a zero.
  */
 
-export const WEEKS = { min: 1, max: 52, default: 12 } as const
 /** Keywords per page of /rankings/ai (prompts are few: all of them). */
 export const AI_KEYWORDS_PAGE_SIZE = 10
 

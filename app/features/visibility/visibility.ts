@@ -2,6 +2,7 @@
  * AI search visibility (issue 37): the engines, the limits each plan allows, and the rules for prompts and subjects.
  * Pure: the screens, the API, the MCP tools and the checks share it.
  */
+import { z } from 'zod'
 import { AI_ENGINES, type AiEngine } from '#app/platform/db/schema/visibility'
 
 export { AI_ENGINES, type AiEngine }
@@ -55,3 +56,20 @@ export function isoWeek(day: string) {
   date.setUTCDate(date.getUTCDate() - back)
   return date.toISOString().slice(0, 10)
 }
+
+/** The weeks of history the page and the API show (the API's `?weeks=`). */
+export const WEEKS = { min: 1, max: 52, default: 12 } as const
+const WEEKS_MESSAGE = `weeks must be a whole number from ${WEEKS.min} to ${WEEKS.max}.`
+
+/** GET /api/ai-visibility's query (and the MCP tool's input): `weeks` (1-52, default 12), `kind`. */
+export const aiVisibilityQuerySchema = z.object({
+  weeks: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || (/^\d{1,2}$/.test(v) && Number(v) >= WEEKS.min && Number(v) <= WEEKS.max),
+      WEEKS_MESSAGE,
+    )
+    .transform((v) => (v === undefined ? WEEKS.default : Number(v))),
+  kind: z.enum(['keyword', 'prompt'], { errorMap: () => ({ message: 'kind must be keyword or prompt.' }) }).optional(),
+})
