@@ -3,7 +3,6 @@
  * (GET /api/openapi.json; app/features/developers/api-routes.ts): do not edit by hand. The static checks fail when it
  * is out of date.
  */
-/* eslint-disable */
 
 export interface paths {
   '/api/ai-prompts': {

@@ -16,7 +16,6 @@ const HEADER = `/**
  * (GET /api/openapi.json; app/features/developers/api-routes.ts): do not edit by hand. The static checks fail when it
  * is out of date.
  */
-/* eslint-disable */
 `
 
 /** Our own wrapper: one typed \`request\` per path and method, answering {status, data, response}. */
