@@ -1432,7 +1432,7 @@ export interface operations {
         /** @example keyword */
         kind?: 'keyword' | 'prompt'
         /** @example 12 */
-        weeks?: string
+        weeks?: string | number
       }
       header?: never
       path?: never

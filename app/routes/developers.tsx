@@ -189,7 +189,7 @@ export default function Developers() {
         <p className="mt-2 text-slate-700">
           Agents that speak the Model Context Protocol connect to <code>{mcpUrl}</code> (Streamable HTTP) with a
           personal API key as <code>Authorization: Bearer rwk_…</code>. A key with <code>read</code> only can look but
-          not write posts. For a client configured by JSON:
+          not write posts. For a client set up with JSON:
         </p>
         <Code label="MCP client configuration">{mcpConfig}</Code>
         <p className="mt-2 text-slate-700">

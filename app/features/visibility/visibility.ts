@@ -63,11 +63,17 @@ const WEEKS_MESSAGE = `weeks must be a whole number from ${WEEKS.min} to ${WEEKS
 
 /** GET /api/ai-visibility's query (and the MCP tool's input): `weeks` (1-52, default 12), `kind`. */
 export const aiVisibilityQuerySchema = z.object({
+  // A string in a query; a number from a JSON caller (the MCP tool, whose parsed input this schema reads again).
   weeks: z
-    .string()
+    .union([z.string(), z.number()], { errorMap: () => ({ message: WEEKS_MESSAGE }) })
     .optional()
     .refine(
-      (v) => v === undefined || (/^\d{1,2}$/.test(v) && Number(v) >= WEEKS.min && Number(v) <= WEEKS.max),
+      (v) =>
+        v === undefined ||
+        ((typeof v === 'number' || /^\d{1,2}$/.test(v)) &&
+          Number.isInteger(Number(v)) &&
+          Number(v) >= WEEKS.min &&
+          Number(v) <= WEEKS.max),
       WEEKS_MESSAGE,
     )
     .transform((v) => (v === undefined ? WEEKS.default : Number(v))),
