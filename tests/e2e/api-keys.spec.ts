@@ -23,9 +23,9 @@ test('create an API key on /profile, see it once, revoke it @no-js', async ({ pa
   await card.getByText('Create an API key', { exact: true }).click()
   const form = page.getByRole('form', { name: 'Create an API key' })
   await form.getByRole('button', { name: 'Create key' }).click()
-  await expect(form.getByLabel('Name')).toHaveAccessibleDescription('Name is required.')
+  await expect(form.getByLabel('Key name')).toHaveAccessibleDescription('Key name is required.')
 
-  await form.getByLabel('Name').fill('Deploy bot')
+  await form.getByLabel('Key name').fill('Deploy bot')
   await form.getByRole('checkbox', { name: /^Write/ }).check()
   await form.getByRole('button', { name: 'Create key' }).click()
   const shown = card.getByTestId('new-api-key-value')

@@ -45,11 +45,11 @@ describe('personal API keys (issue 38)', () => {
     expect(createApiKeySchema.safeParse({ name: 'x', scopes: 'write' }).data?.scopes).toEqual(['read', 'write'])
     const errors = (input: unknown) => createApiKeySchema.safeParse(input).error?.flatten().fieldErrors
     expect(errors({ name: '', scopes: [] })).toEqual({
-      name: ['Name is required.'],
+      name: ['Key name is required.'],
       scopes: ['Choose at least one scope.'],
     })
     expect(errors({ name: 'a'.repeat(61), scopes: ['admin'] })).toEqual({
-      name: ['Name must be at most 60 characters.'],
+      name: ['Key name must be at most 60 characters.'],
       scopes: ['Choose scopes from read, write and publish.'],
     })
     expect(errors({ name: 'bad\u0000name', scopes: ['read'] })?.name).toEqual([

@@ -90,8 +90,8 @@ export const apiKeyShownPrefix = (key: string) => key.slice(0, API_KEY_SHOWN_LEN
 export const redactApiKeys = (text: string) => text.replace(API_KEY_PATTERN_GLOBAL, 'rwk_[redacted]')
 
 export const API_KEY_MESSAGES = {
-  nameRequired: 'Name is required.',
-  nameTooLong: 'Name must be at most 60 characters.',
+  nameRequired: 'Key name is required.',
+  nameTooLong: 'Key name must be at most 60 characters.',
   scopesRequired: 'Choose at least one scope.',
   scopeInvalid: 'Choose scopes from read, write and publish.',
   tooMany: `You can have at most ${MAX_API_KEYS} active API keys. Revoke one first.`,

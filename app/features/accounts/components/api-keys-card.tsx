@@ -105,7 +105,7 @@ function CreateForm({
       <Form method="post" className="mt-3 space-y-3" aria-label="Create an API key" {...formProps}>
         <FormMessage message={message} tone="error" />
         <Field
-          label="Name"
+          label="Key name"
           hint="What uses it, e.g. “CI” or “Claude agent”."
           maxLength={60}
           autoComplete="off"
