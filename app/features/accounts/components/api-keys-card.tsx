@@ -6,8 +6,9 @@ import { FormMessage } from '#app/ui/form-message'
 import { useSchemaForm } from '#app/ui/form'
 import { SubmitButton } from '#app/ui/submit-button'
 import { useHydrated } from '#app/ui/use-hydrated'
-import { API_SCOPE_LABELS, API_SCOPES, createApiKeySchema, MAX_API_KEYS, type ApiScope } from '../api-keys'
+import { API_SCOPE_LABELS, API_SCOPES, createApiKeySchema, MAX_API_KEYS } from '../api-keys'
 import { SecondFactorCodeField } from './second-factor-card'
+import type { ApiKeyListItem } from '../api-keys.server'
 
 /**
  * Issue 38: /profile's 'API keys' card. Create a key (name, scopes; the second factor's code when it is on), the new
@@ -15,15 +16,8 @@ import { SecondFactorCodeField } from './second-factor-card'
  * and last use, and 'Revoke' behind a confirmation that opens in place (a <details>: the same with JavaScript off).
  */
 
-export type ApiKeyView = {
-  id: string
-  name: string
-  prefix: string
-  scopes: ApiScope[]
-  createdAt: string
-  lastUsedAt: string | null
-  lastUsedIpPrefix: string | null
-}
+/** A key as the card lists it (the active ones: no revocation time). */
+export type ApiKeyView = Omit<ApiKeyListItem, 'revokedAt'>
 
 type Answer =
   | { intent: 'api-key-create'; result: SubmissionResult<string[]> }

@@ -95,32 +95,18 @@ function EngineBlock({
       ) : (
         <p className="mt-1 text-xs text-slate-600">No answers yet.</p>
       )}
-      {view.citedPages.length ? (
-        <div className="mt-2 text-xs text-slate-700">
-          <p className="font-medium">Your pages cited</p>
-          <ul className="list-disc pl-5" data-testid="ai-cited-pages">
-            {view.citedPages.map((p) => (
-              <li key={p.url} className="break-all">
-                {`${p.url} (${p.count})`}
-              </li>
-            ))}
-            {view.morePages > 0 ? <li>{`and ${view.morePages} more`}</li> : null}
-          </ul>
-        </div>
-      ) : null}
-      {view.competitors.length ? (
-        <div className="mt-2 text-xs text-slate-700">
-          <p className="font-medium">Competitors named or cited</p>
-          <ul className="list-disc pl-5" data-testid="ai-competitors">
-            {view.competitors.map((c) => (
-              <li key={c.domain} className="break-all">
-                {`${c.domain} (${c.count})`}
-              </li>
-            ))}
-            {view.moreCompetitors > 0 ? <li>{`and ${view.moreCompetitors} more`}</li> : null}
-          </ul>
-        </div>
-      ) : null}
+      <CountList
+        title="Your pages cited"
+        testId="ai-cited-pages"
+        items={view.citedPages.map((p) => ({ key: p.url, count: p.count }))}
+        more={view.morePages}
+      />
+      <CountList
+        title="Competitors named or cited"
+        testId="ai-competitors"
+        items={view.competitors.map((c) => ({ key: c.domain, count: c.count }))}
+        more={view.moreCompetitors}
+      />
     </div>
   )
 }
@@ -149,5 +135,33 @@ export function AiSubject({
         ))}
       </div>
     </article>
+  )
+}
+
+/** A short list of pages or domains with how often each came up, and how many more there were. */
+function CountList({
+  title,
+  testId,
+  items,
+  more,
+}: {
+  title: string
+  testId: string
+  items: Array<{ key: string; count: number }>
+  more: number
+}) {
+  if (!items.length) return null
+  return (
+    <div className="mt-2 text-xs text-slate-700">
+      <p className="font-medium">{title}</p>
+      <ul className="list-disc pl-5" data-testid={testId}>
+        {items.map((item) => (
+          <li key={item.key} className="break-all">
+            {`${item.key} (${item.count})`}
+          </li>
+        ))}
+        {more > 0 ? <li>{`and ${more} more`}</li> : null}
+      </ul>
+    </div>
   )
 }
