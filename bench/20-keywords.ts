@@ -5,8 +5,9 @@ import { db, schema } from '#app/platform/db/client.server'
 import { createSession, sessionCookie } from '#app/features/accounts/session.server'
 import { createUser } from '#app/features/accounts/users.server'
 import { fakeControl } from '#tests/fakes/client'
-import { KEYWORD_COLUMNS, KEYWORD_INTENTS, SERP_FEATURES } from '#app/features/keywords/keyword-metrics'
+import { KEYWORD_COLUMNS } from '#app/features/keywords/keyword-metrics'
 import { load, memoryMiB, printTable, type BenchContext } from './context'
+import { benchKeywordMetrics } from './fixtures'
 
 /**
  * Issue 4: (1) the keyword search round trip against the fake DataForSEO with a fixed provider latency, reported as
@@ -171,26 +172,7 @@ export default async function keywords(ctx: BenchContext) {
     seedQuery: `seed ${Math.floor(i / 50)}`,
     createdAt: new Date(now - Math.floor(i / 50) * 3600_000),
     // Issue 36: every metric, as a DataForSEO search saves them (a few rows without).
-    intent: i % 9 === 0 ? null : KEYWORD_INTENTS[i % 4],
-    intentSource: i % 9 === 0 ? null : ('dataforseo' as const),
-    cpc: i % 5 === 0 ? null : ((i * 17) % 1200) / 100,
-    cpcCurrency: i % 5 === 0 ? null : 'USD',
-    competition: i % 5 === 0 ? null : ((i * 7) % 100) / 100,
-    competitionLevel: i % 5 === 0 ? null : (['low', 'medium', 'high'] as const)[i % 3],
-    monthlySearches:
-      i % 7 === 0
-        ? null
-        : Array.from({ length: 12 }, (_, m) => ({
-            year: 2026,
-            month: m + 1,
-            searches: ((i + 1) * (m + 3) * 13) % 5000,
-          })),
-    serpFeatures: SERP_FEATURES.filter((_, f) => (i >> f) % 2 === 1),
-    rankedPosition: i % 4 === 0 ? (i % 20) + 1 : null,
-    rankedDomain: i % 4 === 0 ? 'example.com' : null,
-    rankedUrl: i % 4 === 0 ? `https://example.com/page-${i}` : null,
-    competitorDomain: i % 4 === 2 ? 'competitor.com' : null,
-    competitorPosition: i % 4 === 2 ? (i % 10) + 1 : null,
+    ...benchKeywordMetrics(i),
   }))
   for (let i = 0; i < rows.length; i += 250) await db.insert(schema.savedKeywords).values(rows.slice(i, i + 250))
   const headers = { Cookie: owner.cookie }

@@ -1,10 +1,8 @@
-import crypto from 'node:crypto'
-import { eq } from 'drizzle-orm'
 import { issueApiToken } from '#app/features/accounts/api-auth.server'
-import { db, schema, sqlClient } from '#app/platform/db/client.server'
+import { sqlClient } from '#app/platform/db/client.server'
 import { createSession, sessionCookie } from '#app/features/accounts/session.server'
-import { createUser } from '#app/features/accounts/users.server'
 import { weeksEnding } from '#app/features/visibility/read.server'
+import { premiumBenchUser } from './fixtures'
 import { load, printTable, type BenchContext } from './context'
 
 /**
@@ -18,17 +16,7 @@ const PROMPTS = 20
 const WEEKS = 53
 
 export default async function visibilityPage(ctx: BenchContext) {
-  const user = await createUser({
-    email: `bench-ai-${crypto.randomBytes(4).toString('hex')}@example.com`,
-    name: 'Bench AI visibility',
-    password: 'correct-horse-battery',
-  })
-  if (!user) throw new Error('could not create the bench user')
-  await db
-    .update(schema.users)
-    .set({ onboardingComplete: true, website: 'https://bench.example', countryCode: '2840', languageCode: '1000' })
-    .where(eq(schema.users.id, user.id))
-  await db.update(schema.subscriptions).set({ status: 'active' }).where(eq(schema.subscriptions.userId, user.id))
+  const user = await premiumBenchUser('ai', 'Bench AI visibility')
   const q = sqlClient()
   const started = Date.now()
   await q`

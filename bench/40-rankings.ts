@@ -1,10 +1,8 @@
-import crypto from 'node:crypto'
-import { eq } from 'drizzle-orm'
 import { RANKINGS_PAGE_SIZE } from '#app/features/rankings/rankings'
 import { issueApiToken } from '#app/features/accounts/api-auth.server'
-import { db, schema, sqlClient } from '#app/platform/db/client.server'
+import { sqlClient } from '#app/platform/db/client.server'
 import { createSession, sessionCookie } from '#app/features/accounts/session.server'
-import { createUser } from '#app/features/accounts/users.server'
+import { premiumBenchUser } from './fixtures'
 import { load, memoryMiB, printTable, type BenchContext } from './context'
 
 /**
@@ -15,17 +13,7 @@ const KEYWORDS = 200
 const DAYS = 365
 
 export default async function rankings(ctx: BenchContext) {
-  const user = await createUser({
-    email: `bench-rankings-${crypto.randomBytes(4).toString('hex')}@example.com`,
-    name: 'Bench Rankings',
-    password: 'correct-horse-battery',
-  })
-  if (!user) throw new Error('could not create the bench user')
-  await db
-    .update(schema.users)
-    .set({ onboardingComplete: true, website: 'https://bench.example', countryCode: '2840', languageCode: '1000' })
-    .where(eq(schema.users.id, user.id))
-  await db.update(schema.subscriptions).set({ status: 'active' }).where(eq(schema.subscriptions.userId, user.id))
+  const user = await premiumBenchUser('rankings', 'Bench Rankings')
   const q = sqlClient()
   const started = Date.now()
   await q`

@@ -8,10 +8,10 @@ import postgres from 'postgres'
 import { db, schema } from '#app/platform/db/client.server'
 import { createSession, sessionCookie } from '#app/features/accounts/session.server'
 import { createUser } from '#app/features/accounts/users.server'
-import { KEYWORD_INTENTS, SERP_FEATURES } from '#app/features/keywords/keyword-metrics'
 import { webArgs } from '../scripts/lib/app'
 import { freePort, stopProcess, waitForHttp } from '../scripts/lib/services'
 import { load, type BenchContext, type LoadResult } from './context'
+import { benchKeywordMetrics } from './fixtures'
 
 /**
  * Issue 17: Rankwell side by side with a minimal Remix app built from the same packages (bench/anchor/), which
@@ -73,26 +73,7 @@ async function benchUser() {
       difficultyScore: i % 11 === 0 ? null : (i * 13) % 101,
       source: 'dataforseo' as const,
       seedQuery: 'seed',
-      intent: i % 9 === 0 ? null : KEYWORD_INTENTS[i % 4],
-      intentSource: i % 9 === 0 ? null : ('dataforseo' as const),
-      cpc: i % 5 === 0 ? null : ((i * 17) % 1200) / 100,
-      cpcCurrency: i % 5 === 0 ? null : 'USD',
-      competition: i % 5 === 0 ? null : ((i * 7) % 100) / 100,
-      competitionLevel: i % 5 === 0 ? null : (['low', 'medium', 'high'] as const)[i % 3],
-      monthlySearches:
-        i % 7 === 0
-          ? null
-          : Array.from({ length: 12 }, (_, m) => ({
-              year: 2026,
-              month: m + 1,
-              searches: ((i + 1) * (m + 3) * 13) % 5000,
-            })),
-      serpFeatures: SERP_FEATURES.filter((_, f) => (i >> f) % 2 === 1),
-      rankedPosition: i % 4 === 0 ? (i % 20) + 1 : null,
-      rankedDomain: i % 4 === 0 ? 'example.com' : null,
-      rankedUrl: i % 4 === 0 ? `https://example.com/page-${i}` : null,
-      competitorDomain: i % 4 === 2 ? 'competitor.com' : null,
-      competitorPosition: i % 4 === 2 ? (i % 10) + 1 : null,
+      ...benchKeywordMetrics(i),
     })),
   )
   const session = await createSession(user.id)
