@@ -1,5 +1,6 @@
 import { json, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import type { ReactNode } from 'react'
 import { API_KEY_RATE_LIMIT } from '#app/features/accounts/api-auth.server'
 import { API_SCOPE_LABELS, API_SCOPES } from '#app/features/accounts/api-keys'
 import { ERROR_MEANINGS, type ErrorStatus } from '#app/features/developers/api-routes'
@@ -49,6 +50,29 @@ const ERROR_EXAMPLE = JSON.stringify(
   2,
 )
 
+/** The page's sections: their ids (anchors) and titles, for the headings and the "On this page" list. */
+const SECTIONS = {
+  authentication: 'Authentication: keys and tokens',
+  scopes: 'Scopes',
+  errors: 'Errors',
+  'rate-limits': 'Rate limits',
+  idempotency: 'Idempotency',
+  pagination: 'Pagination',
+  mcp: 'MCP server for AI agents',
+  reference: 'Endpoints',
+} as const
+
+function Section({ id, children }: { id: keyof typeof SECTIONS; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mt-10">
+      <h2 id={id} className="text-2xl font-bold text-slate-900">
+        {SECTIONS[id]}
+      </h2>
+      {children}
+    </section>
+  )
+}
+
 export default function Developers() {
   const data = useLoaderData<typeof loader>()
   const mcpUrl = `${data.appUrl}${MCP_PATH}`
@@ -72,16 +96,7 @@ export default function Developers() {
       <nav aria-label="On this page" className="card mt-8">
         <h2 className="text-base font-semibold text-slate-900">On this page</h2>
         <ul className="mt-2 grid gap-1 text-sm sm:grid-cols-2">
-          {[
-            ['authentication', 'Authentication: keys and tokens'],
-            ['scopes', 'Scopes'],
-            ['errors', 'Errors'],
-            ['rate-limits', 'Rate limits'],
-            ['idempotency', 'Idempotency'],
-            ['pagination', 'Pagination'],
-            ['mcp', 'MCP server for AI agents'],
-            ['reference', 'Endpoints'],
-          ].map(([id, label]) => (
+          {Object.entries(SECTIONS).map(([id, label]) => (
             <li key={id}>
               <a href={`#${id}`} className="text-brand-700 underline">
                 {label}
@@ -91,10 +106,7 @@ export default function Developers() {
         </ul>
       </nav>
 
-      <section aria-labelledby="authentication" className="mt-10">
-        <h2 id="authentication" className="text-2xl font-bold text-slate-900">
-          Authentication: keys and tokens
-        </h2>
+      <Section id="authentication">
         <p className="mt-2 text-slate-700">
           Create a personal API key on your{' '}
           <Link to="/profile" className="text-brand-700 underline">
@@ -109,12 +121,9 @@ export default function Developers() {
           The token <code>POST /api/login</code> answers works too (it holds every scope and lasts 30 days); a key is
           better for scripts and agents: limited to what it needs, revoked alone.
         </p>
-      </section>
+      </Section>
 
-      <section aria-labelledby="scopes" className="mt-10">
-        <h2 id="scopes" className="text-2xl font-bold text-slate-900">
-          Scopes
-        </h2>
+      <Section id="scopes">
         <ul className="mt-2 space-y-1 text-slate-700">
           {API_SCOPES.map((scope) => (
             <li key={scope}>
@@ -127,12 +136,9 @@ export default function Developers() {
           or rejecting a post needs <code>publish</code>. A key without the scope an endpoint needs gets 403 with a
           message naming it.
         </p>
-      </section>
+      </Section>
 
-      <section aria-labelledby="errors" className="mt-10">
-        <h2 id="errors" className="text-2xl font-bold text-slate-900">
-          Errors
-        </h2>
+      <Section id="errors">
         <p className="mt-2 text-slate-700">
           Every error is JSON with a <code>message</code> for a person; a 400 adds <code>errors</code>, the message of
           each bad field by its name:
@@ -147,45 +153,33 @@ export default function Developers() {
               </li>
             ))}
         </ul>
-      </section>
+      </Section>
 
-      <section aria-labelledby="rate-limits" className="mt-10">
-        <h2 id="rate-limits" className="text-2xl font-bold text-slate-900">
-          Rate limits
-        </h2>
+      <Section id="rate-limits">
         <p className="mt-2 text-slate-700">
           {data.rateLimit} requests a minute per API key; beyond that, 429 with a <code>Retry-After</code> header (in
           seconds). Keyword searches and posts count against your plan’s monthly quota (402 when it is used up), and a
           few endpoints have limits of their own, stated with each.
         </p>
-      </section>
+      </Section>
 
-      <section aria-labelledby="idempotency" className="mt-10">
-        <h2 id="idempotency" className="text-2xl font-bold text-slate-900">
-          Idempotency
-        </h2>
+      <Section id="idempotency">
         <p className="mt-2 text-slate-700">
           Writing a post (<code>POST /api/creator</code>) takes an <code>Idempotency-Key</code> header: any unique
           string. A retry with the same key never writes a second post; it answers 200 with the first one’s status.
         </p>
-      </section>
+      </Section>
 
-      <section aria-labelledby="pagination" className="mt-10">
-        <h2 id="pagination" className="text-2xl font-bold text-slate-900">
-          Pagination
-        </h2>
+      <Section id="pagination">
         <p className="mt-2 text-slate-700">
           Lists that page (<code>GET /api/blogposts</code>, <code>GET /api/saved-keywords</code>) take{' '}
           <code>limit</code> (1-500) and <code>cursor</code>, and answer <code>nextCursor</code>: pass it as{' '}
           <code>cursor</code> for the next page; it is <code>null</code> on the last one. <code>total</code> counts
           every match.
         </p>
-      </section>
+      </Section>
 
-      <section aria-labelledby="mcp" className="mt-10">
-        <h2 id="mcp" className="text-2xl font-bold text-slate-900">
-          MCP server for AI agents
-        </h2>
+      <Section id="mcp">
         <p className="mt-2 text-slate-700">
           Agents that speak the Model Context Protocol connect to <code>{mcpUrl}</code> (Streamable HTTP) with a
           personal API key as <code>Authorization: Bearer rwk_…</code>. A key with <code>read</code> only can look but
@@ -208,12 +202,9 @@ export default function Developers() {
         <p className="mt-2 text-slate-700">
           <code>{POST_RESOURCE_TEMPLATE}</code>: a post’s article as Markdown.
         </p>
-      </section>
+      </Section>
 
-      <section aria-labelledby="reference" className="mt-10">
-        <h2 id="reference" className="text-2xl font-bold text-slate-900">
-          Endpoints
-        </h2>
+      <Section id="reference">
         <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
           {data.tags.map((tag) => (
             <li key={tag.slug}>
@@ -242,7 +233,7 @@ export default function Developers() {
             ))}
           </ul>
         </section>
-      </section>
+      </Section>
     </div>
   )
 }
