@@ -19,3 +19,15 @@ const UTC_DATE_TIME = [0, 1, 2, 3].map(
       timeZone: 'UTC',
     }),
 )
+
+/** UTC calendar day, YYYY-MM-DD. */
+export function utcDay(date: Date): string {
+  return date.toISOString().slice(0, 10)
+}
+
+/** The UTC day `days` after `day` (YYYY-MM-DD; negative for before). */
+export function addDays(day: string, days: number): string {
+  const d = new Date(`${day}T00:00:00.000Z`)
+  d.setUTCDate(d.getUTCDate() + days)
+  return utcDay(d)
+}

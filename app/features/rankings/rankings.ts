@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { normalizeSerpKeyword } from '#app/features/keywords/serp'
+import { addDays, utcDay } from '#app/platform/dates'
 import { describeAiCompetitors } from '#app/features/visibility/describe'
 
 export const TRACKED_KEYWORD_LIMITS = { trial: 10, premium: 200 } as const
@@ -38,16 +39,7 @@ export const RANKINGS_MESSAGES = {
 /** The SERP cache's key (trimmed, lower case, single spaces): one daily check per keyword and market. */
 export const normalizeKeyword = normalizeSerpKeyword
 
-/** UTC calendar day, YYYY-MM-DD. */
-export function utcDay(date: Date): string {
-  return date.toISOString().slice(0, 10)
-}
-
-export function addDays(day: string, days: number): string {
-  const d = new Date(`${day}T00:00:00.000Z`)
-  d.setUTCDate(d.getUTCDate() + days)
-  return utcDay(d)
-}
+export { addDays, utcDay }
 
 /** ISO week id (e.g. 2026-W48) of a day: the unit of refresh suggestions and digests. */
 export function isoWeek(date: Date): string {

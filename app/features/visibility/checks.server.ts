@@ -1,5 +1,6 @@
 import type { TransactionSql } from 'postgres'
 import { sqlClient } from '#app/platform/db/client.server'
+import { addDays, utcDay } from '#app/platform/dates'
 import { services } from '#app/platform/env.server'
 import { hourlyShare, retryAt, STALE_CLAIM_MS } from '#app/platform/work/daily-units'
 import { matchAnswer, nameFromDomain, type AnswerReference } from './matching'
@@ -166,7 +167,7 @@ const monthlyLimit = (status: string | null) =>
 async function writeResults(unit: Unit, answer: ProviderAnswer | null) {
   await sqlClient().begin(async (tx) => {
     const week = isoWeek(unit.day)
-    const weekEnd = new Date(Date.parse(`${week}T00:00:00Z`) + 6 * 86_400_000).toISOString().slice(0, 10)
+    const weekEnd = addDays(week, 6)
     const month = usageMonth(unit.day)
     const column = tx(unit.kind === 'keyword' ? 'tracked_keyword_id' : 'prompt_id')
     let written = 0
@@ -300,7 +301,7 @@ export async function runAiChecks(opts: { day: string; now: Date; max: number; c
  * day's checks are spread over the hours left (the last hour takes whatever is left).
  */
 export async function aiVisibilityTick(now: Date) {
-  const day = now.toISOString().slice(0, 10)
+  const day = utcDay(now)
   const closed = await closeEarlierAiDays(day)
   const planned = await planAiChecks(day)
   const [open] = await sqlClient()<{ n: number }[]>`

@@ -1,4 +1,5 @@
 import { sqlClient } from '#app/platform/db/client.server'
+import { addDays, utcDay } from '#app/platform/dates'
 import { comparableUrl } from '#app/features/keywords/serp'
 import { ENGINE_LABELS, isoWeek, KEYWORD_ENGINES, PROMPT_ENGINES, WEEKS, type AiEngine } from './visibility'
 import { change, wilson, type Change, type Rate } from './wilson'
@@ -64,15 +65,9 @@ type WeeklyRow = {
   competitors: Record<string, number>
 }
 
-const addDays = (day: string, days: number) => {
-  const d = new Date(`${day}T00:00:00Z`)
-  d.setUTCDate(d.getUTCDate() + days)
-  return d.toISOString().slice(0, 10)
-}
-
 /** The ISO weeks (Mondays) of a window of `weeks` weeks ending with the week of `now`, oldest first. */
 export function weeksEnding(now: Date, weeks: number) {
-  const last = isoWeek(now.toISOString().slice(0, 10))
+  const last = isoWeek(utcDay(now))
   return Array.from({ length: weeks }, (_, i) => addDays(last, -7 * (weeks - 1 - i)))
 }
 
@@ -316,7 +311,7 @@ const CHANGE_WORDS: Record<Change, string> = {
  * user's keywords (cited by Google's AI answers) and prompts (named by the assistants). Empty when nothing was checked.
  */
 export async function aiDigestLines(userId: string, now: Date = new Date()) {
-  const current = isoWeek(now.toISOString().slice(0, 10))
+  const current = isoWeek(utcDay(now))
   const last = addDays(current, -7)
   const before = addDays(current, -14)
   const rows = await sqlClient()<
