@@ -50,13 +50,16 @@ export const meta: MetaFunction = () => [{ title: 'Profile | Rankwell' }, { name
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
-  // The subscription, the Rankings card and the session list in one statement.
-  const page = await profilePageData(user.id, await getSessionId(request))
+  // Four independent reads, side by side (issue 39: they were awaited one after another): the subscription, the
+  // Rankings card and the session list in one statement; the second factor (issue 34); the 'Get started' checklist
+  // (issue 35: after onboarding, until every step is done); the API keys (issue 38).
+  const [page, secondFactor, started, apiKeys] = await Promise.all([
+    getSessionId(request).then((sessionId) => profilePageData(user.id, sessionId)),
+    secondFactorState(user),
+    gettingStartedProgress(user.id),
+    listApiKeys(user.id),
+  ])
   const { stripeCustomerId: _hidden, ...summary } = page.summary
-  const secondFactor = await secondFactorState(user) // issue 34
-  // Issue 35: the 'Get started' checklist (after onboarding, until every step is done).
-  const started = await gettingStartedProgress(user.id)
-  const apiKeys = await listApiKeys(user.id) // issue 38
   return json(
     {
       profile: profileFields(user),

@@ -7,6 +7,7 @@ import {
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from 'react'
+import { optionsHtml, type SelectOption } from './html'
 
 type Common = {
   label: ReactNode
@@ -109,23 +110,19 @@ export function SelectField({
   ...props
 }: Common &
   SelectHTMLAttributes<HTMLSelectElement> & {
-    options: Array<{ value: string; label: string }>
+    options: readonly SelectOption[]
     placeholder?: string
   }) {
   const [frame, select] = frameProps(props)
+  // The options are written as one string (issue 39: the market lists are 250 options, rendered on every request
+  // by React one element at a time), with the chosen one marked `selected` so that the page is right without
+  // JavaScript; React still owns the select's value (`value` or `defaultValue`) in the browser.
+  const chosen = select.value ?? select.defaultValue
+  const html = optionsHtml(options, placeholder, typeof chosen === 'string' ? chosen : '')
   return (
     <FieldFrame
       {...frame}
-      control={(wiring) => (
-        <select {...wiring} {...select}>
-          {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      )}
+      control={(wiring) => <select {...wiring} {...select} dangerouslySetInnerHTML={{ __html: html }} />}
     />
   )
 }

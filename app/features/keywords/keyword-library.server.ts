@@ -141,7 +141,17 @@ export async function pageKeywords(userId: string, params: KeywordListParams, op
     after = order === 'desc' ? sql`(${left}) < (${right})` : sql`(${left}) > (${right})`
   }
   const dir = sql.raw(order)
-  const rowsQuery = db
+  // The total is counted up to a cap: an exact count of a 100,000-keyword account (or of a broad filter over it)
+  // would read every matching row on every page view (issue 21); past the cap the screens say '10,000+'. It is a
+  // subquery of the page's own statement (uncorrelated: Postgres counts once), not a statement of its own (issue 39).
+  const cappedCount = (where: SQL) =>
+    sql<number>`(select count(*)::int from ${db
+      .select({ one: sql`1`.as('one') })
+      .from(kw)
+      .where(where)
+      .limit(KEYWORD_TOTAL_CAP + 1)
+      .as('capped')})`
+  const rows = await db
     .select({
       ...listColumns,
       tracked: trackedColumn(userId),
@@ -149,29 +159,20 @@ export async function pageKeywords(userId: string, params: KeywordListParams, op
         keys.map((k) => k.select),
         sql`, `,
       )})`,
+      total: cappedCount(filters),
     })
     .from(kw)
     .where(after ? and(filters, after) : filters)
     .orderBy(...keys.map((k) => sql`${k.expr} ${dir}`))
     .limit(opts.limit + 1)
-  // The total is counted up to a cap: an exact count of a 100,000-keyword account (or of a broad filter over it)
-  // would read every matching row on every page view (issue 21); past the cap the screens say '10,000+'.
-  const [rows, [count]] = await Promise.all([
-    rowsQuery,
-    db.select({ total: sql<number>`count(*)::int` }).from(
-      db
-        .select({ one: sql`1`.as('one') })
-        .from(kw)
-        .where(filters)
-        .limit(KEYWORD_TOTAL_CAP + 1)
-        .as('capped'),
-    ),
-  ])
+  // A page past the last row (a cursor at the end) has no row to carry the total: counted on its own.
+  const counted =
+    rows[0]?.total ??
+    (after ? ((await db.select({ total: cappedCount(filters) }).from(sql`(select 1) as one`))[0]?.total ?? 0) : 0)
   const page = rows.slice(0, opts.limit)
   const last = page[page.length - 1]
-  const counted = count?.total ?? 0
   return {
-    rows: page.map(({ key: _key, ...row }) => withMetrics(row)),
+    rows: page.map(({ key: _key, total: _total, ...row }) => withMetrics(row)),
     total: Math.min(counted, KEYWORD_TOTAL_CAP),
     /** True when there are more than `total` (the count stopped at KEYWORD_TOTAL_CAP). */
     totalCapped: counted > KEYWORD_TOTAL_CAP,
