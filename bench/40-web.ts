@@ -25,13 +25,20 @@ import { benchKeywordMetrics } from './fixtures'
  * 50 saved keywords (the first page of /keywords, every metric shown). Each public page is measured twice: from
  * Rankwell's page cache ('cached') and rendered, the cache bypassed by a cookie that is no session ('rendered').
  * The web process's start time (spawn of the built server → /healthz answers) is the median of three starts.
+ * The anchor's document has the saved page's head styles too (a public page inlines its CSS), so the bytes match.
+ * Every rendered page is also measured against the React anchor (the same markup as React elements, `?react=1`):
+ * B/R says how much of a page's cost is the app's own work (components, hooks, data) beyond React's price for its
+ * elements; it has no target and is printed to show where the gap to the fair anchor lies (decision 0390).
  *
  * BENCH_ROUNDS (default 3) and BENCH_DURATION seconds per run (default 4) tune the run length; BENCH_ROUTES (a
- * comma-separated list, e.g. `/profile,/blogposts`) limits the run to those routes while working on one of them.
+ * comma-separated list, e.g. `/profile,/blogposts`) limits the run to those routes while working on one of them,
+ * and BENCH_MODES (`cached`, `rendered`, `signed in`) to those rows.
  */
 const only = process.env.BENCH_ROUTES ? new Set(process.env.BENCH_ROUTES.split(',')) : undefined
 const PUBLIC_ROUTES = ['/', '/pricing', '/free-tools', '/signin', '/blog'].filter((r) => !only || only.has(r))
 const SIGNED_IN_ROUTES = ['/keywords', '/blogposts', '/profile'].filter((r) => !only || only.has(r))
+/** BENCH_MODES (e.g. `rendered,signed in`): only those rows, while profiling one kind of page. */
+const modes = process.env.BENCH_MODES ? new Set(process.env.BENCH_MODES.split(',')) : undefined
 const TARGETS = {
   anonymous: 0.6,
   anonymousCompressed: 0.8,
@@ -132,6 +139,11 @@ async function pinPostgres(cpu: number) {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+/** The server's CPU ms per request over a row's runs (median), or '' when not measured. */
+const cpuOf = (runs: LoadResult[]) => {
+  const values = runs.map((r) => r.cpuMsPerRequest).filter((v): v is number => v !== undefined && Number.isFinite(v))
+  return values.length ? median(values).toFixed(2) : ''
+}
 
 /**
  * Postgres statements per request: the app database's xact_commit (every autocommit statement is one transaction)
@@ -228,7 +240,14 @@ export default async function web(ctx: BenchContext) {
     }
 
     type Mode = 'cached' | 'rendered' | 'signed in'
-    type Row = { route: string; enc: 'identity' | 'gzip, br'; mode: Mode; a: LoadResult[]; b: LoadResult[] }
+    type Row = {
+      route: string
+      enc: 'identity' | 'gzip, br'
+      mode: Mode
+      a: LoadResult[]
+      r: LoadResult[]
+      b: LoadResult[]
+    }
     const rows: Row[] = []
     const variants = [
       ...PUBLIC_ROUTES.flatMap((route) => [
@@ -238,30 +257,51 @@ export default async function web(ctx: BenchContext) {
       ]),
       ...SIGNED_IN_ROUTES.map((route) => ({ route, enc: 'identity' as const, mode: 'signed in' as const })),
     ]
-    for (const v of variants) rows.push({ ...v, a: [], b: [] })
+    for (const v of variants) if (!modes || modes.has(v.mode)) rows.push({ ...v, a: [], r: [], b: [] })
     const cookieOf = (mode: Mode): Record<string, string> =>
       mode === 'signed in' ? { Cookie: cookie } : mode === 'rendered' ? { Cookie: BYPASS_COOKIE } : {}
     for (let round = 0; round < rounds; round++) {
       for (const row of rows) {
         const headers: Record<string, string> = { 'Accept-Encoding': row.enc }
-        row.a.push(await load(`A ${row.route}`, `${anchorUrl}${row.route}`, { duration, headers }))
+        const anchorPid = anchor.pid
+        row.a.push(
+          await load(`A ${row.route}`, `${anchorUrl}${row.route}`, { duration, headers, serverPid: anchorPid }),
+        )
+        // The React anchor for every rendered page (a cached page is not rendered at all).
+        if (row.mode !== 'cached')
+          row.r.push(
+            await load(`R ${row.route}`, `${anchorUrl}${row.route}?react=1`, {
+              duration,
+              headers,
+              serverPid: anchorPid,
+            }),
+          )
         const own = { ...headers, ...cookieOf(row.mode) }
-        row.b.push(await load(`B ${row.route}`, ours(row.route), { duration, headers: own }))
+        row.b.push(await load(`B ${row.route}`, ours(row.route), { duration, headers: own, serverPid: ctx.webPid }))
       }
     }
 
-    console.log('\nmedians of the rounds (A = fair anchor, B = Rankwell); ratio = B req/s ÷ A req/s')
+    console.log(
+      '\nmedians of the rounds (A = fair anchor: the saved page as one string; R = React anchor: the same markup as ' +
+        'React elements; B = Rankwell); ratio = B req/s ÷ A req/s (the target), B/R = B req/s ÷ R req/s; cpu = the ' +
+        "server process's CPU ms per request",
+    )
     console.log(
       'route'.padEnd(14) +
         'page'.padEnd(11) +
         'encoding'.padEnd(10) +
         'A req/s'.padStart(9) +
+        'R req/s'.padStart(9) +
         'B req/s'.padStart(9) +
         'ratio'.padStart(7) +
+        'B/R'.padStart(6) +
         'A p50'.padStart(7) +
         'A p99'.padStart(7) +
         'B p50'.padStart(7) +
         'B p99'.padStart(7) +
+        'A cpu'.padStart(7) +
+        'R cpu'.padStart(7) +
+        'B cpu'.padStart(7) +
         'target'.padStart(8) +
         'errors'.padStart(8),
     )
@@ -269,6 +309,7 @@ export default async function web(ctx: BenchContext) {
     for (const row of rows) {
       const a = median(row.a.map((r) => r.rps))
       const b = median(row.b.map((r) => r.rps))
+      const r = row.r.length ? median(row.r.map((x) => x.rps)) : undefined
       const ratio = a > 0 ? b / a : 0
       const target =
         row.mode === 'signed in'
@@ -278,19 +319,24 @@ export default async function web(ctx: BenchContext) {
             : row.enc === 'identity'
               ? TARGETS.anonymous
               : TARGETS.anonymousCompressed
-      const errors = [...row.a, ...row.b].reduce((n, r) => n + r.errors + r.non2xx, 0)
+      const errors = [...row.a, ...row.r, ...row.b].reduce((n, x) => n + x.errors + x.non2xx, 0)
       if (ratio < target) failures.push(`${row.route} (${row.mode}, ${row.enc}) ${ratio.toFixed(2)} < ${target}`)
       console.log(
         row.route.padEnd(14) +
           row.mode.padEnd(11) +
           (row.enc === 'identity' ? 'none' : 'gzip, br').padEnd(10) +
           String(a).padStart(9) +
+          (r === undefined ? '' : String(r)).padStart(9) +
           String(b).padStart(9) +
           ratio.toFixed(2).padStart(7) +
+          (r ? (b / r).toFixed(2) : '').padStart(6) +
           String(median(row.a.map((r) => r.p50))).padStart(7) +
           String(median(row.a.map((r) => r.p99))).padStart(7) +
           String(median(row.b.map((r) => r.p50))).padStart(7) +
           String(median(row.b.map((r) => r.p99))).padStart(7) +
+          cpuOf(row.a).padStart(7) +
+          cpuOf(row.r).padStart(7) +
+          cpuOf(row.b).padStart(7) +
           `≥${target}`.padStart(8) +
           String(errors).padStart(8),
       )

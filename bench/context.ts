@@ -20,7 +20,28 @@ export function memoryMiB(pid: number) {
   }
 }
 
-export type LoadResult = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number }
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; clock ticks of 10 ms), or NaN. */
+export function cpuTimeMs(pid: number) {
+  try {
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th of them.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return NaN
+  }
+}
+
+export type LoadResult = {
+  name: string
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+  non2xx: number
+  /** The server's CPU time per answered request, in ms, when its process id was given (`serverPid`). */
+  cpuMsPerRequest?: number
+}
 
 /** Concurrent load on one URL with autocannon; latency in ms. */
 export async function load(
@@ -32,8 +53,11 @@ export async function load(
     headers?: Record<string, string>
     method?: 'GET' | 'POST'
     body?: string
+    /** The process answering: its CPU time over the run is divided by the requests answered. */
+    serverPid?: number
   } = {},
 ): Promise<LoadResult> {
+  const cpuBefore = opts.serverPid ? cpuTimeMs(opts.serverPid) : NaN
   const result = await autocannon({
     url,
     connections: opts.connections ?? 20,
@@ -49,6 +73,7 @@ export async function load(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    ...(opts.serverPid ? { cpuMsPerRequest: (cpuTimeMs(opts.serverPid) - cpuBefore) / result.requests.total } : {}),
   }
 }
 

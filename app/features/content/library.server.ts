@@ -179,6 +179,9 @@ function postSummaryColumns(filters: SQL, userId: string | Placeholder) {
       where ${posts.userId} = ${userId} and ${posts.reviewStatus} = 'waiting' and ${posts.deletingAt} is null)`,
     languages: sql<string[]>`array(select distinct ${posts.language} from ${posts}
       where ${posts.userId} = ${userId} order by 1 limit 100)`,
+    // Issue 39: whether a post is being deleted, so that the screen reads the deletions only when there are some.
+    deleting: sql<boolean>`exists (select 1 from ${posts}
+      where ${posts.userId} = ${userId} and ${posts.deletingAt} is not null)`,
   }
 }
 
@@ -186,7 +189,7 @@ function postSummaryColumns(filters: SQL, userId: string | Placeholder) {
 function postPage<R extends { at: string; id: string }>(
   rows: R[],
   limit: number,
-  count: { total: number; waiting?: number; languages?: string[] } | undefined,
+  count: { total: number; waiting?: number; languages?: string[]; deleting?: boolean } | undefined,
 ) {
   const page = rows.slice(0, limit)
   const last = page[page.length - 1]
@@ -195,6 +198,8 @@ function postPage<R extends { at: string; id: string }>(
     total: count?.total ?? 0,
     waitingForReview: count?.waiting ?? 0,
     languages: count?.languages ?? [],
+    /** With the summary: whether any of the user's posts is being deleted (without it, unknown: true). */
+    anyDeleting: count?.deleting ?? true,
     nextCursor: rows.length > limit && last ? encodeCursor(['p', last.at, last.id]) : null,
   }
 }

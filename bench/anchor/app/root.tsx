@@ -1,7 +1,10 @@
-import { Links, Meta, Outlet, Scripts } from '@remix-run/react'
+import { Links, Meta, Outlet, Scripts, useLocation } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { savedPages } from './saved'
 
 export function Layout({ children }: { children: ReactNode }) {
+  // The saved page's own stylesheet links and inline CSS (a public page inlines its CSS): the same head as Rankwell's.
+  const page = savedPages.get(useLocation().pathname)
   return (
     <html lang="en">
       <head>
@@ -9,6 +12,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        {page?.stylesheets.map((href) => <link key={href} rel="stylesheet" href={href} />)}
+        {page?.styles.map((css, i) => <style key={i} dangerouslySetInnerHTML={{ __html: css }} />)}
       </head>
       <body>
         {children}
