@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { and, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm'
 import { db, preparedQuery, schema } from '#app/platform/db/client.server'
 import { API_SCOPES, apiKeyShownPrefix, formatApiKey, looksLikeApiKey, MAX_API_KEYS, type ApiScope } from './api-keys'
 import type { SessionUser } from './session.server'
@@ -74,17 +74,49 @@ export async function listApiKeys(userId: string, opts: { includeRevoked?: boole
     .from(schema.apiKeys)
     .where(and(eq(schema.apiKeys.userId, userId), opts.includeRevoked ? undefined : isNull(schema.apiKeys.revokedAt)))
     .orderBy(desc(schema.apiKeys.createdAt), desc(schema.apiKeys.id))
-  return rows.map((r) => ({
+  return rows.map(toListItem)
+}
+
+type ApiKeyFields = {
+  id: string
+  name: string
+  prefix: string
+  scopes: string[]
+  createdAt: Date | string
+  lastUsedAt: Date | string | null
+  lastUsedIpPrefix: string | null
+  revokedAt: Date | string | null
+}
+
+const iso = (at: Date | string) => new Date(at).toISOString()
+
+function toListItem(r: ApiKeyFields): ApiKeyListItem {
+  return {
     id: r.id,
     name: r.name,
     prefix: r.prefix,
     scopes: API_SCOPES.filter((s) => r.scopes.includes(s)),
-    createdAt: r.createdAt.toISOString(),
-    lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+    createdAt: iso(r.createdAt),
+    lastUsedAt: r.lastUsedAt === null ? null : iso(r.lastUsedAt),
     lastUsedIpPrefix: r.lastUsedIpPrefix,
-    revokedAt: r.revokedAt?.toISOString() ?? null,
-  }))
+    revokedAt: r.revokedAt === null ? null : iso(r.revokedAt),
+  }
 }
+
+/**
+ * The user's active keys as one column of a statement about the user (issue 39: /profile reads them with its page
+ * instead of in a statement of their own), newest first as `listApiKeys` lists them; `toApiKeyList` maps it.
+ */
+export function activeApiKeysColumn(userId: SQL | Placeholder) {
+  const k = schema.apiKeys
+  return sql<ApiKeyFields[]>`coalesce((select json_agg(json_build_object(
+      'id', ${k.id}, 'name', ${k.name}, 'prefix', ${k.prefix}, 'scopes', ${k.scopes}, 'createdAt', ${k.createdAt},
+      'lastUsedAt', ${k.lastUsedAt}, 'lastUsedIpPrefix', ${k.lastUsedIpPrefix}, 'revokedAt', ${k.revokedAt})
+      order by ${k.createdAt} desc, ${k.id} desc)
+    from ${k} where ${k.userId} = ${userId} and ${k.revokedAt} is null), '[]'::json)`
+}
+
+export const toApiKeyList = (rows: ApiKeyFields[]): ApiKeyListItem[] => rows.map(toListItem)
 
 /**
  * Revokes one of this user's keys: from the next request on it is refused. Returns the key's name and prefix, or
