@@ -1,17 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process'
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { eq, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import postgres from 'postgres'
-import { db, schema } from '#app/platform/db/client.server'
-import { createSession, sessionCookie } from '#app/features/accounts/session.server'
-import { createUser } from '#app/features/accounts/users.server'
+import { db } from '#app/platform/db/client.server'
 import { webArgs } from '../scripts/lib/app'
 import { freePort, stopProcess, waitForHttp } from '../scripts/lib/services'
 import { load, type BenchContext, type LoadResult } from './context'
-import { benchKeywordMetrics } from './fixtures'
+import { webBenchUser } from './fixtures'
 
 /**
  * Issue 17: Rankwell side by side with a minimal Remix app built from the same packages (bench/anchor/), which
@@ -54,38 +51,6 @@ const SAVED_KEYWORDS = 50
 const root = process.cwd()
 const anchorDir = path.join(root, 'bench/anchor')
 const savedDir = path.join(anchorDir, 'saved')
-
-async function benchUser() {
-  const user = await createUser({
-    email: `bench-web-${crypto.randomBytes(4).toString('hex')}@example.com`,
-    name: 'Bench',
-    password: 'bench-password-123',
-  })
-  if (!user) throw new Error('could not create the bench user')
-  await db
-    .update(schema.users)
-    .set({ onboardingComplete: true, productService: 'email marketing software', countryCode: '2840' })
-    .where(eq(schema.users.id, user.id))
-  // The first page of /keywords full: 50 keywords with every metric (as a DataForSEO search saves them).
-  const word = () => crypto.randomBytes(4).toString('hex')
-  await db.insert(schema.savedKeywords).values(
-    Array.from({ length: SAVED_KEYWORDS }, (_, i) => ({
-      userId: user.id,
-      keyword: `saved keyword ${i} ${word()}`,
-      countryCode: '2840',
-      countryName: 'United States',
-      languageCode: '1000',
-      languageName: 'English',
-      avgMonthlySearches: i % 7 === 0 ? null : (i * 37) % 20000,
-      difficultyScore: i % 11 === 0 ? null : (i * 13) % 101,
-      source: 'dataforseo' as const,
-      seedQuery: 'seed',
-      ...benchKeywordMetrics(i),
-    })),
-  )
-  const session = await createSession(user.id)
-  return (await sessionCookie().serialize(session.id)).split(';')[0]!
-}
 
 /**
  * Seconds from the spawn of another web process of the build (`npm start`'s command) to its first 2xx /healthz;
@@ -191,7 +156,7 @@ async function statementsPerRequest(databaseUrl: string, url: string, cookie: st
 export default async function web(ctx: BenchContext) {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
   const duration = Number(process.env.BENCH_DURATION ?? 4)
-  const cookie = await benchUser()
+  const cookie = await webBenchUser(SAVED_KEYWORDS)
   const ours = (p: string) => `${ctx.appUrl}${p}`
 
   // 1. Save Rankwell's HTML of each page for the anchor, then build the anchor.

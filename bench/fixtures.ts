@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
+import { createSession, sessionCookie } from '#app/features/accounts/session.server'
 import { createUser } from '#app/features/accounts/users.server'
 import { KEYWORD_INTENTS, SERP_FEATURES } from '#app/features/keywords/keyword-metrics'
 import { db, schema } from '#app/platform/db/client.server'
@@ -49,4 +50,40 @@ export function benchKeywordMetrics(i: number) {
     competitorDomain: i % 4 === 2 ? 'competitor.com' : null,
     competitorPosition: i % 4 === 2 ? (i % 10) + 1 : null,
   }
+}
+
+/**
+ * The web benches' signed-in user (`npm run bench -- web`, `npm run bench:render`): done with onboarding, in the
+ * United States, with `keywords` saved keywords with every metric (the first page of /keywords full, as a DataForSEO
+ * search saves them). Answers the session cookie (`name=value`).
+ */
+export async function webBenchUser(keywords: number) {
+  const user = await createUser({
+    email: `bench-web-${crypto.randomBytes(4).toString('hex')}@example.com`,
+    name: 'Bench',
+    password: 'bench-password-123',
+  })
+  if (!user) throw new Error('could not create the bench user')
+  await db
+    .update(schema.users)
+    .set({ onboardingComplete: true, productService: 'email marketing software', countryCode: '2840' })
+    .where(eq(schema.users.id, user.id))
+  const word = () => crypto.randomBytes(4).toString('hex')
+  await db.insert(schema.savedKeywords).values(
+    Array.from({ length: keywords }, (_, i) => ({
+      userId: user.id,
+      keyword: `saved keyword ${i} ${word()}`,
+      countryCode: '2840',
+      countryName: 'United States',
+      languageCode: '1000',
+      languageName: 'English',
+      avgMonthlySearches: i % 7 === 0 ? null : (i * 37) % 20000,
+      difficultyScore: i % 11 === 0 ? null : (i * 13) % 101,
+      source: 'dataforseo' as const,
+      seedQuery: 'seed',
+      ...benchKeywordMetrics(i),
+    })),
+  )
+  const session = await createSession(user.id)
+  return (await sessionCookie().serialize(session.id)).split(';')[0]!
 }
