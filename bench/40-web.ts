@@ -182,7 +182,8 @@ export default async function web(ctx: BenchContext) {
   })
   try {
     const anchorUrl = `http://localhost:${anchorPort}`
-    await waitForHttp(`${anchorUrl}/`)
+    // A saved page (the anchor answers 404 for any other, "/" included when it is not in the run).
+    await waitForHttp(`${anchorUrl}${[...PUBLIC_ROUTES, ...SIGNED_IN_ROUTES][0]}`)
     // Before the load and the pinning: the machine as quiet as this run gets it.
     const startTime = await startSeconds(ctx.env)
 
