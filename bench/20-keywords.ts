@@ -7,7 +7,7 @@ import { createUser } from '#app/features/accounts/users.server'
 import { fakeControl } from '#tests/fakes/client'
 import { KEYWORD_COLUMNS } from '#app/features/keywords/keyword-metrics'
 import { load, memoryMiB, printTable, type BenchContext } from './context'
-import { benchKeywordMetrics } from './fixtures'
+import { benchSavedKeyword } from './fixtures'
 
 /**
  * Issue 4: (1) the keyword search round trip against the fake DataForSEO with a fixed provider latency, reported as
@@ -160,19 +160,10 @@ export default async function keywords(ctx: BenchContext) {
   const owner = await benchUser('page', 'trial')
   const now = Date.now()
   const rows = Array.from({ length: SAVED_KEYWORDS }, (_, i) => ({
-    userId: owner.id,
-    keyword: `saved keyword ${i} ${word()}`,
-    countryCode: '2840',
-    countryName: 'United States',
-    languageCode: '1000',
-    languageName: 'English',
-    avgMonthlySearches: i % 7 === 0 ? null : (i * 37) % 20000,
-    difficultyScore: i % 11 === 0 ? null : (i * 13) % 101,
-    source: 'dataforseo' as const,
+    // Issue 36: every metric, as a DataForSEO search saves them (a few rows without); searched 50 at a time.
+    ...benchSavedKeyword(owner.id, i),
     seedQuery: `seed ${Math.floor(i / 50)}`,
     createdAt: new Date(now - Math.floor(i / 50) * 3600_000),
-    // Issue 36: every metric, as a DataForSEO search saves them (a few rows without).
-    ...benchKeywordMetrics(i),
   }))
   for (let i = 0; i < rows.length; i += 250) await db.insert(schema.savedKeywords).values(rows.slice(i, i + 250))
   const headers = { Cookie: owner.cookie }

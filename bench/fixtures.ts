@@ -53,6 +53,26 @@ export function benchKeywordMetrics(i: number) {
 }
 
 /**
+ * Saved keyword `i` of a bench account: a DataForSEO keyword in the United States / English with every metric (a few
+ * rows without volume, difficulty or each metric), a unique text.
+ */
+export function benchSavedKeyword(userId: string, i: number) {
+  return {
+    userId,
+    keyword: `saved keyword ${i} ${crypto.randomBytes(4).toString('hex')}`,
+    countryCode: '2840',
+    countryName: 'United States',
+    languageCode: '1000',
+    languageName: 'English',
+    avgMonthlySearches: i % 7 === 0 ? null : (i * 37) % 20000,
+    difficultyScore: i % 11 === 0 ? null : (i * 13) % 101,
+    source: 'dataforseo' as const,
+    seedQuery: 'seed',
+    ...benchKeywordMetrics(i),
+  }
+}
+
+/**
  * The web benches' signed-in user (`npm run bench -- web`, `npm run bench:render`): done with onboarding, in the
  * United States, with `keywords` saved keywords with every metric (the first page of /keywords full, as a DataForSEO
  * search saves them). Answers the session cookie (`name=value`).
@@ -68,22 +88,9 @@ export async function webBenchUser(keywords: number) {
     .update(schema.users)
     .set({ onboardingComplete: true, productService: 'email marketing software', countryCode: '2840' })
     .where(eq(schema.users.id, user.id))
-  const word = () => crypto.randomBytes(4).toString('hex')
-  await db.insert(schema.savedKeywords).values(
-    Array.from({ length: keywords }, (_, i) => ({
-      userId: user.id,
-      keyword: `saved keyword ${i} ${word()}`,
-      countryCode: '2840',
-      countryName: 'United States',
-      languageCode: '1000',
-      languageName: 'English',
-      avgMonthlySearches: i % 7 === 0 ? null : (i * 37) % 20000,
-      difficultyScore: i % 11 === 0 ? null : (i * 13) % 101,
-      source: 'dataforseo' as const,
-      seedQuery: 'seed',
-      ...benchKeywordMetrics(i),
-    })),
-  )
+  await db
+    .insert(schema.savedKeywords)
+    .values(Array.from({ length: keywords }, (_, i) => benchSavedKeyword(user.id, i)))
   const session = await createSession(user.id)
   return (await sessionCookie().serialize(session.id)).split(';')[0]!
 }
