@@ -1,15 +1,9 @@
 /**
  * Markup written as a string, for long runs of plain, non-interactive elements that React would otherwise build one
  * element at a time on every request (issue 39: a `<select>` of every country is 250 `<option>`s). What is written
- * here must be exactly what React would have rendered for the same elements, and every value is escaped.
+ * here must be the elements React would have rendered, and every value is escaped.
  */
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' }
-
-/** Text or an attribute value made safe to place in HTML (the five characters React escapes). */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!)
-}
+import { escapeHtml } from '#app/platform/html'
 
 export type SelectOption = { value: string; label: string }
 

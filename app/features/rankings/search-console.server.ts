@@ -9,6 +9,7 @@ import { getEnv, services } from '#app/platform/env.server'
 import { googleEndpoints } from '#app/features/accounts/google-auth.server'
 import type { Tx } from '#app/features/accounts/account-takeover.server'
 import { mailConfigured, sendMail } from '#app/platform/mail/mail.server'
+import { escapeHtml } from '#app/platform/html'
 import { observeProvider } from '#app/platform/observability/metrics.server'
 
 /**
@@ -249,10 +250,6 @@ export async function disableConnection(userId: string, reason: string) {
     }).catch((error: unknown) => console.error('[search console] could not send the e-mail', error))
   }
   return true
-}
-
-function escapeHtml(s: string) {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 }
 
 /** A fresh access token, or null after disabling the connection when Google says the grant is gone. */

@@ -3,6 +3,8 @@
  * Content-Length is over its limit (413). /api clients get JSON `{ message }`; a browser gets a small page that
  * says what happened and what to do, with a link back.
  */
+import { escapeHtml } from '#app/platform/html'
+
 export type Refusal = { status: 403 | 413; message: string }
 
 const PAGES: Record<Refusal['status'], { title: string; advice: string }> = {
@@ -16,9 +18,6 @@ const PAGES: Record<Refusal['status'], { title: string; advice: string }> = {
     advice: 'What you sent is larger than Rankwell accepts. Please shorten it and try again.',
   },
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 export function isApiPath(pathname: string) {
   return pathname === '/api' || pathname.startsWith('/api/')
