@@ -83,8 +83,10 @@ export function secondFactorColumns(userId: SQL | Placeholder) {
   const t = schema.userTotp
   const r = schema.recoveryCodes
   return {
-    totpSecretEncrypted: sql<string | null>`(select ${t.secretEncrypted} from ${t} where ${t.userId} = ${userId})`,
-    totpConfirmed: sql<boolean>`exists (select 1 from ${t} where ${t.userId} = ${userId} and ${t.confirmedAt} is not null)`,
+    // The user's factor row, once: its encrypted secret and whether a first code confirmed it.
+    totp: sql<{ secretEncrypted: string; confirmed: boolean } | null>`(select json_build_object(
+        'secretEncrypted', ${t.secretEncrypted}, 'confirmed', ${t.confirmedAt} is not null)
+      from ${t} where ${t.userId} = ${userId})`,
     recoveryCodesLeft: sql<number>`(select count(*)::int from ${r} where ${r.userId} = ${userId} and ${r.usedAt} is null)`,
   }
 }
@@ -92,10 +94,10 @@ export function secondFactorColumns(userId: SQL | Placeholder) {
 /** What /profile shows: off, being set up (the QR code and the key), or on (how many recovery codes are left). */
 export function secondFactorStateOf(
   user: { email: string },
-  facts: { totpSecretEncrypted: string | null; totpConfirmed: boolean; recoveryCodesLeft: number },
+  facts: { totp: { secretEncrypted: string; confirmed: boolean } | null; recoveryCodesLeft: number },
 ): Promise<SecondFactorState> | SecondFactorState {
-  if (facts.totpSecretEncrypted === null) return { status: 'off' }
-  if (!facts.totpConfirmed) return pendingState(facts.totpSecretEncrypted, user.email)
+  if (facts.totp === null) return { status: 'off' }
+  if (!facts.totp.confirmed) return pendingState(facts.totp.secretEncrypted, user.email)
   return { status: 'on', recoveryCodesLeft: facts.recoveryCodesLeft }
 }
 

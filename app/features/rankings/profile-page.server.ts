@@ -10,7 +10,8 @@ import { aiVisibilityLimits } from '#app/features/visibility/visibility'
 /**
  * What /profile shows besides the user itself, in one prepared statement (issue 17: was three, side by side): the
  * subscription and its usage, the Rankings card's figures, the live sessions, and (issue 39) the second factor and
- * the active API keys — the user's subscription row with the others as subqueries. Each part is mapped by its own module's function, as its own reads do.
+ * the active API keys — the user's subscription row with the others as subqueries. Each part is mapped by its own
+ * module's function, as its own reads do.
  */
 const profilePageQuery = preparedQuery((d) => {
   const userId = sql.placeholder('userId')
