@@ -8,6 +8,7 @@ import { SubmitButton } from '#app/ui/submit-button'
 import { useHydrated } from '#app/ui/use-hydrated'
 import { API_SCOPE_LABELS, API_SCOPES, createApiKeySchema, MAX_API_KEYS } from '../api-keys'
 import { SecondFactorCodeField } from './second-factor-card'
+import { ShownOnce } from './shown-once'
 import type { ApiKeyListItem } from '../api-keys.server'
 
 /**
@@ -48,13 +49,15 @@ function NewKey({ created }: { created: Extract<Answer, { intent: 'api-key-creat
     }
   }
   return (
-    <div className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3" data-testid="new-api-key">
-      <p className="text-sm font-medium text-amber-900" role="status">
-        {created.message}
-      </p>
-      <p className="mt-1 text-xs text-amber-900">
-        Send it as <code>Authorization: Bearer &lt;key&gt;</code>. Keep it secret, like a password.
-      </p>
+    <ShownOnce
+      testId="new-api-key"
+      message={created.message}
+      hint={
+        <>
+          Send it as <code>Authorization: Bearer &lt;key&gt;</code>. Keep it secret, like a password.
+        </>
+      }
+    >
       <p className="mt-3 text-xs font-medium text-slate-700">Key “{created.name}”</p>
       <div className="mt-1 flex items-start gap-2">
         <code
@@ -74,7 +77,7 @@ function NewKey({ created }: { created: Extract<Answer, { intent: 'api-key-creat
           Could not copy. Select the key and copy it yourself.
         </p>
       ) : null}
-    </div>
+    </ShownOnce>
   )
 }
 

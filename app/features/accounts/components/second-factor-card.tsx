@@ -7,6 +7,7 @@ import { useSchemaForm } from '#app/ui/form'
 import { SubmitButton } from '#app/ui/submit-button'
 import { recoveryCodesSchema, totpConfirmSchema, totpDisableSchema } from '#app/features/accounts/account-schemas'
 import { PasswordField, useForgetPasswords } from './account-fields'
+import { ShownOnce } from './shown-once'
 
 /** Issue 34: /profile's two-step sign-in card, and the code field every form asking for a code shares. */
 
@@ -56,13 +57,11 @@ export type SecondFactorAnswers = {
 
 function RecoveryCodes({ codes }: { codes: NonNullable<SecondFactorAnswers['codes']> }) {
   return (
-    <div className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3" data-testid="recovery-codes">
-      <p className="text-sm font-medium text-amber-900" role="status">
-        {codes.message}
-      </p>
-      <p className="mt-1 text-xs text-amber-900">
-        Each code works once, in place of the code from your app, if you lose your phone.
-      </p>
+    <ShownOnce
+      testId="recovery-codes"
+      message={codes.message}
+      hint="Each code works once, in place of the code from your app, if you lose your phone."
+    >
       <ul className="mt-3 grid grid-cols-2 gap-2 font-mono text-sm text-slate-900">
         {codes.recoveryCodes.map((code) => (
           <li key={code} data-testid="recovery-code">
@@ -70,7 +69,7 @@ function RecoveryCodes({ codes }: { codes: NonNullable<SecondFactorAnswers['code
           </li>
         ))}
       </ul>
-    </div>
+    </ShownOnce>
   )
 }
 
