@@ -9,13 +9,13 @@ import { db, schema } from '#app/platform/db/client.server'
 import { aiControl } from '#tests/fakes/dataforseo-ai'
 import { createTestUser, waitFor, type TestUser } from '#tests/setup/app'
 import { startWorker, type WorkerProcess } from '#tests/setup/processes'
+import { activePrompt, trackKeyword } from '#tests/setup/ai-visibility'
 
 /**
  * The daily AI visibility checks (issue 37) in the real worker against the DataForSEO fake, over simulated days
  * (ticks enqueued with a `now`). The fake's answers are scripted per engine and subject; its call counts per unit are
  * compared with the units done, so a tick the system clock started meanwhile cannot make the counts lie.
  */
-const US = { countryCode: '2840', languageCode: '1000', countryName: 'United States' }
 const ai = aiControl()
 const tag = crypto.randomBytes(4).toString('hex')
 const DAY1 = '2031-03-04'
@@ -50,27 +50,10 @@ async function user(
   return u
 }
 
-async function track(userId: string, keyword: string) {
-  const [row] = await db
-    .insert(schema.trackedKeywords)
-    .values({ userId, keyword, keywordNorm: keyword.toLowerCase(), ...US, starred: true })
-    .returning({ id: schema.trackedKeywords.id })
-  return row!.id
-}
-
-async function prompt(userId: string, text: string) {
-  const [row] = await db
-    .insert(schema.aiPrompts)
-    .values({
-      userId,
-      text,
-      textNorm: normalizeSubject(text),
-      countryCode: US.countryCode,
-      languageCode: US.languageCode,
-    })
-    .returning({ id: schema.aiPrompts.id })
-  return row!.id
-}
+/** A starred tracked keyword's id (the daily checks plan one unit per engine for it). */
+const track = async (userId: string, keyword: string) => (await trackKeyword(userId, keyword, { starred: true })).id
+/** An active prompt's id. */
+const prompt = async (userId: string, text: string) => (await activePrompt(userId, text)).id
 
 async function weekly(userId: string, subjectId: string, engine: string) {
   const [row] = await db

@@ -9,7 +9,11 @@ import { normalizeSubject, type AiEngine } from '#app/features/visibility/visibi
  */
 export const US = { countryCode: '2840', languageCode: '1000', countryName: 'United States' }
 
-export async function trackKeyword(userId: string, keyword: string, extra: { postId?: string } = {}) {
+export async function trackKeyword(
+  userId: string,
+  keyword: string,
+  extra: { postId?: string; starred?: boolean } = {},
+) {
   const [row] = await db
     .insert(schema.trackedKeywords)
     .values({ userId, keyword, keywordNorm: normalizeSubject(keyword), ...US, ...extra })
