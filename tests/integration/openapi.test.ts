@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createRankwellClient } from '../../clients/rankwell-api'
+import { createRankwellClient } from '../../clients/rankwell-client'
 import { API_OPERATIONS } from '#app/features/developers/api-routes'
 import { parseParams } from '#app/platform/lists/list-params'
 import { api, appUrl, createTestUser, uniqueIp } from '#tests/setup/app'
@@ -10,7 +10,7 @@ import { api, appUrl, createTestUser, uniqueIp } from '#tests/setup/app'
  * Issue 38: the OpenAPI document at /api/openapi.json against the running app. It lists exactly the /api routes that
  * exist (every app/routes/api.* file, with the methods its loader and action answer), it is a well-formed OpenAPI 3.1
  * document, and every example request it shows validates with the route's zod schema and is accepted by the app for
- * a signed-in user, sent through the generated client (clients/rankwell-api.ts).
+ * a signed-in user, sent through the typed client (clients/rankwell-client.ts, on the generated clients/rankwell-api.ts).
  */
 
 type Doc = {
